@@ -1,0 +1,18 @@
+import type { Knex } from 'knex';
+
+/** Action-level policy overrides: one row per overridden action. */
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.createTable('permission_action_overrides', (t) => {
+    t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
+    t.string('action', 100).notNullable().unique();
+    t.string('policy', 50).notNullable();
+    t.string('updated_by_sub', 255);
+    t.string('updated_by_username', 255);
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+  });
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTable('permission_action_overrides');
+}

@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import type { AuditContextStore } from './audit-context.js';
+import type { AuditRepo } from './audit-repo.js';
+
+/** What a feature says about an event; who did it, from where and in which organization comes from the request. */
+export interface AuditEvent {
+  readonly eventType: string;
+  readonly action?: string;
+  readonly resourceType?: string;
+  readonly resourceId?: string;
+  readonly outcome?: 'success' | 'failure' | 'denied';
+  readonly details?: Record<string, unknown>;
+  /** Overrides the actor of the request context (an `auth.failed` entry is owned by the token's owner). */
+  readonly actor?: { readonly sub: string; readonly username?: string };
+  /** Overrides the organization of the request context. */
+  readonly orgId?: string | null;
+}
+
+/** The one way to write an audit entry: fields of the request's audit context fill in actor and client. */
+export class AuditWriter {
+  constructor(
+    private readonly repo: AuditRepo,
+    private readonly contexts: AuditContextStore,
+  ) {}
+
+  async record(event: AuditEvent, trx?: Knex.Transaction): Promise<string> {
+    const context = this.contexts.current();
+    const details: Record<string, unknown> = { ...event.details };
+    if (context) {
+      details.request_id = context.requestId;
+      details.route = context.route;
+      if (context.authMethod) details.auth_method = context.authMethod;
+    }
+    return this.repo.insert(
+      {
+        org_id: event.orgId !== undefined ? event.orgId : (context?.orgId ?? null),
+        event_type: event.eventType,
+        actor_sub: event.actor?.sub ?? context?.subject ?? null,
+        actor_username: event.actor ? (event.actor.username ?? null) : (context?.username ?? null),
+        resource_type: event.resourceType ?? null,
+        resource_id: event.resourceId ?? null,
+        action: event.action ?? null,
+        outcome: event.outcome ?? null,
+        details_json: details,
+        client_ip: context?.clientIp ?? null,
+        user_agent: context?.userAgent ?? null,
+      },
+      trx,
+    );
+  }
+}

@@ -1,0 +1,179 @@
+import { resolve } from 'node:path';
+import { integerBetween, nonEmpty, oneOf, parseBoolean, parseHttpUrl, parsePostgresUrl } from './parsers.js';
+
+/**
+ * Every setting of the daemon, read from the environment once at start-up. Each entry carries its
+ * default and its meaning here, where it is defined; the README's configuration table mirrors this
+ * list and a test keeps the two equal.
+ */
+export interface SettingDefinition<T> {
+  readonly env: string;
+  /** The default as it would be written in the environment; absent means "unset". */
+  readonly default?: string;
+  readonly doc: string;
+  /** Never echoed back in an error message. */
+  readonly secret?: boolean;
+  readonly parse: (raw: string) => T;
+}
+
+/** Keeps each entry's exact shape, so the Config type knows which settings have a default. */
+function setting<const D extends SettingDefinition<unknown>>(definition: D): D {
+  return definition;
+}
+
+export const ENVIRONMENTS = ['dev', 'prod', 'production'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const SETTINGS = {
+  environment: setting({
+    env: 'SERVICE_ENVIRONMENT',
+    default: 'dev',
+    doc: '`dev`, `prod` or `production`. Production refuses to start without its security settings.',
+    parse: oneOf(ENVIRONMENTS),
+  }),
+  host: setting({
+    env: 'SERVICE_HOST',
+    default: '127.0.0.1',
+    doc: 'Address the HTTP server binds to. Use `0.0.0.0` to accept connections from other hosts.',
+    parse: nonEmpty,
+  }),
+  port: setting({
+    env: 'SERVICE_PORT',
+    default: '8080',
+    doc: 'TCP port of the HTTP server; `0` picks a free port (printed at start-up).',
+    parse: integerBetween(0, 65535),
+  }),
+  logLevel: setting({
+    env: 'SERVICE_LOG_LEVEL',
+    default: 'info',
+    doc: 'Level of the JSON logs on standard output: fatal, error, warn, info, debug, trace or silent.',
+    parse: oneOf(LOG_LEVELS),
+  }),
+  databaseUrl: setting({
+    env: 'SERVICE_DATABASE_URL',
+    secret: true,
+    doc: 'PostgreSQL connection URL (`postgres://user@host:5432/db`). Unset: embedded PGlite under SERVICE_DATA_DIR.',
+    parse: parsePostgresUrl,
+  }),
+  dataDir: setting({
+    env: 'SERVICE_DATA_DIR',
+    default: '.data',
+    doc: 'Directory for local state: the embedded database (`pglite/`). Relative paths resolve against the working directory.',
+    parse: (raw: string) => resolve(nonEmpty(raw)),
+  }),
+  maxBodyBytes: setting({
+    env: 'SERVICE_MAX_BODY_BYTES',
+    default: '1048576',
+    doc: 'Largest JSON request body accepted, in bytes; larger bodies answer 413 `request.body_too_large`.',
+    parse: integerBetween(1, 64 * 1024 * 1024),
+  }),
+  shutdownGraceSeconds: setting({
+    env: 'SERVICE_SHUTDOWN_GRACE_SECONDS',
+    default: '10',
+    doc: 'On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut.',
+    parse: integerBetween(0, 3600),
+  }),
+  idpIssuer: setting({
+    env: 'SERVICE_IDP_ISSUER',
+    doc: 'Issuer (realm URL) of the identity provider as the API reaches it; keys are fetched from here. Required unless authentication is disabled, and always in production.',
+    parse: parseHttpUrl,
+  }),
+  idpPublicIssuer: setting({
+    env: 'SERVICE_IDP_PUBLIC_ISSUER',
+    doc: 'Issuer as browsers see it, when it differs from SERVICE_IDP_ISSUER; tokens from either validate.',
+    parse: parseHttpUrl,
+  }),
+  idpAudience: setting({
+    env: 'SERVICE_IDP_AUDIENCE',
+    default: 'service-api',
+    doc: 'Audience every access token must include.',
+    parse: nonEmpty,
+  }),
+  idpUiClientId: setting({
+    env: 'SERVICE_IDP_UI_CLIENT_ID',
+    default: 'service-ui',
+    doc: 'Client id of the browser app (authorization code + PKCE), published by `GET /auth/config`.',
+    parse: nonEmpty,
+  }),
+  idpJwksCacheTtl: setting({
+    env: 'SERVICE_IDP_JWKS_CACHE_TTL',
+    default: '3600',
+    doc: 'Seconds the identity provider key set is cached.',
+    parse: integerBetween(1, 7 * 24 * 3600),
+  }),
+  authDisabled: setting({
+    env: 'SERVICE_AUTH_DISABLED',
+    default: 'false',
+    doc: 'Development opt-out: every request gets the mock admin principal. Refused in production.',
+    parse: parseBoolean,
+  }),
+  internalApiToken: setting({
+    env: 'SERVICE_INTERNAL_API_TOKEN',
+    secret: true,
+    doc: 'Shared secret workers send in `X-Internal-Token` on `internal` routes. Required in production.',
+    parse: nonEmpty,
+  }),
+  internalApiTokenOptional: setting({
+    env: 'SERVICE_INTERNAL_API_TOKEN_OPTIONAL',
+    default: 'false',
+    doc: 'Development only: with no internal token configured, let `internal` routes through unchecked.',
+    parse: parseBoolean,
+  }),
+  trustProxyHeaders: setting({
+    env: 'SERVICE_TRUST_PROXY_HEADERS',
+    default: 'false',
+    doc: 'Take the client address from the first `X-Forwarded-For` hop instead of the socket peer. Set only behind a proxy that overwrites that header.',
+    parse: parseBoolean,
+  }),
+  ticketTtlSeconds: setting({
+    env: 'SERVICE_TICKET_TTL_SECONDS',
+    default: '300',
+    doc: 'Lifetime of a stream ticket (the spec\'s TICKET_TTL_SECONDS).',
+    parse: integerBetween(1, 3600),
+  }),
+  orgAutoJoin: setting({
+    env: 'SERVICE_ORG_AUTO_JOIN',
+    default: 'true',
+    doc: 'A new user with no membership joins the platform default organization.',
+    parse: parseBoolean,
+  }),
+  orgIdpSync: setting({
+    env: 'SERVICE_ORG_IDP_SYNC',
+    default: 'false',
+    doc: 'Derive organization memberships from the group claim at login, through the IdP mappings.',
+    parse: parseBoolean,
+  }),
+  orgIdpGroupClaim: setting({
+    env: 'SERVICE_ORG_IDP_GROUP_CLAIM',
+    default: 'groups',
+    doc: 'Name of the token claim holding group values for IdP mapping.',
+    parse: nonEmpty,
+  }),
+  orgIdpSyncAuthoritative: setting({
+    env: 'SERVICE_ORG_IDP_SYNC_AUTHORITATIVE',
+    default: 'true',
+    doc: 'Sync removes `idp` memberships the claims no longer justify; `false` only adds and upgrades.',
+    parse: parseBoolean,
+  }),
+  idpAdminUrl: setting({
+    env: 'IDP_URL',
+    doc: 'Base URL of the identity provider\'s admin API, for syncing users from it.',
+    parse: parseHttpUrl,
+  }),
+  idpAdminRealm: setting({
+    env: 'IDP_REALM',
+    doc: 'Realm the user sync reads.',
+    parse: nonEmpty,
+  }),
+  idpAdminClientId: setting({
+    env: 'IDP_CLIENT_ID',
+    doc: 'Admin client id used by the user sync.',
+    parse: nonEmpty,
+  }),
+  idpAdminClientSecret: setting({
+    env: 'IDP_CLIENT_SECRET',
+    secret: true,
+    doc: 'Secret of the admin client used by the user sync.',
+    parse: nonEmpty,
+  }),
+} as const;

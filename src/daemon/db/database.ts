@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import type { Logger } from '../logging/logger.js';
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+/** The system of record: knex over PostgreSQL, or over embedded PGlite when no URL is configured. */
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly knex: Knex;
+  /** Answers when the database does, within `timeoutMs`; throws otherwise. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  readonly databaseUrl?: string | undefined;
+  readonly dataDir: string;
+}
+
+const PING_TIMEOUT_MS = 2000;
+
+export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(join(options.dataDir, 'pglite'), log);
+}
+
+function openPostgres(url: string): Database {
+  const knex = knexFactory({
+    client: 'pg',
+    connection: { connectionString: url, connectionTimeoutMillis: 3000 },
+    // Fail fast when the server is gone, so /ready and requests answer instead of queueing for a minute.
+    acquireConnectionTimeout: 5000,
+    pool: { min: 0, max: 10 },
+  });
+  return wrap('postgres', knex);
+}
+
+/**
+ * The raw PGlite handle goes to knex and nowhere else: PGlite has one connection, and a second user of
+ * the handle would silently run inside whatever transaction knex has open.
+ */
+async function openPglite(directory: string, log: Logger): Promise<Database> {
+  const firstStart = !existsSync(join(directory, 'PG_VERSION'));
+  if (firstStart) {
+    await mkdir(directory, { recursive: true });
+    log.info({ directory }, 'creating the embedded database (first start only; this takes several seconds)');
+  }
+  const pglite = await PGlite.create(directory);
+  const knex = knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, connection: { pglite } as never });
+  return wrap('pglite', knex);
+}
+
+function wrap(kind: DatabaseKind, knex: Knex): Database {
+  return {
+    kind,
+    knex,
+    async ping(timeoutMs = PING_TIMEOUT_MS) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`database did not answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([knex.raw('select 1'), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      await knex.destroy();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { Database } from '../../db/database.js';
+import { problems } from '../../http/problem.js';
+import type { DomainRoutes } from '../../http/types.js';
+
+export interface SystemDeps {
+  readonly db: Database;
+  /** True once shutdown has begun: the instance stops reporting ready so balancers drain it. */
+  readonly isDraining: () => boolean;
+}
+
+const statusSchema = { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] };
+
+/** Liveness (`/health`: the process answers) and readiness (`/ready`: the database answers too). */
+export function systemRoutes({ db, isDraining }: SystemDeps): DomainRoutes {
+  return {
+    'GET /health': {
+      docs: { summary: 'Liveness: the process is up.', responses: { 200: { description: 'Alive', schema: statusSchema } } },
+      handle(ctx) {
+        ctx.body = { status: 'ok' };
+      },
+    },
+    'GET /ready': {
+      docs: {
+        summary: 'Readiness: the database answers and the instance is not shutting down.',
+        responses: { 200: { description: 'Ready', schema: statusSchema }, 503: { description: 'Not ready' } },
+      },
+      async handle(ctx) {
+        if (isDraining()) throw problems.shuttingDown();
+        try {
+          await db.ping();
+        } catch (error) {
+          ctx.state.log.warn({ err: error }, 'readiness check: database unavailable');
+          throw problems.databaseUnavailable();
+        }
+        ctx.body = { status: 'ready', database: db.kind };
+      },
+    },
+  };
+}

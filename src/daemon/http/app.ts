@@ -1,0 +1,49 @@
+import Koa from 'koa';
+import { CATALOGUE } from '../../shared/catalogue/catalogue.js';
+import type { AuditContextStore } from '../audit/audit-context.js';
+import type { Logger } from '../logging/logger.js';
+import { accessLog } from './middleware/access-log.js';
+import { auditContext } from './middleware/audit-context.js';
+import { clientAddress } from './middleware/client-address.js';
+import { dispatch } from './middleware/dispatch.js';
+import { matchRoute } from './middleware/match-route.js';
+import { parseBody } from './middleware/parse-body.js';
+import { problemResponse } from './middleware/problem-response.js';
+import { requestId } from './middleware/request-id.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { mountRoutes } from './mount-routes.js';
+import type { AppState, DomainRoutes, MountedRoute, Step } from './types.js';
+
+export interface AppOptions {
+  readonly log: Logger;
+  readonly auditContexts: AuditContextStore;
+  readonly trustProxyHeaders: boolean;
+  readonly maxBodyBytes: number;
+  readonly domains: readonly DomainRoutes[];
+}
+
+export interface AssembledApp {
+  readonly app: Koa<AppState>;
+  readonly mounted: readonly MountedRoute[];
+}
+
+/** Assembles the Koa app. The request path is this one array, in order; each step has one concern. */
+export function createApp(options: AppOptions): AssembledApp {
+  const { trie, mounted } = mountRoutes(CATALOGUE, options.domains);
+  const steps: Step[] = [
+    requestId(options.log),
+    accessLog(),
+    problemResponse(),
+    securityHeaders(),
+    clientAddress(options.trustProxyHeaders),
+    matchRoute(trie),
+    auditContext(options.auditContexts),
+    parseBody(options.maxBodyBytes),
+    dispatch(),
+  ];
+  const app = new Koa<AppState>();
+  for (const step of steps) app.use(step as Koa.Middleware<AppState>);
+  // Errors are answered by problemResponse; what reaches Koa's handler happened after the response began.
+  app.on('error', (error: unknown) => options.log.error({ err: error }, 'response failed after it started'));
+  return { app, mounted };
+}

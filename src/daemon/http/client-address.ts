@@ -1,0 +1,31 @@
+import ipaddr from 'ipaddr.js';
+
+/** Canonical text of an address: IPv4-mapped IPv6 (`::ffff:10.0.0.1`) becomes plain IPv4. */
+function canonical(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return undefined;
+  return ipaddr.process(address).toString();
+}
+
+/**
+ * The client address of a request: the socket peer, or the first `X-Forwarded-For` hop when proxy
+ * headers are trusted and that hop is a valid address (anything else falls back to the peer).
+ */
+export function resolveClientAddress(peer: string | undefined, forwardedFor: string | undefined, trustProxy: boolean): string {
+  if (trustProxy && forwardedFor) {
+    const first = canonical(forwardedFor.split(',')[0]!.trim());
+    if (first) return first;
+  }
+  return (peer && canonical(peer)) ?? 'unknown';
+}
+
+/** An address with its host part removed (IPv4 /24, IPv6 /48), for records of unauthenticated callers. */
+export function maskAddress(address: string): string {
+  if (!ipaddr.isValid(address)) return 'unknown';
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') {
+    const octets = (parsed as ipaddr.IPv4).octets;
+    return `${octets[0]}.${octets[1]}.${octets[2]}.0`;
+  }
+  const parts = (parsed as ipaddr.IPv6).parts;
+  return new ipaddr.IPv6([parts[0]!, parts[1]!, parts[2]!, 0, 0, 0, 0, 0]).toString();
+}

@@ -1,0 +1,33 @@
+import type { RouteTrie } from '../../../shared/routing/route-trie.js';
+import { problems } from '../problem.js';
+import type { MountedRoute, Step } from '../types.js';
+
+/**
+ * Finds the catalogue route first, so every later step knows the action and pattern. HEAD is served
+ * by the GET route; OPTIONS on a known path lists its methods.
+ */
+export function matchRoute(trie: RouteTrie<MountedRoute>): Step {
+  return async function matchRouteStep(ctx, next) {
+    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    const match = trie.match(method, ctx.path);
+    switch (match.kind) {
+      case 'found':
+        ctx.state.mounted = match.value;
+        ctx.state.params = match.params;
+        return next();
+      case 'bad_path':
+        throw problems.invalidPath();
+      case 'not_found':
+        throw problems.notFound();
+      case 'method_not_allowed': {
+        const allow = match.allow.includes('GET') ? [...match.allow, 'HEAD'] : [...match.allow];
+        if (ctx.method === 'OPTIONS') {
+          ctx.set('Allow', [...allow, 'OPTIONS'].join(', '));
+          ctx.status = 204;
+          return;
+        }
+        throw problems.methodNotAllowed(allow);
+      }
+    }
+  };
+}

@@ -1,0 +1,50 @@
+import type { IncomingMessage } from 'node:http';
+import { problems } from '../problem.js';
+import type { Step } from '../types.js';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+function hasBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+/** Reads the body, refusing at once when `Content-Length` already says it is too large. */
+async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw problems.payloadTooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw problems.payloadTooLarge(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * Per-route body handling: JSON for most routes, raw bytes where a signature covers them. Runs after
+ * routing (and, later, authorization), so an anonymous caller cannot make the daemon read a body.
+ */
+export function parseBody(defaultLimit: number): Step {
+  return async function parseBodyStep(ctx, next) {
+    const binding = ctx.state.mounted!.binding;
+    const mode = binding?.body ?? 'json';
+    if (mode === 'none' || !METHODS_WITH_BODY.has(ctx.method) || !hasBody(ctx.req)) return next();
+    const limit = binding?.maxBodyBytes ?? defaultLimit;
+    if (mode === 'json' && !JSON_TYPE.test(ctx.get('content-type'))) throw problems.unsupportedMediaType();
+    const raw = await readLimited(ctx.req, limit);
+    ctx.state.rawBody = raw;
+    if (mode === 'json' && raw.length > 0) {
+      try {
+        ctx.state.body = JSON.parse(raw.toString('utf8'));
+      } catch (error) {
+        throw problems.malformedJson((error as Error).message);
+      }
+    }
+    return next();
+  };
+}

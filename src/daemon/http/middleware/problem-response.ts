@@ -1,0 +1,30 @@
+import { problemType } from '../../../shared/api/problem-codes.js';
+import { Problem, problems } from '../problem.js';
+import type { Step } from '../types.js';
+
+/**
+ * The one place errors become responses: a Problem as RFC 9457 problem+json with its code, anything
+ * else as a bare 500 whose cause stays in the log (found by the request id), never in the body.
+ */
+export function problemResponse(): Step {
+  return async function problemResponseStep(ctx, next) {
+    try {
+      await next();
+    } catch (error) {
+      const problem = error instanceof Problem ? error : problems.internal();
+      if (problem.status >= 500) ctx.state.log.error({ err: error }, 'request failed');
+      ctx.status = problem.status;
+      for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
+      ctx.type = 'application/problem+json';
+      ctx.body = {
+        type: problemType(problem.code),
+        title: problem.title,
+        status: problem.status,
+        detail: problem.message,
+        code: problem.code,
+        request_id: ctx.state.requestId,
+        ...problem.extensions,
+      };
+    }
+  };
+}

@@ -1,0 +1,40 @@
+import { STATUS_CODES } from 'node:http';
+import type { ProblemCode } from '../../shared/api/problem-codes.js';
+
+/**
+ * A failure with a stable wire code. Services throw these; the error middleware alone turns them into
+ * `application/problem+json`. `extensions` become extra members of the body (for example `action`).
+ */
+export class Problem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ProblemCode,
+    detail?: string,
+    readonly extensions: Readonly<Record<string, unknown>> = {},
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(detail ?? STATUS_CODES[status] ?? code);
+    this.name = 'Problem';
+  }
+
+  get title(): string {
+    return STATUS_CODES[this.status] ?? 'Error';
+  }
+}
+
+export const problems = {
+  notFound: () => new Problem(404, 'not_found', 'No route matches this path.'),
+  methodNotAllowed: (allow: readonly string[]) =>
+    new Problem(405, 'method_not_allowed', 'This path does not accept this method.', { allow }, { Allow: allow.join(', ') }),
+  invalidPath: () => new Problem(400, 'invalid_path', 'The path contains a malformed percent-encoding.'),
+  payloadTooLarge: (limit: number) =>
+    new Problem(413, 'payload_too_large', `The request body exceeds ${limit} bytes.`, { limit }),
+  malformedJson: (reason: string) => new Problem(400, 'malformed_json', `The request body is not valid JSON: ${reason}`),
+  unsupportedMediaType: () =>
+    new Problem(415, 'unsupported_media_type', 'Send the request body as application/json.'),
+  notImplemented: (action: string) =>
+    new Problem(501, 'not_implemented', `The ${action} action is not built yet.`, { action }),
+  databaseUnavailable: () => new Problem(503, 'database_unavailable', 'The database does not answer.', {}, { 'Retry-After': '5' }),
+  shuttingDown: () => new Problem(503, 'shutting_down', 'This instance is shutting down.', {}, { 'Retry-After': '1' }),
+  internal: () => new Problem(500, 'internal_error', 'An unexpected error occurred.'),
+};

@@ -1,0 +1,46 @@
+import type { ParameterizedContext } from 'koa';
+import type { CatalogueRoute, RouteSpec } from '../../shared/catalogue/types.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import type { Logger } from '../logging/logger.js';
+
+/** How a route wants its request body: parsed JSON (default), the raw bytes (signature checks), or not read. */
+export type BodyMode = 'json' | 'raw' | 'none';
+
+/** What the OpenAPI document says about a built route beyond what the catalogue knows. */
+export interface OperationDocs {
+  readonly summary?: string;
+  readonly requestSchema?: Record<string, unknown>;
+  readonly responses?: Readonly<Record<number, { readonly description: string; readonly contentType?: string; readonly schema?: Record<string, unknown> }>>;
+}
+
+/** The handler side of one catalogue route. */
+export interface RouteBinding {
+  readonly handle: (ctx: AppContext) => Promise<void> | void;
+  readonly body?: BodyMode;
+  readonly maxBodyBytes?: number;
+  readonly docs?: OperationDocs;
+}
+
+/** A domain's handlers, keyed by the catalogue's `METHOD /path`. */
+export type DomainRoutes = Partial<Record<RouteSpec, RouteBinding>>;
+
+export interface MountedRoute {
+  readonly route: CatalogueRoute;
+  /** Absent while the route's domain is not built: the route answers 501 `not_implemented`. */
+  readonly binding: RouteBinding | undefined;
+}
+
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  clientIp: string;
+  mounted?: MountedRoute;
+  params: Record<string, string>;
+  /** The parsed JSON body; `undefined` when the request had none. */
+  body?: unknown;
+  rawBody?: Buffer;
+  audit?: AuditContext;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+export type Step = (ctx: AppContext, next: () => Promise<void>) => Promise<void>;

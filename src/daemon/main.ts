@@ -1,0 +1,68 @@
+import { Command } from 'commander';
+import { SVC_VERSION } from '../shared/version.js';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { startDaemon } from './daemon.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createLogger } from './logging/logger.js';
+
+/** Exit code for a configuration the daemon refuses (sysexits EX_CONFIG). */
+const EXIT_CONFIG = 78;
+
+function configOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`svcd: ${error.message}\n`);
+    process.stderr.write(`${JSON.stringify({ code: error.code, variables: error.problems.map((p) => p.variable) })}\n`);
+    process.exit(EXIT_CONFIG);
+  }
+}
+
+async function serve(): Promise<void> {
+  const config = configOrExit();
+  const log = createLogger(config.logLevel);
+  const daemon = await startDaemon(config, log);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting at once');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    daemon.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+async function migrate(): Promise<void> {
+  const config = configOrExit();
+  const log = createLogger(config.logLevel);
+  const db = await openDatabase(config, log);
+  try {
+    const ran = await migrateToLatest(db.knex);
+    log.info({ migrations: ran }, ran.length ? `applied ${ran.length} migration(s)` : 'schema already up to date');
+  } finally {
+    await db.close();
+  }
+}
+
+const program = new Command('svcd')
+  .description('svc daemon: serves the svc HTTP API. Configured by SERVICE_* environment variables (see README).')
+  .version(SVC_VERSION);
+program.command('serve', { isDefault: true }).description('run migrations, then serve the API').action(serve);
+program.command('migrate').description('bring the database schema up to date, then exit').action(migrate);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`svcd: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
