@@ -60,6 +60,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     trustProxyHeaders: config.trustProxyHeaders,
     maxBodyBytes: config.maxBodyBytes,
     domains,
+    isDraining: () => draining,
   });
   openApiJson = JSON.stringify(buildOpenApi(CATALOGUE, mounted));
 

@@ -25,12 +25,23 @@ export interface DatabaseOptions {
 const PING_TIMEOUT_MS = 2000;
 
 export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(join(options.dataDir, 'pglite'), log);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, log) : openPglite(join(options.dataDir, 'pglite'), log);
 }
 
-function openPostgres(url: string): Database {
+/** knex reports pool trouble through its own logger; route it into ours instead of the console. */
+function knexLog(log: Logger): Knex.Config['log'] {
+  return {
+    warn: (message: unknown) => log.warn({ source: 'knex' }, String(message)),
+    error: (message: unknown) => log.error({ source: 'knex' }, String(message)),
+    deprecate: (method: string, alternative: string) => log.warn({ source: 'knex' }, `${method} is deprecated; use ${alternative}`),
+    debug: (message: unknown) => log.debug({ source: 'knex' }, String(message)),
+  };
+}
+
+function openPostgres(url: string, log: Logger): Database {
   const knex = knexFactory({
     client: 'pg',
+    log: knexLog(log),
     connection: { connectionString: url, connectionTimeoutMillis: 3000 },
     // Fail fast when the server is gone, so /ready and requests answer instead of queueing for a minute.
     acquireConnectionTimeout: 5000,
@@ -50,7 +61,7 @@ async function openPglite(directory: string, log: Logger): Promise<Database> {
     log.info({ directory }, 'creating the embedded database (first start only; this takes several seconds)');
   }
   const pglite = await PGlite.create(directory);
-  const knex = knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, connection: { pglite } as never });
+  const knex = knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, connection: { pglite } as never, log: knexLog(log) });
   return wrap('pglite', knex);
 }
 

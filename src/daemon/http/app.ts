@@ -6,6 +6,7 @@ import { accessLog } from './middleware/access-log.js';
 import { auditContext } from './middleware/audit-context.js';
 import { clientAddress } from './middleware/client-address.js';
 import { dispatch } from './middleware/dispatch.js';
+import { drainConnections } from './middleware/drain-connections.js';
 import { matchRoute } from './middleware/match-route.js';
 import { parseBody } from './middleware/parse-body.js';
 import { problemResponse } from './middleware/problem-response.js';
@@ -20,6 +21,8 @@ export interface AppOptions {
   readonly trustProxyHeaders: boolean;
   readonly maxBodyBytes: number;
   readonly domains: readonly DomainRoutes[];
+  /** True once shutdown has begun. */
+  readonly isDraining: () => boolean;
 }
 
 export interface AssembledApp {
@@ -32,7 +35,8 @@ export function createApp(options: AppOptions): AssembledApp {
   const { trie, mounted } = mountRoutes(CATALOGUE, options.domains);
   const steps: Step[] = [
     requestId(options.log),
-    accessLog(),
+    accessLog(options.log),
+    drainConnections(options.isDraining),
     problemResponse(),
     securityHeaders(),
     clientAddress(options.trustProxyHeaders),

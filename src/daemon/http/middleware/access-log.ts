@@ -1,8 +1,10 @@
+import type { Logger } from '../../logging/logger.js';
 import type { Step } from '../types.js';
 
 /** One structured line per request. The query string is left out: it can carry a stream ticket. */
-export function accessLog(): Step {
+export function accessLog(log: Logger): Step {
   return async function accessLogStep(ctx, next) {
+    if (!log.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     try {
       await next();

@@ -7,7 +7,7 @@ import type { MountedRoute, Step } from '../types.js';
  * by the GET route; OPTIONS on a known path lists its methods.
  */
 export function matchRoute(trie: RouteTrie<MountedRoute>): Step {
-  return async function matchRouteStep(ctx, next) {
+  return function matchRouteStep(ctx, next) {
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     const match = trie.match(method, ctx.path);
     switch (match.kind) {
@@ -24,7 +24,7 @@ export function matchRoute(trie: RouteTrie<MountedRoute>): Step {
         if (ctx.method === 'OPTIONS') {
           ctx.set('Allow', [...allow, 'OPTIONS'].join(', '));
           ctx.status = 204;
-          return;
+          return Promise.resolve();
         }
         throw problems.methodNotAllowed(allow);
       }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { problems } from '../problem.js';
-import type { Step } from '../types.js';
+import type { AppContext, BodyMode, Step } from '../types.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -30,21 +30,24 @@ async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer>
  * routing (and, later, authorization), so an anonymous caller cannot make the daemon read a body.
  */
 export function parseBody(defaultLimit: number): Step {
-  return async function parseBodyStep(ctx, next) {
+  return function parseBodyStep(ctx, next) {
     const binding = ctx.state.mounted!.binding;
     const mode = binding?.body ?? 'json';
     if (mode === 'none' || !METHODS_WITH_BODY.has(ctx.method) || !hasBody(ctx.req)) return next();
-    const limit = binding?.maxBodyBytes ?? defaultLimit;
-    if (mode === 'json' && !JSON_TYPE.test(ctx.get('content-type'))) throw problems.unsupportedMediaType();
-    const raw = await readLimited(ctx.req, limit);
-    ctx.state.rawBody = raw;
-    if (mode === 'json' && raw.length > 0) {
-      try {
-        ctx.state.body = JSON.parse(raw.toString('utf8'));
-      } catch (error) {
-        throw problems.malformedJson((error as Error).message);
-      }
-    }
-    return next();
+    return readAndParse(ctx, next, mode, binding?.maxBodyBytes ?? defaultLimit);
   };
+}
+
+async function readAndParse(ctx: AppContext, next: () => Promise<void>, mode: BodyMode, limit: number): Promise<void> {
+  if (mode === 'json' && !JSON_TYPE.test(ctx.get('content-type'))) throw problems.unsupportedMediaType();
+  const raw = await readLimited(ctx.req, limit);
+  ctx.state.rawBody = raw;
+  if (mode === 'json' && raw.length > 0) {
+    try {
+      ctx.state.body = JSON.parse(raw.toString('utf8'));
+    } catch (error) {
+      throw problems.malformedJson((error as Error).message);
+    }
+  }
+  return next();
 }

@@ -12,7 +12,8 @@ export function problemResponse(): Step {
       await next();
     } catch (error) {
       const problem = error instanceof Problem ? error : problems.internal();
-      if (problem.status >= 500) ctx.state.log.error({ err: error }, 'request failed');
+      // Problems are expected outcomes (the access log records them); only an unexpected error is logged with its cause.
+      if (!(error instanceof Problem)) ctx.state.log.error({ err: error }, 'request failed');
       ctx.status = problem.status;
       for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
       ctx.type = 'application/problem+json';

@@ -2,9 +2,9 @@ import type { Step } from '../types.js';
 
 /** API answers are never cached by intermediaries nor sniffed into another content type. */
 export function securityHeaders(): Step {
-  return async function securityHeadersStep(ctx, next) {
+  return function securityHeadersStep(ctx, next) {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'no-store');
-    await next();
+    return next();
   };
 }

@@ -1,0 +1,12 @@
+import type { Step } from '../types.js';
+
+/**
+ * During shutdown, answers in-flight requests with `Connection: close`, so keep-alive connections end
+ * with their last response instead of holding the process open until their idle timeout.
+ */
+export function drainConnections(isDraining: () => boolean): Step {
+  return async function drainConnectionsStep(ctx, next) {
+    await next();
+    if (isDraining()) ctx.set('Connection', 'close');
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * Which database the suite runs on: embedded PGlite unless SVC_TEST_POSTGRES_URL names a PostgreSQL
+ * server (a database there the suite may create other databases from, e.g. postgres://postgres@127.0.0.1:5432/test).
+ */
+export const POSTGRES_ADMIN_URL = process.env.SVC_TEST_POSTGRES_URL || undefined;
+export const BACKEND: 'postgres' | 'pglite' = POSTGRES_ADMIN_URL ? 'postgres' : 'pglite';
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}

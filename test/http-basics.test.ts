@@ -1,0 +1,110 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../src/shared/catalogue/catalogue.js';
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
+
+let daemon: TestDaemon;
+const BUILT = new Set(['GET /health', 'GET /ready', 'GET /openapi.json', 'GET /docs', 'GET /redoc', 'GET /docs/oauth2-redirect']);
+
+beforeAll(async () => {
+  daemon = await startTestDaemon({ SERVICE_MAX_BODY_BYTES: '1024' });
+});
+afterAll(() => daemon?.close());
+
+function concrete(path: string): string {
+  return path.replace(/\{[a-z_]+\}/g, 'x-1');
+}
+
+describe('the HTTP surface of the foundation', () => {
+  it('answers 501 not_implemented, naming the action, on every catalogue route not built yet', async () => {
+    const unbuilt = CATALOGUE.routes.filter((r) => !BUILT.has(r.key));
+    expect(unbuilt.length).toBe(342);
+    for (const route of unbuilt) {
+      const response = await fetch(daemon.url + concrete(route.path), { method: route.method });
+      // A concrete path can land on a literal sibling of another action; the answer still names the matched route's action.
+      expect(response.status, route.key).toBe(501);
+      const body = (await response.json()) as { code: string; action: string };
+      expect(body.code, route.key).toBe('not_implemented');
+      expect(CATALOGUE.actionByName.has(body.action)).toBe(true);
+      if (!route.path.includes('{')) expect(body.action, route.key).toBe(route.action);
+    }
+  });
+
+  it('answers problem+json with a stable code, status and the request id', async () => {
+    const response = await fetch(`${daemon.url}/no/such/path`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 404, code: 'not_found', type: 'urn:svc:problem:not_found' });
+    expect(body.request_id).toBe(response.headers.get('x-request-id'));
+  });
+
+  it('answers 405 with Allow for a known path and a wrong method', async () => {
+    const response = await fetch(`${daemon.url}/health`, { method: 'DELETE' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+    expect(((await response.json()) as { code: string }).code).toBe('method_not_allowed');
+  });
+
+  it('answers 413 for a body over the limit, declared or streamed', async () => {
+    const big = JSON.stringify({ pad: 'x'.repeat(2000) });
+    const declared = await fetch(`${daemon.url}/orgs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { code: string }).code).toBe('payload_too_large');
+
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${daemon.url}/orgs`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.write(big.slice(0, 1000));
+      req.end(big.slice(1000));
+    });
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body).code).toBe('payload_too_large');
+  });
+
+  it('answers 400 malformed_json for a body that is not JSON', async () => {
+    const response = await fetch(`${daemon.url}/orgs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { code: string }).code).toBe('malformed_json');
+  });
+
+  it('answers 415 for a body that is not declared as JSON', async () => {
+    const response = await fetch(`${daemon.url}/orgs`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as { code: string }).code).toBe('unsupported_media_type');
+  });
+
+  it('answers 400 invalid_path for a malformed percent-encoding', async () => {
+    const response = await fetch(`${daemon.url}/runs/%E0%A4%A`);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { code: string }).code).toBe('invalid_path');
+  });
+
+  it('accepts a well-formed X-Request-Id and replaces a malformed one', async () => {
+    const kept = await fetch(`${daemon.url}/health`, { headers: { 'x-request-id': 'trace-0123456789' } });
+    expect(kept.headers.get('x-request-id')).toBe('trace-0123456789');
+    const replaced = await fetch(`${daemon.url}/health`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves HEAD from the GET route and OPTIONS with the allowed methods', async () => {
+    const head = await fetch(`${daemon.url}/health`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    const options = await fetch(`${daemon.url}/runs`, { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+  });
+
+  it('reports alive on /health and ready on /ready while the database answers', async () => {
+    const health = await fetch(`${daemon.url}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${daemon.url}/ready`);
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { status: string }).status).toBe('ready');
+  });
+});
