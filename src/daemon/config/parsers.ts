@@ -32,30 +32,22 @@ export function oneOf<const T extends string>(values: readonly T[]): (raw: strin
   };
 }
 
-export function parseHttpUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new SettingError('expected an absolute http(s) URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SettingError('expected an http(s) URL');
-  // Issuers are compared byte for byte with the token's `iss`, so keep the value exactly as written.
-  return raw.trim();
+/** An absolute URL with one of `protocols`, kept exactly as written (issuers are compared byte for byte with `iss`). */
+function urlWith(protocols: readonly string[], expected: string): (raw: string) => string {
+  return (raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      throw new SettingError(`expected ${expected}`);
+    }
+    if (!protocols.includes(url.protocol)) throw new SettingError(`expected ${expected}`);
+    return raw.trim();
+  };
 }
 
-export function parsePostgresUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new SettingError('expected a postgres:// connection URL');
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new SettingError('expected a postgres:// or postgresql:// connection URL');
-  }
-  return raw.trim();
-}
+export const parseHttpUrl = urlWith(['http:', 'https:'], 'an absolute http(s) URL');
+export const parsePostgresUrl = urlWith(['postgres:', 'postgresql:'], 'a postgres:// or postgresql:// connection URL');
 
 export function nonEmpty(raw: string): string {
   const value = raw.trim();

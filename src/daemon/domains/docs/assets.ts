@@ -24,9 +24,12 @@ export function isAssetName(name: string): boolean {
   return Object.hasOwn(FILES, name);
 }
 
-export function assetFromText(text: string, type: string): Asset {
-  const body = Buffer.from(text);
+function asset(body: Buffer, type: string): Asset {
   return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+export function assetFromText(text: string, type: string): Asset {
+  return asset(Buffer.from(text), type);
 }
 
 /** Loads each asset once per process that asks for it, keeping the daemon's start-up free of this I/O. */
@@ -34,17 +37,13 @@ export class AssetCache {
   readonly #loaded = new Map<string, Promise<Asset>>();
 
   get(name: string): Promise<Asset> {
-    let asset = this.#loaded.get(name);
-    if (!asset) {
+    let loaded = this.#loaded.get(name);
+    if (!loaded) {
       const spec = FILES[name]!;
       const path = join(dirname(require.resolve(`${spec.pkg}/package.json`)), spec.file);
-      asset = readFile(path).then((body) => ({
-        body,
-        type: spec.type,
-        etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-      }));
-      this.#loaded.set(name, asset);
+      loaded = readFile(path).then((body) => asset(body, spec.type));
+      this.#loaded.set(name, loaded);
     }
-    return asset;
+    return loaded;
   }
 }
