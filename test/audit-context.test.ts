@@ -22,7 +22,7 @@ function probeRoutes({ audit, auditContexts }: Services): DomainRoutes {
 }
 
 beforeAll(async () => {
-  daemon = await startTestDaemon({ SERVICE_TRUST_PROXY_HEADERS: 'true' }, { extraDomains: (services) => [probeRoutes(services)] });
+  daemon = await startTestDaemon({ SERVICE_TRUST_PROXY_HEADERS: 'true', SERVICE_AUTH_DISABLED: 'true' }, { extraDomains: (services) => [probeRoutes(services)] });
 });
 afterAll(() => daemon?.close());
 

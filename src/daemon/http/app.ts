@@ -1,16 +1,24 @@
 import Koa from 'koa';
 import { CATALOGUE } from '../../shared/catalogue/catalogue.js';
 import type { AuditContextStore } from '../audit/audit-context.js';
+import type { AuditWriter } from '../audit/audit-writer.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { EffectivePolicies } from '../authz/effective-policies.js';
 import type { Logger } from '../logging/logger.js';
+import type { UsersRepo } from '../tenancy/users-repo.js';
 import { accessLog } from './middleware/access-log.js';
 import { auditContext } from './middleware/audit-context.js';
+import { authenticate } from './middleware/authenticate.js';
+import { authorize } from './middleware/authorize.js';
 import { clientAddress } from './middleware/client-address.js';
 import { dispatch } from './middleware/dispatch.js';
 import { drainConnections } from './middleware/drain-connections.js';
 import { matchRoute } from './middleware/match-route.js';
 import { parseBody } from './middleware/parse-body.js';
 import { problemResponse } from './middleware/problem-response.js';
+import { provisionUser } from './middleware/provision-user.js';
 import { requestId } from './middleware/request-id.js';
+import { resolvePolicy } from './middleware/resolve-policy.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { mountRoutes } from './mount-routes.js';
 import type { AppState, DomainRoutes, MountedRoute, Step } from './types.js';
@@ -18,6 +26,10 @@ import type { AppState, DomainRoutes, MountedRoute, Step } from './types.js';
 export interface AppOptions {
   readonly log: Logger;
   readonly auditContexts: AuditContextStore;
+  readonly audit: AuditWriter;
+  readonly authenticator: Authenticator;
+  readonly policies: EffectivePolicies;
+  readonly users: UsersRepo;
   readonly trustProxyHeaders: boolean;
   readonly maxBodyBytes: number;
   readonly domains: readonly DomainRoutes[];
@@ -42,6 +54,10 @@ export function createApp(options: AppOptions): AssembledApp {
     clientAddress(options.trustProxyHeaders),
     matchRoute(trie),
     auditContext(options.auditContexts),
+    resolvePolicy(options.policies),
+    authenticate(options.authenticator),
+    provisionUser(options.users, options.log),
+    authorize(options.audit),
     parseBody(options.maxBodyBytes),
     dispatch(),
   ];

@@ -36,6 +36,27 @@ export const problems = {
   malformedJson: (reason: string) => new Problem(400, 'malformed_json', `The request body is not valid JSON: ${reason}`),
   unsupportedMediaType: () =>
     new Problem(415, 'unsupported_media_type', 'Send the request body as application/json.'),
+  unauthenticated: (challenge: string) =>
+    new Problem(401, 'unauthenticated', 'Missing authentication token', {}, { 'WWW-Authenticate': challenge }),
+  tokenExpired: () =>
+    new Problem(401, 'token_expired', 'Token expired', {}, { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token", error_description="token expired"' }),
+  invalidToken: () =>
+    new Problem(401, 'invalid_token', 'Invalid or expired token', {}, { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token"' }),
+  invalidInternalToken: () => new Problem(401, 'invalid_internal_token', 'Invalid internal authentication token'),
+  basicRefused: () =>
+    new Problem(401, 'basic_auth_refused', 'HTTP Basic credentials are not accepted here; send a Bearer token.', {}, { 'WWW-Authenticate': 'Bearer realm="svc"' }),
+  accountDisabled: () =>
+    new Problem(401, 'account_disabled', 'The account is deactivated.', {}, { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token"' }),
+  authUnavailable: () =>
+    new Problem(503, 'auth_unavailable', 'Authentication service temporarily unavailable (retry after 30 s)', {}, { 'Retry-After': '30' }),
+  authNotConfigured: () => new Problem(503, 'auth_not_configured', 'Authentication service not configured'),
+  invalidTicket: () => new Problem(401, 'invalid_ticket', 'The ticket is unknown, expired or already used.'),
+  ticketsUnavailable: () => new Problem(400, 'tickets_unavailable', 'Stream tickets are not issued while authentication is disabled.'),
+  forbidden: (detail: string, extensions: Record<string, unknown> = {}) => new Problem(403, 'forbidden', detail, extensions),
+  validation: (errors: readonly { path: string; message: string }[]) =>
+    new Problem(422, 'validation_failed', `The request is not valid: ${errors.map((e) => `${e.path || '(body)'}: ${e.message}`).join('; ')}`, { errors }),
+  resourceNotFound: (what: string) => new Problem(404, 'resource_not_found', `${what} not found.`),
+  conflict: (detail: string) => new Problem(409, 'conflict', detail),
   notImplemented: (action: string) =>
     new Problem(501, 'not_implemented', `The ${action} action is not built yet.`, { action }),
   databaseUnavailable: () => new Problem(503, 'database_unavailable', 'The database does not answer.', {}, { 'Retry-After': '5' }),

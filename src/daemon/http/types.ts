@@ -1,6 +1,8 @@
 import type { ParameterizedContext } from 'koa';
 import type { CatalogueRoute, RouteSpec } from '../../shared/catalogue/types.js';
+import type { Policy } from '../../shared/policy/policies.js';
 import type { AuditContext } from '../audit/audit-context.js';
+import type { AuthResult } from '../auth/auth-result.js';
 import type { Logger } from '../logging/logger.js';
 
 /** How a route wants its request body: parsed JSON (default), the raw bytes (signature checks), or not read. */
@@ -40,6 +42,11 @@ export interface AppState {
   body?: unknown;
   rawBody?: Buffer;
   audit?: AuditContext;
+  /** The route's effective policy. */
+  policy?: Policy;
+  auth?: AuthResult;
+  /** True when the credential was verified for the first time on this instance (the first request of a session). */
+  freshCredential?: boolean;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

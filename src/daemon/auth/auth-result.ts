@@ -1,0 +1,10 @@
+import type { Principal } from '../../shared/auth/principal.js';
+import type { AuthMethod } from '../audit/audit-context.js';
+
+/** Who the caller is after authentication. `principal` is absent on public routes and for a worker. */
+export interface AuthResult {
+  readonly method: AuthMethod;
+  readonly principal?: Principal;
+  /** Set for a personal access token: the token and the one organization it acts in. */
+  readonly pat?: { readonly tokenId: string; readonly orgId: string; readonly userId: string };
+}

@@ -1,0 +1,89 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { DEV_PRINCIPAL } from '../../shared/auth/principal.js';
+import type { CatalogueRoute } from '../../shared/catalogue/types.js';
+import type { Policy } from '../../shared/policy/policies.js';
+import type { Config } from '../config/config.js';
+import { problems } from '../http/problem.js';
+import type { AuthResult } from './auth-result.js';
+import { readCredential } from './credentials.js';
+import { internalTokenMatches } from './internal-token.js';
+import type { JwtVerifier } from './jwt/jwt-verifier.js';
+import { looksLikePersonalAccessToken } from './pat/pat-format.js';
+import type { PatService } from './pat/pat-service.js';
+import type { TicketsService } from './tickets/tickets-service.js';
+
+/** `custom` routes that take a stream ticket (browsers cannot set headers on an event stream) or a bearer token. */
+const TICKET_ROUTES = new Set(['GET /bff/runs/{run_id}/events/stream', 'GET /runs/{run_id}/monitors/stream']);
+
+/** The state-backend routes where HTTP Basic carries a run token; they arrive with the state backend. */
+const BASIC_ROUTES = new Set(['GET /iac-states/{name}/state', 'POST /iac-states/{name}/state', 'POST /iac-states/{name}/lock', 'DELETE /iac-states/{name}/lock']);
+
+const BEARER_CHALLENGE = 'Bearer realm="svc"';
+
+export interface AuthRequest {
+  readonly route: CatalogueRoute;
+  readonly policy: Policy;
+  readonly headers: IncomingHttpHeaders;
+  readonly ticket: string | undefined;
+}
+
+/** One authenticator per credential kind, chosen by the route's effective policy. */
+export class Authenticator {
+  constructor(
+    private readonly config: Config,
+    private readonly jwt: JwtVerifier | undefined,
+    private readonly pats: PatService,
+    private readonly tickets: TicketsService,
+  ) {}
+
+  async authenticate(request: AuthRequest): Promise<AuthResult & { fresh?: boolean }> {
+    const { route, policy } = request;
+    if (policy === 'public') return { method: 'public' };
+    if (this.config.authDisabled) return { method: 'dev_bypass', principal: DEV_PRINCIPAL };
+    if (policy === 'internal') return this.#worker(request.headers);
+    if (policy === 'custom') {
+      if (TICKET_ROUTES.has(route.key) && request.ticket !== undefined) return this.#ticket(request.ticket);
+      // Other custom routes (the registry proxy's) authenticate in their handler.
+      if (!TICKET_ROUTES.has(route.key)) return { method: 'public' };
+    }
+    return this.#bearer(request);
+  }
+
+  #worker(headers: IncomingHttpHeaders): AuthResult {
+    const expected = this.config.internalApiToken;
+    if (expected === undefined) {
+      if (this.config.internalApiTokenOptional) return { method: 'internal' };
+      throw problems.invalidInternalToken();
+    }
+    if (!internalTokenMatches(headers['x-internal-token'], expected)) throw problems.invalidInternalToken();
+    return { method: 'internal' };
+  }
+
+  async #ticket(ticket: string): Promise<AuthResult> {
+    // The ticket stands in for the credential that obtained it; the audit records that credential's method.
+    const { principal, authMethod } = await this.tickets.redeem(ticket);
+    return { method: authMethod === 'pat' ? 'pat' : 'jwt', principal };
+  }
+
+  async #bearer(request: AuthRequest): Promise<AuthResult & { fresh?: boolean }> {
+    const credential = readCredential(request.headers);
+    switch (credential.kind) {
+      case 'none':
+        throw problems.unauthenticated(BEARER_CHALLENGE);
+      case 'basic':
+        if (BASIC_ROUTES.has(request.route.key)) throw problems.notImplemented(request.route.action);
+        throw problems.basicRefused();
+      case 'malformed':
+        throw problems.invalidToken();
+      case 'bearer': {
+        if (looksLikePersonalAccessToken(credential.token)) {
+          const identity = await this.pats.authenticate(credential.token);
+          return { method: 'pat', principal: identity.principal, pat: { tokenId: identity.tokenId, orgId: identity.orgId, userId: identity.userId } };
+        }
+        if (!this.jwt) throw problems.authNotConfigured();
+        const verified = await this.jwt.verify(credential.token);
+        return { method: 'jwt', principal: verified.principal, fresh: verified.fresh };
+      }
+    }
+  }
+}

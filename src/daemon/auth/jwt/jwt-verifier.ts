@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { errors, jwtVerify } from 'jose';
+import type { Principal } from '../../../shared/auth/principal.js';
+import { Problem, problems } from '../../http/problem.js';
+import type { Logger } from '../../logging/logger.js';
+import { principalFromClaims } from './claims.js';
+import { KeySource } from './key-source.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
+
+export const CLOCK_SKEW_SECONDS = 30;
+
+export interface JwtVerifierOptions {
+  readonly issuer: string;
+  readonly publicIssuer?: string | undefined;
+  readonly audience: string;
+  readonly jwksCacheSeconds: number;
+  readonly fetchTimeoutMs?: number;
+}
+
+export interface VerifiedJwt {
+  readonly principal: Principal;
+  /** False when the principal came from the cache: provisioning runs only for a token seen the first time. */
+  readonly fresh: boolean;
+}
+
+/** Errors that mean "this token is bad", as opposed to "the keys could not be had". */
+const TOKEN_FAULTS = [
+  errors.JWTClaimValidationFailed,
+  errors.JWSSignatureVerificationFailed,
+  errors.JWSInvalid,
+  errors.JWTInvalid,
+  errors.JOSEAlgNotAllowed,
+  errors.JOSENotSupported,
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+  errors.JWKInvalid,
+];
+
+/** RS256 access tokens of the configured identity provider, checked as the access-control spec says. */
+export class JwtVerifier {
+  readonly #keys: KeySource;
+  readonly #cache = new VerifiedTokenCache();
+  readonly #issuers: string[];
+
+  constructor(
+    private readonly options: JwtVerifierOptions,
+    private readonly log: Logger,
+  ) {
+    this.#keys = new KeySource({ issuer: options.issuer, cacheSeconds: options.jwksCacheSeconds, timeoutMs: options.fetchTimeoutMs ?? 5000 });
+    this.#issuers = options.publicIssuer ? [options.issuer, options.publicIssuer] : [options.issuer];
+  }
+
+  async verify(token: string): Promise<VerifiedJwt> {
+    const digest = createHash('sha256').update(token).digest('base64url');
+    const cached = this.#cache.get(digest);
+    if (cached) return { principal: cached, fresh: false };
+    const keys = await this.#keys.resolver();
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        algorithms: ['RS256'],
+        issuer: this.#issuers,
+        audience: this.options.audience,
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        requiredClaims: ['exp', 'iat', 'sub'],
+      });
+      const now = Math.floor(Date.now() / 1000);
+      if (typeof payload.sub !== 'string' || payload.sub === '') throw problems.invalidToken();
+      if ((payload.iat as number) > now + CLOCK_SKEW_SECONDS) throw problems.invalidToken();
+      const principal = principalFromClaims(payload, this.options.audience);
+      this.#cache.set(digest, principal, ((payload.exp as number) + CLOCK_SKEW_SECONDS) * 1000);
+      return { principal, fresh: true };
+    } catch (error) {
+      if (error instanceof Problem) throw error;
+      if (error instanceof errors.JWTExpired) throw problems.tokenExpired();
+      if (TOKEN_FAULTS.some((fault) => error instanceof fault)) throw problems.invalidToken();
+      // Anything else (timeout, refused connection, a key set that is not JSON) is the provider's fault, not the caller's.
+      this.log.warn({ err: error }, 'identity provider keys unavailable');
+      throw problems.authUnavailable();
+    }
+  }
+}

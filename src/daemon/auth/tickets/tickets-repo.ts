@@ -1,0 +1,53 @@
+import type { Knex } from 'knex';
+
+export class TicketsRepo {
+  constructor(private readonly knex: Knex) {}
+
+  async insert(row: { ticket_digest: string; user_sub: string; principal_json: Record<string, unknown>; ttlSeconds: number }): Promise<Date> {
+    const [inserted] = await this.knex('stream_tickets')
+      .insert({
+        ticket_digest: row.ticket_digest,
+        user_sub: row.user_sub,
+        principal_json: JSON.stringify(row.principal_json),
+        expires_at: this.knex.raw(`now() + make_interval(secs => ?)`, [row.ttlSeconds]),
+      })
+      .returning('expires_at');
+    return (inserted as { expires_at: Date }).expires_at;
+  }
+
+  /**
+   * Deletes the user's active tickets beyond the newest `keep`. Run after the insert has committed, so
+   * concurrent issuances each see the others' tickets and the user ends with at most `keep` active.
+   */
+  async evictBeyond(userSub: string, keep: number): Promise<number> {
+    const active = this.knex('stream_tickets')
+      .select('id')
+      .where({ user_sub: userSub })
+      .whereNull('consumed_at')
+      .andWhere('expires_at', '>', this.knex.fn.now())
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .offset(keep);
+    return this.knex('stream_tickets').whereIn('id', active).delete();
+  }
+
+  /** Removes the user's tickets that can no longer be redeemed. */
+  async purgeDead(userSub: string): Promise<void> {
+    await this.knex('stream_tickets')
+      .where({ user_sub: userSub })
+      .andWhere((q) => q.whereNotNull('consumed_at').orWhere('expires_at', '<=', this.knex.fn.now()))
+      .delete();
+  }
+
+  /** Consumes a ticket in one statement: of any number of concurrent redemptions, exactly one gets the row. */
+  async consume(digest: string): Promise<Record<string, unknown> | undefined> {
+    const rows = await this.knex('stream_tickets')
+      .where({ ticket_digest: digest })
+      .whereNull('consumed_at')
+      .andWhere('expires_at', '>', this.knex.fn.now())
+      .update({ consumed_at: this.knex.fn.now() })
+      .returning('principal_json');
+    const row = (rows as { principal_json: Record<string, unknown> | string }[])[0];
+    if (!row) return undefined;
+    return typeof row.principal_json === 'string' ? (JSON.parse(row.principal_json) as Record<string, unknown>) : row.principal_json;
+  }
+}

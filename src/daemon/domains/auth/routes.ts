@@ -1,0 +1,94 @@
+import { principalToWire } from '../../../shared/auth/principal.js';
+import { CATALOGUE } from '../../../shared/catalogue/catalogue.js';
+import type { TicketsService } from '../../auth/tickets/tickets-service.js';
+import type { EffectivePolicies } from '../../authz/effective-policies.js';
+import { decidePlatform } from '../../authz/decide.js';
+import type { Config } from '../../config/config.js';
+import { problems } from '../../http/problem.js';
+import type { AppContext, DomainRoutes } from '../../http/types.js';
+import type { UsersRepo } from '../../tenancy/users-repo.js';
+
+export interface AuthRoutesDeps {
+  readonly config: Config;
+  readonly tickets: TicketsService;
+  readonly users: UsersRepo;
+  readonly policies: EffectivePolicies;
+}
+
+function principalOf(ctx: AppContext) {
+  const principal = ctx.state.auth?.principal;
+  if (!principal) throw problems.unauthenticated('Bearer realm="svc"');
+  return principal;
+}
+
+/** Login configuration, the caller's identity and capabilities, and stream tickets. */
+export function authRoutes({ config, tickets, users, policies }: AuthRoutesDeps): DomainRoutes {
+  return {
+    'GET /auth/config': {
+      docs: { summary: 'What a browser app or the CLI needs to sign in.', responses: { 200: { description: 'Sign-in configuration' } } },
+      handle(ctx) {
+        const issuer = config.idpPublicIssuer ?? config.idpIssuer ?? null;
+        ctx.body = {
+          auth_enabled: !config.authDisabled,
+          issuer,
+          discovery_url: issuer ? `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration` : null,
+          client_id: config.idpUiClientId,
+          cli_client_id: config.idpCliClientId,
+          audience: config.idpAudience,
+          scopes: ['openid', 'profile', 'email'],
+        };
+      },
+    },
+    'GET /auth/me': {
+      docs: { summary: 'The caller: identity, realm and client roles, groups, memberships, authentication method.', responses: { 200: { description: 'The caller' } } },
+      async handle(ctx) {
+        const principal = principalOf(ctx);
+        const auth = ctx.state.auth!;
+        const user = await users.findBySub(principal.sub);
+        const memberships = user ? await users.membershipsOf(user.id) : [];
+        ctx.body = {
+          ...principalToWire(principal),
+          auth_method: auth.method,
+          user_id: user?.id ?? null,
+          memberships: auth.pat ? memberships.filter((m) => m.org_id === auth.pat!.orgId) : memberships,
+          ...(auth.pat ? { token: { id: auth.pat.tokenId, org_id: auth.pat.orgId } } : {}),
+        };
+      },
+    },
+    'GET /auth/capabilities': {
+      docs: { summary: 'What the caller may do, per action, under the effective policies.', responses: { 200: { description: 'Capabilities per action' } } },
+      handle(ctx) {
+        const principal = principalOf(ctx);
+        ctx.body = {
+          actions: CATALOGUE.actions.map((action) => {
+            const policy = policies.policyFor(CATALOGUE.routeByKey.get(action.routes[0]!)!);
+            const decision = decidePlatform(policy, principal);
+            return { action: action.action, policy, allowed: decision.allowed, reason: decision.reason };
+          }),
+        };
+      },
+    },
+    'POST /auth/bff/ticket': {
+      docs: { summary: 'Exchange the bearer token for a single-use stream ticket (five minutes).', responses: { 201: { description: 'The ticket' } } },
+      async handle(ctx) {
+        if (config.authDisabled) throw problems.ticketsUnavailable();
+        const principal = principalOf(ctx);
+        const issued = await tickets.issue(principal, { authMethod: ctx.state.auth!.method, orgId: ctx.state.auth!.pat?.orgId });
+        ctx.status = 201;
+        ctx.body = {
+          ticket: issued.ticket,
+          expires_at: new Date(issued.expiresAt).toISOString(),
+          expires_in: Math.max(0, Math.round((new Date(issued.expiresAt).getTime() - Date.now()) / 1000)),
+        };
+      },
+    },
+    'GET /auth/bff/validate': {
+      docs: { summary: 'Validate and consume a stream ticket (`?ticket=`).', responses: { 200: { description: 'The principal the ticket stood for' } } },
+      async handle(ctx) {
+        const ticket = ctx.query.ticket;
+        const redeemed = await tickets.redeem(typeof ticket === 'string' ? ticket : undefined);
+        ctx.body = { valid: true, principal: principalToWire(redeemed.principal), auth_method: redeemed.authMethod, org_id: redeemed.orgId };
+      },
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { decidePlatform } from '../../authz/decide.js';
+import type { AuditWriter } from '../../audit/audit-writer.js';
+import { problems } from '../problem.js';
+import type { Step } from '../types.js';
+
+/** The effective policy against the caller; a refusal is 403 and an `authz.denied` audit entry. */
+export function authorize(audit: AuditWriter): Step {
+  return async function authorizeStep(ctx, next) {
+    const route = ctx.state.mounted!.route;
+    const policy = ctx.state.policy!;
+    const decision = decidePlatform(policy, ctx.state.auth?.principal);
+    if (!decision.allowed) {
+      await audit.record({
+        eventType: 'authz.denied',
+        action: route.action,
+        resourceType: 'route',
+        resourceId: `${route.method} ${route.path}`,
+        outcome: 'denied',
+        details: { policy, reason: decision.reason, required_roles: decision.requiredRoles },
+      });
+      const required = decision.requiredRoles.length > 0 ? decision.requiredRoles[decision.requiredRoles.length - 1] : policy;
+      throw problems.forbidden(`Insufficient permissions. Required role: ${required}`, { action: route.action, policy });
+    }
+    return next();
+  };
+}

@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import { problems } from './problem.js';
+
+/** Parses `input` with `schema`, or throws 422 `validation_failed` listing every issue with its JSON path. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw problems.validation(
+    result.error.issues.map((issue) => ({
+      path: issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, ''),
+      message: issue.message,
+    })),
+  );
+}

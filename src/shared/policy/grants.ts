@@ -1,0 +1,20 @@
+import type { Policy } from './policies.js';
+
+/** Role policies and the roles that satisfy each (access-control spec, "Policies"). */
+export const ROLE_GRANTS: Readonly<Partial<Record<Policy, readonly string[]>>> = {
+  viewer: ['admin', 'auditor', 'operator', 'viewer'],
+  auditor: ['admin', 'auditor', 'operator'],
+  operator: ['admin', 'operator'],
+  approver: ['admin', 'approver'],
+  admin: ['admin'],
+};
+
+export function isRolePolicy(policy: Policy): boolean {
+  return ROLE_GRANTS[policy] !== undefined;
+}
+
+/** True when any of `roles` satisfies the role policy. */
+export function rolesSatisfy(policy: Policy, roles: readonly string[]): boolean {
+  const grants = ROLE_GRANTS[policy];
+  return grants !== undefined && roles.some((role) => grants.includes(role));
+}
