@@ -146,7 +146,7 @@ describe('embedded OpenID provider', () => {
     try {
       const minted = await own.mintAccessToken();
       await own.stop();
-      await expect(fetch(own.jwksUri)).rejects.toThrow();
+      await expect(fetch(own.jwksUri)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
       await own.start();
       const discovery = await fetch(`${own.issuer}/.well-known/openid-configuration`);
       expect(discovery.status).toBe(200);

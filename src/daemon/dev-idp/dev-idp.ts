@@ -50,24 +50,32 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
     }
     handleInteraction(serving.provider, req, res)
       .then((handled) => (handled ? undefined : serving.callback(req, res)))
-      .catch(() => {
+      .catch((err: unknown) => {
+        // A dev tool: say what broke rather than leave a bare 500 to puzzle over.
+        console.error('dev IdP request failed:', err);
         if (!res.headersSent) res.writeHead(500);
         res.end();
       });
   };
 
+  const keys = [await generateSigningKey()];
   // The issuer names the port, so listen first and build the provider once the port is known.
   server = await listen(handler, host, options.port ?? 0);
   const { port } = server.address() as AddressInfo;
   const issuer = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  current = serve({
-    issuer,
-    audience: options.audience ?? 'service-api',
-    automationRoles: [...(options.automationRoles ?? ['operator'])],
-    keys: [await generateSigningKey()],
-    cookieKeys: [randomBytes(32).toString('base64url')],
-    store: new MemoryStore(),
-  });
+  try {
+    current = serve({
+      issuer,
+      audience: options.audience ?? 'service-api',
+      automationRoles: [...(options.automationRoles ?? ['operator'])],
+      keys,
+      cookieKeys: [randomBytes(32).toString('base64url')],
+      store: new MemoryStore(),
+    });
+  } catch (err) {
+    await close(server);
+    throw err;
+  }
 
   const signingKey = (): SigningKey => {
     const [key] = current?.settings.keys ?? [];

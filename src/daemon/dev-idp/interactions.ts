@@ -11,7 +11,7 @@ function send(res: ServerResponse, status: number, html: string): void {
   res.end(html);
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+async function readFormBody(req: IncomingMessage): Promise<URLSearchParams> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -47,7 +47,7 @@ async function handle(provider: Provider, req: IncomingMessage, res: ServerRespo
       send(res, 200, loginPage(action));
       return;
     }
-    const form = await readForm(req);
+    const form = await readFormBody(req);
     const username = form.get('username') ?? '';
     const user = authenticateDevUser(username, form.get('password') ?? '');
     if (user === undefined) {

@@ -9,7 +9,9 @@ export interface DevUser {
 }
 
 function devUser(sub: string, role: string, groups: readonly string[]): DevUser {
-  return { sub, username: role, email: `${role}@example.com`, password: `${role}-password`, realmRoles: [role], groups };
+  return Object.freeze({
+    sub, username: role, email: `${role}@example.com`, password: `${role}-password`, realmRoles: Object.freeze([role]), groups: Object.freeze(groups),
+  });
 }
 
 /**
