@@ -110,7 +110,17 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
   const pats = new PatService(new PatRepo(db.knex), users, orgs, audit);
   const tickets = new TicketsService(new TicketsRepo(db.knex), config.ticketTtlSeconds);
   const jwt = config.idpIssuer
-    ? new JwtVerifier({ issuer: config.idpIssuer, publicIssuer: config.idpPublicIssuer, audience: config.idpAudience, jwksCacheSeconds: config.idpJwksCacheTtl }, log)
+    ? new JwtVerifier(
+        {
+          issuer: config.idpIssuer,
+          publicIssuer: config.idpPublicIssuer,
+          audience: config.idpAudience,
+          jwksCacheSeconds: config.idpJwksCacheTtl,
+          minRefreshSeconds: config.idpJwksMinRefreshSeconds,
+          fetchTimeoutMs: config.idpHttpTimeoutMs,
+        },
+        log,
+      )
     : undefined;
   const policies = DEFAULT_POLICIES;
   const authenticator = new Authenticator(config, jwt, pats, tickets);

@@ -107,6 +107,18 @@ export const SETTINGS = {
     doc: 'Seconds the identity provider key set is cached.',
     parse: integerBetween(1, 7 * 24 * 3600),
   }),
+  idpJwksMinRefreshSeconds: setting({
+    env: 'SERVICE_IDP_JWKS_MIN_REFRESH_SECONDS',
+    default: '10',
+    doc: 'A token with an unknown key id refetches the key set (key rotation), at most once per this many seconds.',
+    parse: integerBetween(0, 3600),
+  }),
+  idpHttpTimeoutMs: setting({
+    env: 'SERVICE_IDP_HTTP_TIMEOUT_MS',
+    default: '5000',
+    doc: 'Time limit for each request to the identity provider (discovery, keys); past it the request answers 503.',
+    parse: integerBetween(100, 60_000),
+  }),
   authDisabled: setting({
     env: 'SERVICE_AUTH_DISABLED',
     default: 'false',

@@ -14,7 +14,8 @@ export interface JwtVerifierOptions {
   readonly publicIssuer?: string | undefined;
   readonly audience: string;
   readonly jwksCacheSeconds: number;
-  readonly fetchTimeoutMs?: number;
+  readonly minRefreshSeconds: number;
+  readonly fetchTimeoutMs: number;
 }
 
 export interface VerifiedJwt {
@@ -46,7 +47,12 @@ export class JwtVerifier {
     private readonly options: JwtVerifierOptions,
     private readonly log: Logger,
   ) {
-    this.#keys = new KeySource({ issuer: options.issuer, cacheSeconds: options.jwksCacheSeconds, timeoutMs: options.fetchTimeoutMs ?? 5000 });
+    this.#keys = new KeySource({
+      issuer: options.issuer,
+      cacheSeconds: options.jwksCacheSeconds,
+      timeoutMs: options.fetchTimeoutMs,
+      minRefreshSeconds: options.minRefreshSeconds,
+    });
     this.#issuers = options.publicIssuer ? [options.issuer, options.publicIssuer] : [options.issuer];
   }
 

@@ -5,6 +5,7 @@ export interface KeySourceOptions {
   readonly issuer: string;
   readonly cacheSeconds: number;
   readonly timeoutMs: number;
+  readonly minRefreshSeconds: number;
 }
 
 /** How long to wait after a failed discovery before asking the provider again. */
@@ -12,7 +13,8 @@ const DISCOVERY_RETRY_MS = 5000;
 
 /**
  * The identity provider's signing keys: the JWKS URL from OpenID discovery, then jose's remote key set
- * (cached for SERVICE_IDP_JWKS_CACHE_TTL, refetched on an unknown key id at most every 30 s). A provider
+ * (cached for SERVICE_IDP_JWKS_CACHE_TTL, refetched on an unknown key id at most every
+ * SERVICE_IDP_JWKS_MIN_REFRESH_SECONDS). A provider
  * that cannot be reached or answers garbage makes this throw `auth_unavailable`, within the timeout.
  */
 export class KeySource {
@@ -38,7 +40,7 @@ export class KeySource {
       if (typeof document.jwks_uri !== 'string') throw new Error('discovery document has no jwks_uri');
       this.#keys = createRemoteJWKSet(new URL(document.jwks_uri), {
         cacheMaxAge: this.options.cacheSeconds * 1000,
-        cooldownDuration: 30_000,
+        cooldownDuration: this.options.minRefreshSeconds * 1000,
         timeoutDuration: this.options.timeoutMs,
       });
       return this.#keys;
