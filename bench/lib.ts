@@ -38,8 +38,8 @@ export async function startServer(args: string[], port: number, probePath: strin
 }
 
 /** Requests per second over loopback, bounded in connections and seconds. */
-export async function requestsPerSecond(url: string, seconds: number, expectStatus: number): Promise<number> {
-  const result = await autocannon({ url, connections: 16, duration: seconds, pipelining: 1 });
+export async function requestsPerSecond(url: string, seconds: number, expectStatus: number, headers: Record<string, string> = {}): Promise<number> {
+  const result = await autocannon({ url, connections: 16, duration: seconds, pipelining: 1, headers });
   const statusKey = `${Math.floor(expectStatus / 100)}xx` as '2xx' | '5xx';
   if (result[statusKey] === 0) throw new Error(`no ${expectStatus} answers from ${url}`);
   return result.requests.average;

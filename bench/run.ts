@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
+import { startDevIdp } from '../src/daemon/dev-idp/index.js';
 import { freePort, median, requestsPerSecond, startServer, timeToReady } from './lib.js';
 
 /**
@@ -22,23 +23,64 @@ function line(name: string, value: string): void {
   process.stdout.write(`${name.padEnd(58)} ${value}\n`);
 }
 
+interface Subject {
+  readonly name: string;
+  readonly url: string;
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+}
+
+/** Median requests/s of each subject, measured in interleaved rounds so drift hits them alike. */
+async function interleaved(subjects: readonly Subject[]): Promise<number[]> {
+  for (const s of subjects) await requestsPerSecond(s.url, 1, s.status, s.headers);
+  const rates = subjects.map(() => [] as number[]);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [i, s] of subjects.entries()) rates[i]!.push(await requestsPerSecond(s.url, SECONDS, s.status, s.headers));
+  }
+  return rates.map(median);
+}
+
+/** The route answering 501 in development mode: routing, the whole middleware chain, the problem body. */
 async function throughput(dataDir: string): Promise<void> {
   const bare = await startServer([BARE], await freePort(), '/runs/r1');
-  const daemon = await startServer([DAEMON], await freePort(), '/ready', { ...quietDaemon, SERVICE_DATA_DIR: dataDir });
-  const bareRates: number[] = [];
-  const daemonRates: number[] = [];
-  await requestsPerSecond(`${bare.url}/runs/r1`, 1, 200);
-  await requestsPerSecond(`${daemon.url}/runs/r1`, 1, 501);
-  for (let round = 0; round < ROUNDS; round += 1) {
-    bareRates.push(await requestsPerSecond(`${bare.url}/runs/r1`, SECONDS, 200));
-    daemonRates.push(await requestsPerSecond(`${daemon.url}/runs/r1`, SECONDS, 501));
-  }
+  const daemon = await startServer([DAEMON], await freePort(), '/ready', { ...quietDaemon, SERVICE_DATA_DIR: dataDir, SERVICE_AUTH_DISABLED: 'true' });
+  const [b, d] = await interleaved([
+    { name: 'bare', url: `${bare.url}/runs/r1`, status: 200 },
+    { name: 'svcd', url: `${daemon.url}/runs/r1`, status: 501 },
+  ]);
   await Promise.all([bare.stop(), daemon.stop()]);
-  const b = median(bareRates);
-  const d = median(daemonRates);
-  line('bare Koa, one route (req/s, median)', b.toFixed(0));
-  line('svcd, catalogue route answering 501 (req/s, median)', d.toFixed(0));
-  line('ratio svcd / bare Koa (aim >= 0.8)', (d / b).toFixed(2));
+  line('bare Koa, one route (req/s, median)', b!.toFixed(0));
+  line('svcd, catalogue route answering 501 (req/s, median)', d!.toFixed(0));
+  line('ratio svcd / bare Koa (aim >= 0.8)', (d! / b!).toFixed(2));
+}
+
+/**
+ * JWT-authenticated requests to a route whose handler does no I/O (GET /runs/{run_id}, viewer, 501):
+ * one token reused (verified-token cache warm), and a daemon with the cache off (RS256 verified each time).
+ */
+async function jwtThroughput(dataDir: string): Promise<void> {
+  const idp = await startDevIdp();
+  const token = await idp.mintAccessToken({ expiresInSeconds: 3600 });
+  const env = { ...quietDaemon, SERVICE_DATA_DIR: dataDir, SERVICE_IDP_ISSUER: idp.issuer };
+  const bare = await startServer([BARE], await freePort(), '/runs/r1');
+  const warm = await startServer([DAEMON], await freePort(), '/ready', env);
+  const cold = await startServer([DAEMON], await freePort(), '/ready', { ...env, SERVICE_TOKEN_CACHE_SIZE: '0', SERVICE_DATA_DIR: `${dataDir}-cold` });
+  const auth = { authorization: `Bearer ${token}` };
+  try {
+    const [b, w, c] = await interleaved([
+      { name: 'bare', url: `${bare.url}/runs/r1`, status: 200 },
+      { name: 'warm', url: `${warm.url}/runs/r1`, status: 501, headers: auth },
+      { name: 'cold', url: `${cold.url}/runs/r1`, status: 501, headers: auth },
+    ]);
+    line('svcd, JWT, verified-token cache warm (req/s, median)', w!.toFixed(0));
+    line('ratio warm JWT / bare Koa (aim >= 0.7)', (w! / b!).toFixed(2));
+    line('svcd, JWT, RS256 verified every request (req/s, median)', c!.toFixed(0));
+    line('ratio verified-each-time / warm (aim >= 0.35)', (c! / w!).toFixed(2));
+  } finally {
+    await Promise.all([bare.stop(), warm.stop(), cold.stop()]);
+    await idp.stop();
+    await rm(`${dataDir}-cold`, { recursive: true, force: true });
+  }
 }
 
 async function startup(dataDir: string): Promise<void> {
@@ -82,6 +124,7 @@ try {
   // The first start creates the embedded database; every figure below uses the existing directory.
   await timeToReady([DAEMON], { ...quietDaemon, SERVICE_DATA_DIR: dataDir }, '/ready');
   await throughput(dataDir);
+  await jwtThroughput(dataDir);
   await startup(dataDir);
 } finally {
   await rm(dataDir, { recursive: true, force: true });

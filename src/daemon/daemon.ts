@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CATALOGUE } from '../shared/catalogue/catalogue.js';
-import { AuditContextStore } from './audit/audit-context.js';
 import { AuditRepo } from './audit/audit-repo.js';
 import { AuditWriter } from './audit/audit-writer.js';
 import type { Config } from './config/config.js';
@@ -31,7 +30,6 @@ export interface Services {
   readonly config: Config;
   readonly log: Logger;
   readonly db: Database;
-  readonly auditContexts: AuditContextStore;
   readonly audit: AuditWriter;
   readonly users: UsersRepo;
   readonly orgs: OrgsRepo;
@@ -63,7 +61,6 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   if (ran.length > 0) log.info({ migrations: ran }, `applied ${ran.length} migration(s)`);
 
   const services = buildServices(config, log, db);
-  const { auditContexts } = services;
   let draining = false;
   let openApiJson = '';
   const domains: DomainRoutes[] = [
@@ -103,8 +100,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
 }
 
 function buildServices(config: Config, log: Logger, db: Database): Services {
-  const auditContexts = new AuditContextStore();
-  const audit = new AuditWriter(new AuditRepo(db.knex), auditContexts);
+  const audit = new AuditWriter(new AuditRepo(db.knex));
   const users = new UsersRepo(db.knex);
   const orgs = new OrgsRepo(db.knex);
   const pats = new PatService(new PatRepo(db.knex), users, orgs, audit);
@@ -118,13 +114,14 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
           jwksCacheSeconds: config.idpJwksCacheTtl,
           minRefreshSeconds: config.idpJwksMinRefreshSeconds,
           fetchTimeoutMs: config.idpHttpTimeoutMs,
+          cacheSize: config.tokenCacheSize,
         },
         log,
       )
     : undefined;
   const policies = DEFAULT_POLICIES;
   const authenticator = new Authenticator(config, jwt, pats, tickets);
-  return { config, log, db, auditContexts, audit, users, orgs, pats, tickets, policies, authenticator };
+  return { config, log, db, audit, users, orgs, pats, tickets, policies, authenticator };
 }
 
 async function closeServer(server: Server, graceMs: number, log: Logger): Promise<void> {

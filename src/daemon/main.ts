@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { SVC_VERSION } from '../shared/version.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
-import { startDaemon } from './daemon.js';
+import { startDaemon, type RunningDaemon } from './daemon.js';
+import { devEnvironment } from './dev-command.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './logging/logger.js';
@@ -23,7 +24,18 @@ function configOrExit(): Config {
 async function serve(): Promise<void> {
   const config = configOrExit();
   const log = createLogger(config.logLevel);
-  const daemon = await startDaemon(config, log);
+  stopOnSignals(await startDaemon(config, log), log);
+}
+
+async function dev(): Promise<void> {
+  const dev = await devEnvironment(configOrExit());
+  const log = createLogger(dev.config.logLevel);
+  const daemon = await startDaemon(dev.config, log);
+  process.stderr.write(`\nsvcd dev: API on ${daemon.url} (docs: ${daemon.url}/docs)\n${dev.banner}\n\n`);
+  stopOnSignals({ ...daemon, stop: async () => (await daemon.stop(), await dev.idp?.stop()) }, log);
+}
+
+function stopOnSignals(daemon: Pick<RunningDaemon, 'stop'>, log: ReturnType<typeof createLogger>): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -60,6 +72,7 @@ const program = new Command('svcd')
   .description('svc daemon: serves the svc HTTP API. Configured by SERVICE_* environment variables (see README).')
   .version(SVC_VERSION);
 program.command('serve', { isDefault: true }).description('run migrations, then serve the API').action(serve);
+program.command('dev').description('serve with an embedded OpenID provider and seeded users (development only)').action(dev);
 program.command('migrate').description('bring the database schema up to date, then exit').action(migrate);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

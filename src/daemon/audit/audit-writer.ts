@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AuditContextStore } from './audit-context.js';
+import type { AuditContext } from './audit-context.js';
 import type { AuditRepo } from './audit-repo.js';
 
 /** What a feature says about an event; who did it, from where and in which organization comes from the request. */
@@ -16,15 +16,14 @@ export interface AuditEvent {
   readonly orgId?: string | null;
 }
 
-/** The one way to write an audit entry: fields of the request's audit context fill in actor and client. */
+/**
+ * The one way to write an audit entry: the request's audit context fills in actor, client and
+ * organization. `context` is undefined only for work no request started (start-up, timers).
+ */
 export class AuditWriter {
-  constructor(
-    private readonly repo: AuditRepo,
-    private readonly contexts: AuditContextStore,
-  ) {}
+  constructor(private readonly repo: AuditRepo) {}
 
-  async record(event: AuditEvent, trx?: Knex.Transaction): Promise<string> {
-    const context = this.contexts.current();
+  async record(context: AuditContext | undefined, event: AuditEvent, trx?: Knex.Transaction): Promise<string> {
     const details: Record<string, unknown> = { ...event.details };
     if (context) {
       details.request_id = context.requestId;

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { DEV_PRINCIPAL } from '../../shared/auth/principal.js';
 import type { CatalogueRoute } from '../../shared/catalogue/types.js';
 import type { Policy } from '../../shared/policy/policies.js';
+import type { AuditContext } from '../audit/audit-context.js';
 import type { Config } from '../config/config.js';
 import { problems } from '../http/problem.js';
 import type { AuthResult } from './auth-result.js';
@@ -25,6 +26,7 @@ export interface AuthRequest {
   readonly policy: Policy;
   readonly headers: IncomingHttpHeaders;
   readonly ticket: string | undefined;
+  readonly audit: AuditContext;
 }
 
 /** One authenticator per credential kind, chosen by the route's effective policy. */
@@ -77,7 +79,7 @@ export class Authenticator {
         throw problems.invalidToken();
       case 'bearer': {
         if (looksLikePersonalAccessToken(credential.token)) {
-          const identity = await this.pats.authenticate(credential.token);
+          const identity = await this.pats.authenticate(credential.token, request.audit);
           return { method: 'pat', principal: identity.principal, pat: { tokenId: identity.tokenId, orgId: identity.orgId, userId: identity.userId } };
         }
         if (!this.jwt) throw problems.authNotConfigured();

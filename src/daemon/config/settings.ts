@@ -73,6 +73,12 @@ export const SETTINGS = {
     doc: 'On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut.',
     parse: integerBetween(0, 3600),
   }),
+  devIdpPort: setting({
+    env: 'SERVICE_DEV_IDP_PORT',
+    default: '8081',
+    doc: '`svcd dev` only: port of the embedded OpenID provider on 127.0.0.1 (used when SERVICE_IDP_ISSUER is unset).',
+    parse: integerBetween(0, 65535),
+  }),
   idpIssuer: setting({
     env: 'SERVICE_IDP_ISSUER',
     doc: 'Issuer (realm URL) of the identity provider as the API reaches it; keys are fetched from here. Required unless authentication is disabled, and always in production.',
@@ -112,6 +118,12 @@ export const SETTINGS = {
     default: '10',
     doc: 'A token with an unknown key id refetches the key set (key rotation), at most once per this many seconds.',
     parse: integerBetween(0, 3600),
+  }),
+  tokenCacheSize: setting({
+    env: 'SERVICE_TOKEN_CACHE_SIZE',
+    default: '10000',
+    doc: 'How many verified access tokens are remembered (by digest, until their expiry) so a repeated token skips signature verification; 0 verifies every request.',
+    parse: integerBetween(0, 1_000_000),
   }),
   idpHttpTimeoutMs: setting({
     env: 'SERVICE_IDP_HTTP_TIMEOUT_MS',

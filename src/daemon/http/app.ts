@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import { CATALOGUE } from '../../shared/catalogue/catalogue.js';
-import type { AuditContextStore } from '../audit/audit-context.js';
 import type { AuditWriter } from '../audit/audit-writer.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { EffectivePolicies } from '../authz/effective-policies.js';
@@ -25,7 +24,6 @@ import type { AppState, DomainRoutes, MountedRoute, Step } from './types.js';
 
 export interface AppOptions {
   readonly log: Logger;
-  readonly auditContexts: AuditContextStore;
   readonly audit: AuditWriter;
   readonly authenticator: Authenticator;
   readonly policies: EffectivePolicies;
@@ -53,7 +51,7 @@ export function createApp(options: AppOptions): AssembledApp {
     securityHeaders(),
     clientAddress(options.trustProxyHeaders),
     matchRoute(trie),
-    auditContext(options.auditContexts),
+    auditContext(),
     resolvePolicy(options.policies),
     authenticate(options.authenticator),
     provisionUser(options.users, options.log),

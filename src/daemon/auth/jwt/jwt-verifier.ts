@@ -5,6 +5,7 @@ import { Problem, problems } from '../../http/problem.js';
 import type { Logger } from '../../logging/logger.js';
 import { principalFromClaims } from './claims.js';
 import { KeySource } from './key-source.js';
+import { SeenSessions } from './seen-sessions.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
 export const CLOCK_SKEW_SECONDS = 30;
@@ -16,11 +17,12 @@ export interface JwtVerifierOptions {
   readonly jwksCacheSeconds: number;
   readonly minRefreshSeconds: number;
   readonly fetchTimeoutMs: number;
+  readonly cacheSize: number;
 }
 
 export interface VerifiedJwt {
   readonly principal: Principal;
-  /** False when the principal came from the cache: provisioning runs only for a token seen the first time. */
+  /** True on the first request of a login session seen by this instance: first-request work runs then. */
   readonly fresh: boolean;
 }
 
@@ -40,7 +42,8 @@ const TOKEN_FAULTS = [
 /** RS256 access tokens of the configured identity provider, checked as the access-control spec says. */
 export class JwtVerifier {
   readonly #keys: KeySource;
-  readonly #cache = new VerifiedTokenCache();
+  readonly #cache: VerifiedTokenCache;
+  readonly #sessions = new SeenSessions();
   readonly #issuers: string[];
 
   constructor(
@@ -53,6 +56,7 @@ export class JwtVerifier {
       timeoutMs: options.fetchTimeoutMs,
       minRefreshSeconds: options.minRefreshSeconds,
     });
+    this.#cache = new VerifiedTokenCache(options.cacheSize);
     this.#issuers = options.publicIssuer ? [options.issuer, options.publicIssuer] : [options.issuer];
   }
 
@@ -74,7 +78,8 @@ export class JwtVerifier {
       if ((payload.iat as number) > now + CLOCK_SKEW_SECONDS) throw problems.invalidToken();
       const principal = principalFromClaims(payload, this.options.audience);
       this.#cache.set(digest, principal, ((payload.exp as number) + CLOCK_SKEW_SECONDS) * 1000);
-      return { principal, fresh: true };
+      const session = typeof payload.sid === 'string' && payload.sid !== '' ? `sid:${payload.sid}` : `token:${digest}`;
+      return { principal, fresh: this.#sessions.firstSight(`${principal.sub}|${session}`) };
     } catch (error) {
       if (error instanceof Problem) throw error;
       if (error instanceof errors.JWTExpired) throw problems.tokenExpired();

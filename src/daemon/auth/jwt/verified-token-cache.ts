@@ -25,6 +25,7 @@ export class VerifiedTokenCache {
   }
 
   set(digest: string, principal: Principal, acceptUntil: number): void {
+    if (this.maxEntries === 0) return;
     this.#entries.delete(digest);
     if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
     this.#entries.set(digest, { principal, acceptUntil });

@@ -1,4 +1,5 @@
 import type { Principal } from '../../../shared/auth/principal.js';
+import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../../http/problem.js';
 import type { OrgsRepo } from '../../tenancy/orgs-repo.js';
@@ -56,7 +57,11 @@ export class PatService {
     private readonly audit: AuditWriter,
   ) {}
 
-  async create(input: { name: string; username: string; org?: string | undefined; expiresAt: Date | null }, actor: Principal): Promise<PatView & { token: string }> {
+  async create(
+    input: { name: string; username: string; org?: string | undefined; expiresAt: Date | null },
+    actor: Principal,
+    context?: AuditContext,
+  ): Promise<PatView & { token: string }> {
     const user = await this.users.findByUsername(input.username);
     if (!user) throw problems.validation([{ path: 'username', message: 'no such user (a user exists after their first sign-in)' }]);
     const org = input.org ? await this.orgs.findByRef(input.org) : await this.orgs.findDefault();
@@ -74,7 +79,7 @@ export class PatService {
       expires_at: input.expiresAt,
       created_by_sub: actor.sub,
     });
-    await this.audit.record({
+    await this.audit.record(context, {
       eventType: 'api_token.created',
       action: 'api_token:manage',
       resourceType: 'api_token',
@@ -95,19 +100,19 @@ export class PatService {
     return rows.map(patView);
   }
 
-  async revoke(id: string, actor: Principal): Promise<void> {
+  async revoke(id: string, actor: Principal, context?: AuditContext): Promise<void> {
     const row = isUuid(id) ? await this.tokens.findById(id) : undefined;
     if (!row) throw problems.resourceNotFound('Token');
     if (await this.tokens.revoke(id, actor.sub)) {
-      await this.audit.record({ eventType: 'api_token.revoked', action: 'api_token:manage', resourceType: 'api_token', resourceId: id, outcome: 'success', orgId: row.org_id, details: { user: row.username } });
+      await this.audit.record(context, { eventType: 'api_token.revoked', action: 'api_token:manage', resourceType: 'api_token', resourceId: id, outcome: 'success', orgId: row.org_id, details: { user: row.username } });
     }
   }
 
-  async revokeAllOfUser(username: string, actor: Principal): Promise<number> {
+  async revokeAllOfUser(username: string, actor: Principal, context?: AuditContext): Promise<number> {
     const user = await this.users.findByUsername(username);
     if (!user) throw problems.resourceNotFound('User');
     const ids = await this.tokens.revokeAllOfUser(user.id, actor.sub);
-    await this.audit.record({ eventType: 'api_token.revoked_all', action: 'api_token:manage', resourceType: 'user', resourceId: user.id, outcome: 'success', details: { user: username, token_ids: ids } });
+    await this.audit.record(context, { eventType: 'api_token.revoked_all', action: 'api_token:manage', resourceType: 'user', resourceId: user.id, outcome: 'success', details: { user: username, token_ids: ids } });
     return ids.length;
   }
 
@@ -115,13 +120,13 @@ export class PatService {
    * The identity behind a presented token. Unknown: 401. Revoked, expired, or its user deactivated:
    * 401 and an `auth.failed` entry owned by the token's owner.
    */
-  async authenticate(token: string): Promise<PatIdentity> {
+  async authenticate(token: string, context?: AuditContext): Promise<PatIdentity> {
     if (!isWellFormedPersonalAccessToken(token)) throw problems.invalidToken();
     const row = await this.tokens.findByDigest(digestOf(token));
     if (!row) throw problems.invalidToken();
     const reason = row.revoked_at ? 'revoked' : row.expires_at && new Date(row.expires_at).getTime() <= Date.now() ? 'expired' : !row.user_is_active ? 'user_deactivated' : undefined;
     if (reason) {
-      await this.audit.record({
+      await this.audit.record(context, {
         eventType: 'auth.failed',
         action: 'auth:pat',
         resourceType: 'api_token',

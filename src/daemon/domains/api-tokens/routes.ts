@@ -44,6 +44,7 @@ export function apiTokenRoutes(pats: PatService): DomainRoutes {
         const created = await pats.create(
           { name: body.name, username: body.username ?? actor(ctx).username, org: body.org ?? ctx.state.audit?.orgId, expiresAt: expiryOf(body) },
           actor(ctx),
+          ctx.state.audit,
         );
         ctx.status = 201;
         ctx.body = created;
@@ -59,14 +60,14 @@ export function apiTokenRoutes(pats: PatService): DomainRoutes {
     'DELETE /api-tokens/{token_id}': {
       docs: { summary: 'Revoke one token.', responses: { 204: { description: 'Revoked' } } },
       async handle(ctx) {
-        await pats.revoke(ctx.state.params.token_id!, actor(ctx));
+        await pats.revoke(ctx.state.params.token_id!, actor(ctx), ctx.state.audit);
         ctx.status = 204;
       },
     },
     'DELETE /api-tokens/by-user/{username}': {
       docs: { summary: 'Revoke every token of a user.', responses: { 200: { description: 'How many were revoked' } } },
       async handle(ctx) {
-        ctx.body = { revoked: await pats.revokeAllOfUser(ctx.state.params.username!, actor(ctx)) };
+        ctx.body = { revoked: await pats.revokeAllOfUser(ctx.state.params.username!, actor(ctx), ctx.state.audit) };
       },
     },
   };

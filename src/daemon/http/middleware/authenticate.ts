@@ -10,6 +10,7 @@ export function authenticate(authenticator: Authenticator): Step {
       policy: ctx.state.policy!,
       headers: ctx.headers,
       ticket: typeof ticket === 'string' ? ticket : undefined,
+      audit: ctx.state.audit!,
     });
     ctx.state.auth = result;
     const audit = ctx.state.audit!;

@@ -10,7 +10,7 @@ export function authorize(audit: AuditWriter): Step {
     const policy = ctx.state.policy!;
     const decision = decidePlatform(policy, ctx.state.auth?.principal);
     if (!decision.allowed) {
-      await audit.record({
+      await audit.record(ctx.state.audit, {
         eventType: 'authz.denied',
         action: route.action,
         resourceType: 'route',

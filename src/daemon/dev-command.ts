@@ -1,0 +1,23 @@
+import type { Config } from './config/config.js';
+import { DEV_AUTOMATION_CLIENT_SECRET, DEV_CLIENTS, DEV_USERS, startDevIdp, type DevIdp } from './dev-idp/index.js';
+
+/**
+ * `svcd dev`: the daemon with authentication on, beside an embedded OpenID provider with seeded users,
+ * so a newcomer can sign in without installing an identity provider. Never in production.
+ */
+export async function devEnvironment(config: Config): Promise<{ config: Config; idp?: DevIdp; banner: string }> {
+  if (config.isProduction) throw new Error('svcd dev is for development; SERVICE_ENVIRONMENT is production');
+  if (config.authDisabled) return { config, banner: 'Authentication is disabled (SERVICE_AUTH_DISABLED=true): every request acts as the mock admin.' };
+  if (config.idpIssuer) return { config, banner: `Using the identity provider at ${config.idpIssuer}.` };
+  const idp = await startDevIdp({ host: '127.0.0.1', port: config.devIdpPort, audience: config.idpAudience });
+  const users = DEV_USERS.map((u) => `    ${u.username.padEnd(10)} password ${u.password.padEnd(20)} roles ${u.realmRoles.join(', ')}`).join('\n');
+  const banner = [
+    `Embedded OpenID provider (development only): ${idp.issuer}`,
+    '  Users:',
+    users,
+    `  Browser / PKCE client: ${DEV_CLIENTS.ui}; CLI client (device grant, PKCE): ${DEV_CLIENTS.cli}`,
+    '  A token for scripts (client credentials, realm role operator):',
+    `    curl -s -u ${DEV_CLIENTS.automation}:${DEV_AUTOMATION_CLIENT_SECRET} -d grant_type=client_credentials ${idp.issuer}/token`,
+  ].join('\n');
+  return { config: { ...config, idpIssuer: idp.issuer }, idp, banner };
+}
