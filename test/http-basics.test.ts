@@ -4,7 +4,7 @@ import { CATALOGUE } from '../src/shared/catalogue/catalogue.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 
 let daemon: TestDaemon;
-const BUILT_ACTIONS = new Set(['system:health', 'system:docs', 'auth:config', 'auth:me', 'api_token:manage']);
+const BUILT_ACTIONS = new Set(['system:health', 'system:docs', 'auth:config', 'auth:me', 'api_token:manage', 'permission:manage', 'audit_log:view', 'audit_log:cleanup']);
 
 beforeAll(async () => {
   // Development mode: the mock admin passes every policy, so each route reaches its handler (or its 501).
@@ -12,8 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => daemon?.close());
 
+/** A concrete path for a pattern: organization routes name the default organization (one that exists). */
 function concrete(path: string): string {
-  return path.replace(/\{[a-z_]+\}/g, 'x-1');
+  return path.replace('{org_ref}', 'default').replace(/\{[a-z_]+\}/g, 'x-1');
 }
 
 describe('the HTTP surface of the foundation', () => {

@@ -4,23 +4,32 @@ import type { AddressInfo } from 'node:net';
 import { CATALOGUE } from '../shared/catalogue/catalogue.js';
 import { AuditRepo } from './audit/audit-repo.js';
 import { AuditWriter } from './audit/audit-writer.js';
-import type { Config } from './config/config.js';
-import { openDatabase, type Database } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
 import { Authenticator } from './auth/authenticator.js';
 import { JwtVerifier } from './auth/jwt/jwt-verifier.js';
 import { PatRepo } from './auth/pat/pat-repo.js';
 import { PatService } from './auth/pat/pat-service.js';
 import { TicketsRepo } from './auth/tickets/tickets-repo.js';
 import { TicketsService } from './auth/tickets/tickets-service.js';
-import { DEFAULT_POLICIES, type EffectivePolicies } from './authz/effective-policies.js';
+import { Explainer } from './authz/explain.js';
+import { OrgAccessRepo } from './authz/org-access-repo.js';
+import { OverrideRepo } from './authz/override-repo.js';
+import { OverrideService } from './authz/override-service.js';
+import { OverrideStore } from './authz/override-store.js';
+import { OverrideSync } from './authz/override-sync.js';
+import type { Config } from './config/config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { SchemaKeeper } from './db/schema-keeper.js';
 import { apiTokenRoutes } from './domains/api-tokens/routes.js';
+import { AuditLogRepo } from './domains/audit-logs/audit-log-repo.js';
+import { AuditLogService } from './domains/audit-logs/audit-log-service.js';
+import { auditLogRoutes } from './domains/audit-logs/routes.js';
 import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
+import { permissionRoutes } from './domains/permissions/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { createApp } from './http/app.js';
 import { buildOpenApi } from './http/openapi.js';
-import type { DomainRoutes } from './http/types.js';
+import type { DomainRoutes, MountedRoute } from './http/types.js';
 import type { Logger } from './logging/logger.js';
 import { OrgsRepo } from './tenancy/orgs-repo.js';
 import { UsersRepo } from './tenancy/users-repo.js';
@@ -35,7 +44,11 @@ export interface Services {
   readonly orgs: OrgsRepo;
   readonly pats: PatService;
   readonly tickets: TicketsService;
-  readonly policies: EffectivePolicies;
+  readonly overrideStore: OverrideStore;
+  readonly overrideSync: OverrideSync;
+  readonly overrides: OverrideService;
+  readonly orgAccess: OrgAccessRepo;
+  readonly explainer: Explainer;
   readonly authenticator: Authenticator;
 }
 
@@ -53,31 +66,38 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-/** The composition root: config -> database -> migrations -> services -> app -> listen. */
+/**
+ * The composition root: config -> database -> migrations -> services -> app -> listen. A database that
+ * is down at start-up does not stop the daemon: it serves (registry defaults, /ready 503) and migrates
+ * and loads overrides as soon as the database answers.
+ */
 export async function startDaemon(config: Config, log: Logger, options: DaemonOptions = {}): Promise<RunningDaemon> {
   const started = performance.now();
   const db = options.database ?? (await openDatabase(config, log));
-  const ran = await migrateToLatest(db.knex);
-  if (ran.length > 0) log.info({ migrations: ran }, `applied ${ran.length} migration(s)`);
-
+  const schema = new SchemaKeeper(db, log);
   const services = buildServices(config, log, db);
+  await schema.start(() => services.overrideSync.refresh());
+  services.overrideSync.start();
+
   let draining = false;
-  let openApiJson = '';
+  const openApi = openApiCache(() => mounted, services.overrideStore);
   const domains: DomainRoutes[] = [
-    systemRoutes({ db, isDraining: () => draining }),
-    docsRoutes({ openApi: () => openApiJson }),
+    systemRoutes({ db, isDraining: () => draining, isSchemaReady: () => schema.ready }),
+    docsRoutes({ openApi }),
     authRoutes(services),
     apiTokenRoutes(services.pats),
+    permissionRoutes(services),
+    auditLogRoutes(new AuditLogService(new AuditLogRepo(db.knex), services.audit)),
     ...(options.extraDomains?.(services) ?? []),
   ];
   const { app, mounted } = createApp({
     ...services,
+    policies: services.overrideStore,
     trustProxyHeaders: config.trustProxyHeaders,
     maxBodyBytes: config.maxBodyBytes,
     domains,
     isDraining: () => draining,
   });
-  openApiJson = JSON.stringify(buildOpenApi(CATALOGUE, mounted));
 
   const server = createServer(app.callback());
   server.listen(config.port, config.host);
@@ -93,9 +113,24 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     stop: async () => {
       draining = true;
       await closeServer(server, config.shutdownGraceSeconds * 1000, log);
+      schema.stop();
+      await services.overrideSync.stop();
       await db.close();
       log.info('svcd stopped');
     },
+  };
+}
+
+/** The OpenAPI document, rebuilt only when the overrides (and so the security requirements) change. */
+function openApiCache(mounted: () => readonly MountedRoute[], store: OverrideStore): () => string {
+  let version = -1;
+  let json = '';
+  return () => {
+    if (version !== store.snapshot.version) {
+      version = store.snapshot.version;
+      json = JSON.stringify(buildOpenApi(CATALOGUE, mounted(), store));
+    }
+    return json;
   };
 }
 
@@ -119,9 +154,14 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
         log,
       )
     : undefined;
-  const policies = DEFAULT_POLICIES;
+  const overrideRepo = new OverrideRepo(db.knex);
+  const overrideStore = new OverrideStore(overrideRepo, log);
+  const overrideSync = new OverrideSync(overrideStore, { databaseUrl: config.databaseUrl, refreshSeconds: config.permissionRefreshSeconds }, log);
+  const overrides = new OverrideService(db.knex, CATALOGUE, overrideRepo, overrideStore, audit);
+  const orgAccess = new OrgAccessRepo(db.knex);
+  const explainer = new Explainer(overrideStore, orgAccess);
   const authenticator = new Authenticator(config, jwt, pats, tickets);
-  return { config, log, db, audit, users, orgs, pats, tickets, policies, authenticator };
+  return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, explainer, authenticator };
 }
 
 async function closeServer(server: Server, graceMs: number, log: Logger): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { maskAddress } from '../http/client-address.js';
 import type { AuditContext } from './audit-context.js';
 import type { AuditRepo } from './audit-repo.js';
 
@@ -41,7 +42,8 @@ export class AuditWriter {
         action: event.action ?? null,
         outcome: event.outcome ?? null,
         details_json: details,
-        client_ip: context?.clientIp ?? null,
+        // Callers of public routes are anonymous: their address is kept only to its network.
+        client_ip: context ? (context.authMethod === 'public' ? maskAddress(context.clientIp) : context.clientIp) : null,
         user_agent: context?.userAgent ?? null,
       },
       trx,

@@ -155,6 +155,12 @@ export const SETTINGS = {
     doc: 'Take the client address from the first `X-Forwarded-For` hop instead of the socket peer. Set only behind a proxy that overwrites that header.',
     parse: parseBoolean,
   }),
+  permissionRefreshSeconds: setting({
+    env: 'SERVICE_PERMISSION_REFRESH_SECONDS',
+    default: '30',
+    doc: 'Backstop reload of permission overrides from the database; changes normally arrive at once by LISTEN/NOTIFY.',
+    parse: integerBetween(1, 30),
+  }),
   ticketTtlSeconds: setting({
     env: 'SERVICE_TICKET_TTL_SECONDS',
     default: '300',

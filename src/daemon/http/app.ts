@@ -3,6 +3,7 @@ import { CATALOGUE } from '../../shared/catalogue/catalogue.js';
 import type { AuditWriter } from '../audit/audit-writer.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { EffectivePolicies } from '../authz/effective-policies.js';
+import type { OrgAccessRepo } from '../authz/org-access-repo.js';
 import type { Logger } from '../logging/logger.js';
 import type { UsersRepo } from '../tenancy/users-repo.js';
 import { accessLog } from './middleware/access-log.js';
@@ -16,6 +17,8 @@ import { matchRoute } from './middleware/match-route.js';
 import { parseBody } from './middleware/parse-body.js';
 import { problemResponse } from './middleware/problem-response.js';
 import { provisionUser } from './middleware/provision-user.js';
+import { refuseDisabled } from './middleware/refuse-disabled.js';
+import { resolveOrganization } from './middleware/resolve-organization.js';
 import { requestId } from './middleware/request-id.js';
 import { resolvePolicy } from './middleware/resolve-policy.js';
 import { securityHeaders } from './middleware/security-headers.js';
@@ -28,6 +31,7 @@ export interface AppOptions {
   readonly authenticator: Authenticator;
   readonly policies: EffectivePolicies;
   readonly users: UsersRepo;
+  readonly orgAccess: OrgAccessRepo;
   readonly trustProxyHeaders: boolean;
   readonly maxBodyBytes: number;
   readonly domains: readonly DomainRoutes[];
@@ -53,8 +57,10 @@ export function createApp(options: AppOptions): AssembledApp {
     matchRoute(trie),
     auditContext(),
     resolvePolicy(options.policies),
+    refuseDisabled(options.audit),
     authenticate(options.authenticator),
     provisionUser(options.users, options.log),
+    resolveOrganization(options.orgAccess),
     authorize(options.audit),
     parseBody(options.maxBodyBytes),
     dispatch(),

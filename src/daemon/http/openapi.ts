@@ -1,6 +1,7 @@
 import type { Catalogue } from '../../shared/catalogue/catalogue.js';
 import type { Policy } from '../../shared/policy/policies.js';
 import { SVC_VERSION } from '../../shared/version.js';
+import type { EffectivePolicies } from '../authz/effective-policies.js';
 import type { MountedRoute } from './types.js';
 
 const problemSchema = {
@@ -31,6 +32,9 @@ function security(policy: Policy): Record<string, string[]>[] {
       return [{ internalToken: [] }];
     case 'custom':
       return [{ streamTicket: [] }, { bearer: [] }];
+    case 'disabled':
+      // Nobody may call it: no credential satisfies the operation.
+      return [{ disabled: [] }];
     default:
       return [{ bearer: [] }];
   }
@@ -41,7 +45,7 @@ function operationId(method: string, path: string): string {
 }
 
 /** OpenAPI 3.1 for every catalogue route: its action and policy as `x-` extensions and its security requirement. */
-export function buildOpenApi(catalogue: Catalogue, mounted: readonly MountedRoute[]): Record<string, unknown> {
+export function buildOpenApi(catalogue: Catalogue, mounted: readonly MountedRoute[], policies: EffectivePolicies): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { route, binding } of mounted) {
     const docs = binding?.docs;
@@ -53,14 +57,16 @@ export function buildOpenApi(catalogue: Catalogue, mounted: readonly MountedRout
     }
     if (!binding) responses['501'] = problemResponse(`Not built yet (action ${route.action}).`);
     responses.default = problemResponse('Error');
+    const policy = policies.policyFor(route);
     const operation: Record<string, unknown> = {
       operationId: operationId(route.method, route.path),
       summary: docs?.summary ?? catalogue.actionByName.get(route.action)?.note ?? route.action,
       tags: [route.action.split(':')[0]],
       'x-action': route.action,
-      'x-policy': route.defaultPolicy,
+      'x-policy': policy,
+      'x-default-policy': route.defaultPolicy,
       'x-built': binding !== undefined,
-      security: security(route.defaultPolicy),
+      security: security(policy),
       parameters: route.params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       responses,
     };
@@ -77,6 +83,7 @@ export function buildOpenApi(catalogue: Catalogue, mounted: readonly MountedRout
         bearer: { type: 'http', scheme: 'bearer', description: 'OpenID Connect access token (JWT) or personal access token.' },
         internalToken: { type: 'apiKey', in: 'header', name: 'X-Internal-Token', description: 'Worker shared secret.' },
         streamTicket: { type: 'apiKey', in: 'query', name: 'ticket', description: 'Single-use stream ticket.' },
+        disabled: { type: 'apiKey', in: 'header', name: 'X-Route-Disabled', description: 'The route is switched off by a `disabled` override; no credential is accepted.' },
       },
     },
   };

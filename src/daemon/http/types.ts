@@ -1,5 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import type { CatalogueRoute, RouteSpec } from '../../shared/catalogue/types.js';
+import type { RouteScope } from '../../shared/policy/org-scope.js';
 import type { Policy } from '../../shared/policy/policies.js';
 import type { AuditContext } from '../audit/audit-context.js';
 import type { AuthResult } from '../auth/auth-result.js';
@@ -45,6 +46,11 @@ export interface AppState {
   /** The route's effective policy. */
   policy?: Policy;
   auth?: AuthResult;
+  scope?: RouteScope;
+  /** The active organization (exists and is active), on organization-scoped routes. */
+  org?: { readonly id: string; readonly slug: string };
+  /** The caller's membership role in the active organization. */
+  orgRole?: string;
   /** True when the credential was verified for the first time on this instance (the first request of a session). */
   freshCredential?: boolean;
 }

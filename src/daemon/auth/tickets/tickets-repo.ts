@@ -19,7 +19,7 @@ export class TicketsRepo {
    * Deletes the user's active tickets beyond the newest `keep`. Run after the insert has committed, so
    * concurrent issuances each see the others' tickets and the user ends with at most `keep` active.
    */
-  async evictBeyond(userSub: string, keep: number): Promise<number> {
+  async evictBeyond(userSub: string, keep: number): Promise<void> {
     const active = this.knex('stream_tickets')
       .select('id')
       .where({ user_sub: userSub })
@@ -27,7 +27,7 @@ export class TicketsRepo {
       .andWhere('expires_at', '>', this.knex.fn.now())
       .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
       .offset(keep);
-    return this.knex('stream_tickets').whereIn('id', active).delete();
+    await this.knex('stream_tickets').whereIn('id', active).delete();
   }
 
   /** Removes the user's tickets that can no longer be redeemed. */

@@ -1,8 +1,7 @@
 import { principalToWire } from '../../../shared/auth/principal.js';
 import { CATALOGUE } from '../../../shared/catalogue/catalogue.js';
 import type { TicketsService } from '../../auth/tickets/tickets-service.js';
-import type { EffectivePolicies } from '../../authz/effective-policies.js';
-import { decidePlatform } from '../../authz/decide.js';
+import type { Explainer } from '../../authz/explain.js';
 import type { Config } from '../../config/config.js';
 import { problems } from '../../http/problem.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
@@ -12,7 +11,7 @@ export interface AuthRoutesDeps {
   readonly config: Config;
   readonly tickets: TicketsService;
   readonly users: UsersRepo;
-  readonly policies: EffectivePolicies;
+  readonly explainer: Explainer;
 }
 
 function principalOf(ctx: AppContext) {
@@ -22,7 +21,7 @@ function principalOf(ctx: AppContext) {
 }
 
 /** Login configuration, the caller's identity and capabilities, and stream tickets. */
-export function authRoutes({ config, tickets, users, policies }: AuthRoutesDeps): DomainRoutes {
+export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps): DomainRoutes {
   return {
     'GET /auth/config': {
       docs: { summary: 'What a browser app or the CLI needs to sign in.', responses: { 200: { description: 'Sign-in configuration' } } },
@@ -57,15 +56,27 @@ export function authRoutes({ config, tickets, users, policies }: AuthRoutesDeps)
     },
     'GET /auth/capabilities': {
       docs: { summary: 'What the caller may do, per action, under the effective policies.', responses: { 200: { description: 'Capabilities per action' } } },
-      handle(ctx) {
+      async handle(ctx) {
         const principal = principalOf(ctx);
-        ctx.body = {
-          actions: CATALOGUE.actions.map((action) => {
-            const policy = policies.policyFor(CATALOGUE.routeByKey.get(action.routes[0]!)!);
-            const decision = decidePlatform(policy, principal);
-            return { action: action.action, policy, allowed: decision.allowed, reason: decision.reason };
-          }),
-        };
+        const header = ctx.get('x-org-id') || undefined;
+        const tokenOrgId = ctx.state.auth!.pat?.orgId;
+        // Every route is explained in the organization the caller would send (X-Org-Id, else the default).
+        const explained = await explainer.explainMany(CATALOGUE.routes, { principal, orgRef: header, tokenOrgId });
+        const byKey = new Map(explained.map((e) => [`${e.route.method} ${e.route.path}`, e]));
+        const actions = [];
+        for (const action of CATALOGUE.actions) {
+          const routes = action.routes.map((key) => byKey.get(key)!);
+          const allowed = routes.filter((r) => r.allowed).length;
+          actions.push({
+            action: action.action,
+            policy: routes[0]!.policy,
+            allowed: allowed === routes.length,
+            routes_allowed: allowed,
+            routes_total: routes.length,
+            reason: (routes.find((r) => !r.allowed) ?? routes[0]!).reason,
+          });
+        }
+        ctx.body = { organization: header ?? null, actions };
       },
     },
     'POST /auth/bff/ticket': {

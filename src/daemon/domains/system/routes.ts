@@ -6,12 +6,14 @@ export interface SystemDeps {
   readonly db: Database;
   /** True once shutdown has begun: the instance stops reporting ready so balancers drain it. */
   readonly isDraining: () => boolean;
+  /** False until migrations have run (the database may have been down at start-up). */
+  readonly isSchemaReady: () => boolean;
 }
 
 const statusSchema = { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] };
 
 /** Liveness (`/health`: the process answers) and readiness (`/ready`: the database answers too). */
-export function systemRoutes({ db, isDraining }: SystemDeps): DomainRoutes {
+export function systemRoutes({ db, isDraining, isSchemaReady }: SystemDeps): DomainRoutes {
   return {
     'GET /health': {
       docs: { summary: 'Liveness: the process is up.', responses: { 200: { description: 'Alive', schema: statusSchema } } },
@@ -27,6 +29,7 @@ export function systemRoutes({ db, isDraining }: SystemDeps): DomainRoutes {
       async handle(ctx) {
         if (isDraining()) throw problems.shuttingDown();
         try {
+          if (!isSchemaReady()) throw new Error('schema not migrated yet');
           await db.ping();
         } catch (error) {
           ctx.state.log.warn({ err: error }, 'readiness check: database unavailable');

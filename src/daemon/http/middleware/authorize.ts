@@ -1,4 +1,4 @@
-import { decidePlatform } from '../../authz/decide.js';
+import { decide } from '../../../shared/policy/decision.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../problem.js';
 import type { Step } from '../types.js';
@@ -8,7 +8,13 @@ export function authorize(audit: AuditWriter): Step {
   return async function authorizeStep(ctx, next) {
     const route = ctx.state.mounted!.route;
     const policy = ctx.state.policy!;
-    const decision = decidePlatform(policy, ctx.state.auth?.principal);
+    const principal = ctx.state.auth?.principal;
+    const decision = decide(policy, ctx.state.scope ?? 'platform', {
+      authenticated: principal !== undefined,
+      realmRoles: principal?.realmRoles ?? [],
+      org: ctx.state.org,
+      orgRole: ctx.state.orgRole,
+    });
     if (!decision.allowed) {
       await audit.record(ctx.state.audit, {
         eventType: 'authz.denied',
@@ -16,9 +22,9 @@ export function authorize(audit: AuditWriter): Step {
         resourceType: 'route',
         resourceId: `${route.method} ${route.path}`,
         outcome: 'denied',
-        details: { policy, reason: decision.reason, required_roles: decision.requiredRoles },
+        details: { policy, scope: ctx.state.scope, reason: decision.reason, required_roles: decision.requiredRoles },
       });
-      const required = decision.requiredRoles.length > 0 ? decision.requiredRoles[decision.requiredRoles.length - 1] : policy;
+      const required = decision.requiredRoles.at(-1) ?? policy;
       throw problems.forbidden(`Insufficient permissions. Required role: ${required}`, { action: route.action, policy });
     }
     return next();

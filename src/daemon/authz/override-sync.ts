@@ -1,0 +1,67 @@
+import { NotificationListener } from '../db/notification-listener.js';
+import type { Logger } from '../logging/logger.js';
+import type { OverrideStore } from './override-store.js';
+
+export const OVERRIDES_CHANNEL = 'svc_permission_overrides';
+
+export interface OverrideSyncOptions {
+  /** PostgreSQL URL for LISTEN/NOTIFY; absent on the embedded database, where one instance is all there is. */
+  readonly databaseUrl?: string | undefined;
+  readonly refreshSeconds: number;
+}
+
+/**
+ * Keeps the store current across instances: a NOTIFY from the saving instance triggers a reload at
+ * once, a periodic reload is the backstop, and every (re)connection of the listener reloads in full.
+ */
+export class OverrideSync {
+  #listener: NotificationListener | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+
+  constructor(
+    private readonly store: OverrideStore,
+    private readonly options: OverrideSyncOptions,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.refresh();
+    this.#timer = setInterval(() => this.refresh(), this.options.refreshSeconds * 1000);
+    this.#timer.unref();
+    if (this.options.databaseUrl) {
+      this.#listener = new NotificationListener({ url: this.options.databaseUrl, channel: OVERRIDES_CHANNEL, onSignal: () => this.refresh(), log: this.log });
+      this.#listener.start();
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#listener?.stop();
+    await this.#running;
+  }
+
+  /** Reloads, coalescing signals that arrive during a reload into one more reload after it. */
+  refresh(): void {
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.store
+      .reload()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'permission overrides not refreshed; keeping the last known'))
+      .finally(() => {
+        this.#running = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.refresh();
+        }
+      });
+  }
+
+  /** Resolves when no reload is running (tests and the saving path use it). */
+  async settled(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+}

@@ -1,0 +1,23 @@
+import type { AuditWriter } from '../../audit/audit-writer.js';
+import { Problem } from '../problem.js';
+import type { Step } from '../types.js';
+
+/**
+ * A route whose effective policy is `disabled` refuses everyone, before authentication: platform admins
+ * and development mode included. The audit entry's actor is the caller's address.
+ */
+export function refuseDisabled(audit: AuditWriter): Step {
+  return async function refuseDisabledStep(ctx, next) {
+    if (ctx.state.policy !== 'disabled') return next();
+    const route = ctx.state.mounted!.route;
+    await audit.record(ctx.state.audit, {
+      eventType: 'authz.denied',
+      action: route.action,
+      resourceType: 'route',
+      resourceId: `${route.method} ${route.path}`,
+      outcome: 'denied',
+      details: { policy: 'disabled', reason: 'the route is disabled' },
+    });
+    throw new Problem(403, 'route_disabled', 'This route is disabled.', { action: route.action, policy: 'disabled' });
+  };
+}

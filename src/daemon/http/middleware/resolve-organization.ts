@@ -1,0 +1,45 @@
+import { scopeOf } from '../../../shared/policy/org-scope.js';
+import { STRUCTURAL_POLICIES } from '../../../shared/policy/policies.js';
+import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
+import { Problem } from '../problem.js';
+import type { Step } from '../types.js';
+
+const ORG_REF = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[a-z0-9]+(?:-[a-z0-9]+)*)$/i;
+export const DEFAULT_ORG_REF = 'default';
+
+/**
+ * The active organization of an organization-scoped route (or one whose policy is org_member/org_admin):
+ * `{org_ref}` when the path has one, else `X-Org-Id`, else the token's organization for a personal
+ * access token, else the platform default organization. A foreign organization and a nonexistent one
+ * look the same to the caller: no organization, so the decision refuses with 403.
+ */
+export function resolveOrganization(access: OrgAccessRepo): Step {
+  return async function resolveOrganizationStep(ctx, next) {
+    const route = ctx.state.mounted!.route;
+    const policy = ctx.state.policy!;
+    const scope = scopeOf(route);
+    ctx.state.scope = scope;
+    const needsOrg = !STRUCTURAL_POLICIES.has(policy) && (scope === 'org' || policy === 'org_member' || policy === 'org_admin');
+    const auth = ctx.state.auth;
+    if (!needsOrg || !auth?.principal) return next();
+
+    const header = ctx.get('x-org-id');
+    if (header !== '' && (header.length > 100 || !ORG_REF.test(header))) {
+      throw new Problem(400, 'invalid_org_header', 'X-Org-Id must be one organization id or slug.');
+    }
+    const pathRef = ctx.state.params.org_ref;
+    const ref = pathRef ?? (header || undefined) ?? auth.pat?.orgId ?? DEFAULT_ORG_REF;
+    const row = await access.lookup(ref, auth.principal.sub);
+    if (pathRef && header && row) {
+      const named = header === row.id || header === row.slug ? row : await access.lookup(header, auth.principal.sub);
+      if (named?.id !== row.id) throw new Problem(400, 'org_header_mismatch', 'X-Org-Id names another organization than the path.');
+    }
+    if (row?.is_active) {
+      ctx.state.org = { id: row.id, slug: row.slug };
+      // A personal access token acts only in its own organization.
+      ctx.state.orgRole = auth.pat && auth.pat.orgId !== row.id ? undefined : (row.role ?? undefined);
+      ctx.state.audit!.orgId = row.id;
+    }
+    return next();
+  };
+}

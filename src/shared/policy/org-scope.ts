@@ -1,0 +1,51 @@
+import type { CatalogueRoute } from '../catalogue/types.js';
+
+/**
+ * Path prefixes of tenant resources: routes under them are organization-scoped (decided on the caller's
+ * role in the active organization). Everything else (health, docs, auth, /settings, /platform, platform
+ * sync, configuration exchange, audit logs, personal access tokens, workers, the internal callbacks, the
+ * organization list and its creation) is platform-scoped and decided on realm roles only.
+ */
+export const ORG_PREFIXES: readonly string[] = [
+  '/orgs/{org_ref}',
+  '/runs',
+  '/bff/runs',
+  '/approvals',
+  '/sites',
+  '/devices',
+  '/inventory/objects',
+  '/inventory/object-types',
+  '/inventory/provider-types',
+  '/inventory/providers',
+  '/inventory/provider-inventory',
+  '/flows',
+  '/flow-interface',
+  '/schedules',
+  '/webhooks',
+  '/notifications',
+  '/secrets',
+  '/iac-states',
+  '/variables',
+  '/variable-contexts',
+  '/file-repositories',
+  '/files',
+  '/git-repositories',
+  '/registry-credentials',
+  '/images',
+  '/binary-artifacts',
+  '/dashboard/stats',
+];
+
+/**
+ * Routes under an organization prefix that still belong to the deployment: deleting or renaming an
+ * organization is a platform decision, never an organization admin's.
+ */
+const PLATFORM_EXCEPTIONS: ReadonlySet<string> = new Set(['PATCH /orgs/{org_ref}', 'DELETE /orgs/{org_ref}']);
+
+export type RouteScope = 'org' | 'platform';
+
+export function scopeOf(route: CatalogueRoute): RouteScope {
+  if (PLATFORM_EXCEPTIONS.has(route.key)) return 'platform';
+  const underPrefix = ORG_PREFIXES.some((prefix) => route.path === prefix || route.path.startsWith(`${prefix}/`));
+  return underPrefix ? 'org' : 'platform';
+}
