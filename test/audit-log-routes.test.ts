@@ -53,7 +53,8 @@ function newestFirst(a: Seeded, b: Seeded): number {
 }
 
 beforeAll(async () => {
-  daemon = await startTestDaemon({ SERVICE_AUTH_DISABLED: 'true' });
+  // No auto-join: the dev user's first request would add an audit entry these counts do not expect.
+  daemon = await startTestDaemon({ SERVICE_AUTH_DISABLED: 'true', SERVICE_ORG_AUTO_JOIN: 'false' });
   const knex = daemon.services.db.knex;
   const defaultOrg = ((await knex('organizations').where({ slug: 'default' }).first('id')) as { id: string }).id;
   const orgs = [defaultOrg, await seedOrg(knex, 'acme'), null];

@@ -68,7 +68,7 @@ const headersOf = new Map<string, Record<string, string>>();
 beforeAll(async () => {
   idp = await startDevIdp();
   [daemon, dev] = await Promise.all([
-    startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer, SERVICE_INTERNAL_API_TOKEN: WORKER_TOKEN }),
+    startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer, SERVICE_INTERNAL_API_TOKEN: WORKER_TOKEN, SERVICE_ORG_AUTO_JOIN: 'false' }),
     startTestDaemon({ SERVICE_AUTH_DISABLED: 'true' }),
   ]);
   const knex = daemon.services.db.knex;

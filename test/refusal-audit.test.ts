@@ -44,7 +44,7 @@ describe('audit entries of refusals', () => {
     const token = await idp.mintAccessToken({ sub: 'sub-q', username: 'q', realmRoles: ['viewer'] });
     const response = await fetch(`${daemon.url}/devices/dev-42`, { headers: { authorization: `Bearer ${token}` } });
     const { request_id } = (await response.json()) as { request_id: string };
-    const entry = (await entries()).find((e) => e.details_json.request_id === request_id);
+    const entry = (await entries()).find((e) => e.event_type === 'authz.denied' && e.details_json.request_id === request_id);
     expect(entry.resource_id).toBe('GET /devices/{device_id}');
     expect(JSON.stringify(entry)).not.toContain('dev-42');
     expect(entry.details_json.policy).toBe('admin');

@@ -25,6 +25,9 @@ import { AuditLogService } from './domains/audit-logs/audit-log-service.js';
 import { auditLogRoutes } from './domains/audit-logs/routes.js';
 import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
+import { IdpMappingsRepo } from './domains/idp-mappings/idp-mappings-repo.js';
+import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
+import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
 import { permissionRoutes } from './domains/permissions/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { createApp } from './http/app.js';
@@ -32,6 +35,8 @@ import { buildOpenApi } from './http/openapi.js';
 import type { DomainRoutes, MountedRoute } from './http/types.js';
 import type { Logger } from './logging/logger.js';
 import { OrgsRepo } from './tenancy/orgs-repo.js';
+import { LoginSync } from './tenancy/login-sync.js';
+import { LoginSyncRepo } from './tenancy/login-sync-repo.js';
 import { UsersRepo } from './tenancy/users-repo.js';
 
 /** What the domains are built from; grows as domains are added. */
@@ -50,6 +55,8 @@ export interface Services {
   readonly orgAccess: OrgAccessRepo;
   readonly explainer: Explainer;
   readonly authenticator: Authenticator;
+  readonly idpMappings: IdpMappingsRepo;
+  readonly loginSync: LoginSync;
 }
 
 export interface DaemonOptions {
@@ -88,6 +95,12 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     apiTokenRoutes(services.pats),
     permissionRoutes(services),
     auditLogRoutes(new AuditLogService(new AuditLogRepo(db.knex), services.audit)),
+    idpMappingRoutes(
+      new IdpMappingsService(services.idpMappings, services.users, services.audit, {
+        groupClaim: config.orgIdpGroupClaim,
+        authoritative: config.orgIdpSyncAuthoritative,
+      }),
+    ),
     ...(options.extraDomains?.(services) ?? []),
   ];
   const { app, mounted } = createApp({
@@ -150,6 +163,7 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
           minRefreshSeconds: config.idpJwksMinRefreshSeconds,
           fetchTimeoutMs: config.idpHttpTimeoutMs,
           cacheSize: config.tokenCacheSize,
+          groupClaim: config.orgIdpGroupClaim,
         },
         log,
       )
@@ -161,7 +175,14 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
   const orgAccess = new OrgAccessRepo(db.knex);
   const explainer = new Explainer(overrideStore, orgAccess);
   const authenticator = new Authenticator(config, jwt, pats, tickets);
-  return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, explainer, authenticator };
+  const idpMappings = new IdpMappingsRepo(db.knex);
+  const loginSync = new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), idpMappings, audit, {
+    sync: config.orgIdpSync,
+    groupClaim: config.orgIdpGroupClaim,
+    authoritative: config.orgIdpSyncAuthoritative,
+    autoJoin: config.orgAutoJoin,
+  });
+  return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, explainer, authenticator, idpMappings, loginSync };
 }
 
 async function closeServer(server: Server, graceMs: number, log: Logger): Promise<void> {

@@ -7,4 +7,6 @@ export interface AuthResult {
   readonly principal?: Principal;
   /** Set for a personal access token: the token and the one organization it acts in. */
   readonly pat?: { readonly tokenId: string; readonly orgId: string; readonly userId: string };
+  /** JWT only, on the first request of a session: the values of the configured group claim (undefined: claim absent). */
+  readonly claimValues?: readonly string[] | undefined;
 }

@@ -84,7 +84,7 @@ export class Authenticator {
         }
         if (!this.jwt) throw problems.authNotConfigured();
         const verified = await this.jwt.verify(credential.token);
-        return { method: 'jwt', principal: verified.principal, fresh: verified.fresh };
+        return { method: 'jwt', principal: verified.principal, fresh: verified.fresh, claimValues: verified.claimValues };
       }
     }
   }

@@ -1,27 +1,56 @@
 import type { Knex } from 'knex';
 import { isUuid } from '../tenancy/orgs-repo.js';
 
-export interface OrgAccessRow {
+export interface OrgRef {
   readonly id: string;
   readonly slug: string;
   readonly is_active: boolean;
+}
+
+export interface OrgAccessRow extends OrgRef {
   readonly role: string | null;
 }
 
-/** One query: the organization named by id or slug, and the caller's membership role in it (if any, and if their profile is active). */
+const ORG_TTL_MS = 5000;
+
+/**
+ * Organizations and memberships as the request path needs them. Organizations (rarely changed) are
+ * cached for five seconds per reference, so a platform admin's request needs no query at all;
+ * memberships are read on every request that needs one, so a membership change applies at once.
+ */
 export class OrgAccessRepo {
+  readonly #orgs = new Map<string, { row: OrgRef | undefined; until: number }>();
+
   constructor(private readonly knex: Knex) {}
 
-  async lookup(ref: string, sub: string | undefined): Promise<OrgAccessRow | undefined> {
-    const membership = this.knex('org_memberships as m')
+  async org(ref: string): Promise<OrgRef | undefined> {
+    const cached = this.#orgs.get(ref);
+    if (cached && cached.until > Date.now()) return cached.row;
+    const row: OrgRef | undefined = await this.knex('organizations')
+      .where(isUuid(ref) ? { id: ref } : { slug: ref })
+      .first('id', 'slug', 'is_active');
+    if (this.#orgs.size > 10_000) this.#orgs.clear();
+    this.#orgs.set(ref, { row, until: Date.now() + ORG_TTL_MS });
+    return row;
+  }
+
+  /** Forgets cached organizations (after this instance changed one). */
+  invalidate(): void {
+    this.#orgs.clear();
+  }
+
+  /** The role of the (active) user with subject `sub` in the organization, if a member. */
+  async role(orgId: string, sub: string): Promise<string | undefined> {
+    const row = await this.knex('org_memberships as m')
       .join('users as u', 'u.id', 'm.user_id')
-      .where('u.sub', sub ?? '')
-      .andWhere('u.is_active', true)
-      .select('m.org_id', 'm.role')
-      .as('mm');
-    return this.knex('organizations as o')
-      .leftJoin(membership, 'mm.org_id', 'o.id')
-      .where(isUuid(ref) ? { 'o.id': ref } : { 'o.slug': ref })
-      .first('o.id', 'o.slug', 'o.is_active', 'mm.role');
+      .where({ 'm.org_id': orgId, 'u.sub': sub, 'u.is_active': true })
+      .first('m.role');
+    return row?.role;
+  }
+
+  async lookup(ref: string, sub: string | undefined): Promise<OrgAccessRow | undefined> {
+    const org = await this.org(ref);
+    if (!org) return undefined;
+    return { ...org, role: sub ? ((await this.role(org.id, sub)) ?? null) : null };
   }
 }

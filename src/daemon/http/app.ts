@@ -5,7 +5,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { EffectivePolicies } from '../authz/effective-policies.js';
 import type { OrgAccessRepo } from '../authz/org-access-repo.js';
 import type { Logger } from '../logging/logger.js';
-import type { UsersRepo } from '../tenancy/users-repo.js';
+import type { LoginSync } from '../tenancy/login-sync.js';
 import { accessLog } from './middleware/access-log.js';
 import { auditContext } from './middleware/audit-context.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -30,7 +30,7 @@ export interface AppOptions {
   readonly audit: AuditWriter;
   readonly authenticator: Authenticator;
   readonly policies: EffectivePolicies;
-  readonly users: UsersRepo;
+  readonly loginSync: LoginSync;
   readonly orgAccess: OrgAccessRepo;
   readonly trustProxyHeaders: boolean;
   readonly maxBodyBytes: number;
@@ -59,7 +59,7 @@ export function createApp(options: AppOptions): AssembledApp {
     resolvePolicy(options.policies),
     refuseDisabled(options.audit),
     authenticate(options.authenticator),
-    provisionUser(options.users, options.log),
+    provisionUser(options.loginSync, options.log),
     resolveOrganization(options.orgAccess),
     authorize(options.audit),
     parseBody(options.maxBodyBytes),

@@ -31,6 +31,7 @@ export const PROBLEM_CODES = {
   database_unavailable: 'The database does not answer.',
   shutting_down: 'The instance is shutting down and takes no new work.',
   internal_error: 'An unexpected error; the request id finds it in the logs.',
+  org_header_required: 'The route requires an `X-Org-Id` header naming the organization of the path (creating an IdP mapping).',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -1,3 +1,4 @@
+import { CATALOGUE } from '../catalogue/catalogue.js';
 import type { CatalogueRoute } from '../catalogue/types.js';
 
 /**
@@ -44,8 +45,15 @@ const PLATFORM_EXCEPTIONS: ReadonlySet<string> = new Set(['PATCH /orgs/{org_ref}
 
 export type RouteScope = 'org' | 'platform';
 
-export function scopeOf(route: CatalogueRoute): RouteScope {
+export function classifyScope(route: Pick<CatalogueRoute, 'key' | 'path'>): RouteScope {
   if (PLATFORM_EXCEPTIONS.has(route.key)) return 'platform';
   const underPrefix = ORG_PREFIXES.some((prefix) => route.path === prefix || route.path.startsWith(`${prefix}/`));
   return underPrefix ? 'org' : 'platform';
+}
+
+/** Every catalogue route classified once, so the request path pays a map read, not 27 prefix tests. */
+const SCOPES: ReadonlyMap<string, RouteScope> = new Map(CATALOGUE.routes.map((route) => [route.key, classifyScope(route)]));
+
+export function scopeOf(route: CatalogueRoute): RouteScope {
+  return SCOPES.get(route.key) ?? classifyScope(route);
 }

@@ -18,12 +18,22 @@ export interface JwtVerifierOptions {
   readonly minRefreshSeconds: number;
   readonly fetchTimeoutMs: number;
   readonly cacheSize: number;
+  /** The claim whose values drive IdP group sync (SERVICE_ORG_IDP_GROUP_CLAIM). */
+  readonly groupClaim: string;
 }
 
 export interface VerifiedJwt {
   readonly principal: Principal;
   /** True on the first request of a login session seen by this instance: first-request work runs then. */
   readonly fresh: boolean;
+  /** Values of the group claim, read on the first request of a session; `undefined` when the token lacks the claim. */
+  readonly claimValues?: readonly string[] | undefined;
+}
+
+function claimValues(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** Errors that mean "this token is bad", as opposed to "the keys could not be had". */
@@ -79,7 +89,8 @@ export class JwtVerifier {
       const principal = principalFromClaims(payload, this.options.audience);
       this.#cache.set(digest, principal, ((payload.exp as number) + CLOCK_SKEW_SECONDS) * 1000);
       const session = typeof payload.sid === 'string' && payload.sid !== '' ? `sid:${payload.sid}` : `token:${digest}`;
-      return { principal, fresh: this.#sessions.firstSight(`${principal.sub}|${session}`) };
+      const fresh = this.#sessions.firstSight(`${principal.sub}|${session}`);
+      return { principal, fresh, claimValues: fresh ? claimValues(payload[this.options.groupClaim]) : undefined };
     } catch (error) {
       if (error instanceof Problem) throw error;
       if (error instanceof errors.JWTExpired) throw problems.tokenExpired();

@@ -1,22 +1,25 @@
 import type { Logger } from '../../logging/logger.js';
-import type { UsersRepo } from '../../tenancy/users-repo.js';
+import type { LoginSync } from '../../tenancy/login-sync.js';
 import type { Step } from '../types.js';
 
 /**
- * On the first request of a session (a token this instance has not verified before), creates or
- * refreshes the caller's profile. Best effort: a failure is logged, never fatal to the request.
+ * On the first request of a session (a login this instance has not seen), creates or refreshes the
+ * caller's profile and derives its memberships (IdP group sync, auto-join). Best effort: a failure is
+ * logged, never fatal to the request. It runs before the organization step, so the request already
+ * sees the memberships it produced.
  */
-export function provisionUser(users: UsersRepo, log: Logger): Step {
+export function provisionUser(loginSync: LoginSync, log: Logger): Step {
   let devUserProvisioned = false;
   return async function provisionUserStep(ctx, next) {
     const auth = ctx.state.auth!;
     const firstOfSession = (auth.method === 'jwt' && ctx.state.freshCredential) || (auth.method === 'dev_bypass' && !devUserProvisioned);
     if (firstOfSession && auth.principal) {
       try {
-        await users.upsertLogin(auth.principal);
+        // The mock principal carries no group claim: it syncs as a token with no groups.
+        await loginSync.run({ principal: auth.principal, claimValues: auth.method === 'dev_bypass' ? [] : auth.claimValues }, ctx.state.audit);
         if (auth.method === 'dev_bypass') devUserProvisioned = true;
       } catch (error) {
-        log.warn({ err: error, sub: auth.principal.sub }, 'user provisioning failed; continuing');
+        log.warn({ err: error, sub: auth.principal.sub }, 'first-request provisioning failed; continuing');
       }
     }
     return next();

@@ -29,16 +29,17 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     }
     const pathRef = ctx.state.params.org_ref;
     const ref = pathRef ?? (header || undefined) ?? auth.pat?.orgId ?? DEFAULT_ORG_REF;
-    const row = await access.lookup(ref, auth.principal.sub);
-    if (pathRef && header && row) {
-      const named = header === row.id || header === row.slug ? row : await access.lookup(header, auth.principal.sub);
-      if (named?.id !== row.id) throw new Problem(400, 'org_header_mismatch', 'X-Org-Id names another organization than the path.');
+    const org = await access.org(ref);
+    if (pathRef && header && org) {
+      const named = header === org.id || header === org.slug ? org : await access.org(header);
+      if (named?.id !== org.id) throw new Problem(400, 'org_header_mismatch', 'X-Org-Id names another organization than the path.');
     }
-    if (row?.is_active) {
-      ctx.state.org = { id: row.id, slug: row.slug };
-      // A personal access token acts only in its own organization.
-      ctx.state.orgRole = auth.pat && auth.pat.orgId !== row.id ? undefined : (row.role ?? undefined);
-      ctx.state.audit!.orgId = row.id;
+    if (org?.is_active) {
+      ctx.state.org = { id: org.id, slug: org.slug };
+      ctx.state.audit!.orgId = org.id;
+      // A platform admin passes without a membership; a personal access token acts only in its own organization.
+      const needsRole = !(auth.principal.realmRoles.includes('admin') && !auth.pat) && (!auth.pat || auth.pat.orgId === org.id);
+      ctx.state.orgRole = needsRole ? await access.role(org.id, auth.principal.sub) : undefined;
     }
     return next();
   };

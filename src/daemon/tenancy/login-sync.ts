@@ -1,0 +1,108 @@
+import type { Knex } from 'knex';
+import type { Principal } from '../../shared/auth/principal.js';
+import { DEFAULT_ORG_ROLE } from '../../shared/tenancy/org-roles.js';
+import { planSync, type PlannedChange } from '../../shared/tenancy/sync-plan.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import type { AuditWriter } from '../audit/audit-writer.js';
+import type { UsersRepo } from './users-repo.js';
+import type { LoginSyncRepo } from './login-sync-repo.js';
+import type { IdpMappingsRepo } from '../domains/idp-mappings/idp-mappings-repo.js';
+
+export interface LoginSyncOptions {
+  readonly sync: boolean;
+  readonly groupClaim: string;
+  readonly authoritative: boolean;
+  readonly autoJoin: boolean;
+}
+
+export interface LoginInput {
+  readonly principal: Principal;
+  /** The values of the configured group claim; `undefined` when the token does not carry the claim at all. */
+  readonly claimValues: readonly string[] | undefined;
+}
+
+const EVENT: Record<Exclude<PlannedChange['kind'], 'untouched'>, string> = {
+  add: 'org_member.idp_added',
+  upgrade: 'org_member.idp_upgraded',
+  downgrade: 'org_member.idp_downgraded',
+  remove: 'org_member.idp_removed',
+};
+
+/**
+ * The first request of a session: upsert the user, derive memberships from the group claim through the
+ * IdP mappings, and fall back to auto-joining the default organization. Every change is audited with
+ * the mapping behind it. A token that lacks the claim altogether changes nothing (and says so in the
+ * audit log), so a broken mapper in the identity provider cannot strip everybody's memberships.
+ */
+export class LoginSync {
+  constructor(
+    private readonly knex: Knex,
+    private readonly users: UsersRepo,
+    private readonly repo: LoginSyncRepo,
+    private readonly mappings: IdpMappingsRepo,
+    private readonly audit: AuditWriter,
+    private readonly options: LoginSyncOptions,
+  ) {}
+
+  async run(input: LoginInput, context: AuditContext | undefined): Promise<void> {
+    const user = await this.users.upsertLogin(input.principal);
+    if (!user.is_active) return;
+    if (this.options.sync) await this.#sync(user.id, input, context);
+    if (this.options.autoJoin) await this.#autoJoin(user.id, context);
+  }
+
+  async #sync(userId: string, input: LoginInput, context: AuditContext | undefined): Promise<void> {
+    const { groupClaim, authoritative } = this.options;
+    if (input.claimValues === undefined) {
+      await this.audit.record(context, { eventType: 'org_sync.claim_missing', resourceType: 'user', resourceId: userId, outcome: 'failure', orgId: null, details: { claim: groupClaim } });
+      return;
+    }
+    // Read before the transaction: the embedded database has one connection, which the transaction holds.
+    const matched = await this.mappings.activeMatching(groupClaim, input.claimValues);
+    const plan = planSync({ memberships: await this.mappings.membershipsOf(userId), matched, authoritative });
+    if (plan.every((change) => change.kind === 'untouched')) return;
+    const byId = new Map(matched.map((m) => [m.id, m]));
+    await this.knex.transaction(async (trx) => {
+      for (const change of plan) {
+        if (change.kind === 'untouched') continue;
+        const applied =
+          change.kind === 'add'
+            ? await this.repo.addIdp(trx, userId, change.orgId, change.role)
+            : change.kind === 'remove'
+              ? await this.repo.removeIdp(trx, userId, change.orgId)
+              : await this.repo.setIdpRole(trx, userId, change.orgId, change.role);
+        if (!applied) continue;
+        const mapping = 'mappingId' in change ? byId.get(change.mappingId) : undefined;
+        await this.audit.record(
+          context,
+          {
+            eventType: EVENT[change.kind],
+            action: 'org_member:sync',
+            resourceType: 'org_membership',
+            resourceId: userId,
+            outcome: 'success',
+            orgId: change.orgId,
+            details: {
+              user: input.principal.username,
+              role: change.role,
+              ...('from' in change ? { from: change.from } : {}),
+              mapping: mapping ? { id: mapping.id, claim: mapping.claim, value: mapping.value, role: mapping.role } : null,
+              mode: authoritative ? 'authoritative' : 'additive',
+            },
+          },
+          trx,
+        );
+      }
+    });
+  }
+
+  async #autoJoin(userId: string, context: AuditContext | undefined): Promise<void> {
+    if (await this.repo.hasAnyMembership(userId)) return;
+    const orgId = await this.repo.defaultOrgId();
+    if (!orgId) return;
+    await this.knex.transaction(async (trx) => {
+      if (!(await this.repo.addManual(trx, userId, orgId, DEFAULT_ORG_ROLE))) return;
+      await this.audit.record(context, { eventType: 'org_member.auto_joined', action: 'org_member:sync', resourceType: 'org_membership', resourceId: userId, outcome: 'success', orgId, details: { role: DEFAULT_ORG_ROLE } }, trx);
+    });
+  }
+}
