@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
 import { decisionBenchmark } from './decision.js';
+import { loginSyncBenchmark } from './login-sync.js';
 import { freePort, median, requestsPerSecond, startServer, timeToReady } from './lib.js';
 import { overrideMaps, overrideRows, seedOverrides, type OverrideRows } from './overrides.js';
 
@@ -188,6 +189,7 @@ try {
   await throughput(dataDir);
   await overrideThroughput(dataDir, rows);
   await jwtThroughput(dataDir);
+  await loginSyncBenchmark(line);
   await startup(dataDir);
 } finally {
   await rm(dataDir, { recursive: true, force: true });

@@ -47,20 +47,23 @@ export class LoginSync {
   async run(input: LoginInput, context: AuditContext | undefined): Promise<void> {
     const user = await this.users.upsertLogin(input.principal);
     if (!user.is_active) return;
-    if (this.options.sync) await this.#sync(user.id, input, context);
-    if (this.options.autoJoin) await this.#autoJoin(user.id, context);
+    const hasMembership = this.options.sync ? await this.#sync(user.id, input, context) : undefined;
+    if (this.options.autoJoin && hasMembership !== true) await this.#autoJoin(user.id, context);
   }
 
-  async #sync(userId: string, input: LoginInput, context: AuditContext | undefined): Promise<void> {
+  /** Returns whether the user holds a membership afterwards, when that is known without another query. */
+  async #sync(userId: string, input: LoginInput, context: AuditContext | undefined): Promise<boolean | undefined> {
     const { groupClaim, authoritative } = this.options;
     if (input.claimValues === undefined) {
       await this.audit.record(context, { eventType: 'org_sync.claim_missing', resourceType: 'user', resourceId: userId, outcome: 'failure', orgId: null, details: { claim: groupClaim } });
-      return;
+      return undefined;
     }
     // Read before the transaction: the embedded database has one connection, which the transaction holds.
     const matched = await this.mappings.activeMatching(groupClaim, input.claimValues);
-    const plan = planSync({ memberships: await this.mappings.membershipsOf(userId), matched, authoritative });
-    if (plan.every((change) => change.kind === 'untouched')) return;
+    const memberships = await this.mappings.membershipsOf(userId);
+    const plan = planSync({ memberships, matched, authoritative });
+    // Only active organizations were read: with none, the auto-join check asks the database itself.
+    if (plan.every((change) => change.kind === 'untouched')) return memberships.length > 0 ? true : undefined;
     const byId = new Map(matched.map((m) => [m.id, m]));
     await this.knex.transaction(async (trx) => {
       for (const change of plan) {
@@ -94,6 +97,7 @@ export class LoginSync {
         );
       }
     });
+    return plan.some((change) => change.kind !== 'remove') ? true : undefined;
   }
 
   async #autoJoin(userId: string, context: AuditContext | undefined): Promise<void> {

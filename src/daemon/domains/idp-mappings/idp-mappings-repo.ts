@@ -73,7 +73,8 @@ export class IdpMappingsRepo {
     const rows: { id: string; org_id: string; claim: string; value: string; role: string }[] = await this.knex('org_idp_mappings as m')
       .join('organizations as o', 'o.id', 'm.org_id')
       .where('m.claim', claim)
-      .whereIn('m.value', distinct)
+      // One array parameter instead of one per value: a token may carry hundreds of groups.
+      .whereRaw('m.value = ANY(?::text[])', [distinct])
       .andWhere('m.is_active', true)
       .andWhere('o.is_active', true)
       .select('m.id', 'm.org_id', 'm.claim', 'm.value', 'm.role');
