@@ -10,6 +10,7 @@ import * as m7 from './20261121100700_create_personal_access_tokens.js';
 import * as m8 from './20261121100800_create_run_tokens.js';
 import * as m9 from './20261121100900_create_stream_tickets.js';
 import * as m10 from './20261121101000_seed_default_organization.js';
+import * as m11 from './20261121110000_add_organizations_is_shared.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261121100800_create_run_tokens', up: m8.up, down: m8.down },
   { name: '20261121100900_create_stream_tickets', up: m9.up, down: m9.down },
   { name: '20261121101000_seed_default_organization', up: m10.up, down: m10.down },
+  { name: '20261121110000_add_organizations_is_shared', up: m11.up, down: m11.down },
 ];

@@ -28,6 +28,10 @@ import { docsRoutes } from './domains/docs/routes.js';
 import { IdpMappingsRepo } from './domains/idp-mappings/idp-mappings-repo.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
+import { MembersService } from './domains/orgs/members-service.js';
+import { MembershipsRepo } from './domains/orgs/memberships-repo.js';
+import { OrgsService } from './domains/orgs/orgs-service.js';
+import { orgRoutes } from './domains/orgs/routes.js';
 import { permissionRoutes } from './domains/permissions/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { createApp } from './http/app.js';
@@ -95,6 +99,10 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     apiTokenRoutes(services.pats),
     permissionRoutes(services),
     auditLogRoutes(new AuditLogService(new AuditLogRepo(db.knex), services.audit)),
+    orgRoutes({
+      orgs: new OrgsService(services.orgs, services.audit, () => services.orgAccess.invalidate()),
+      members: new MembersService(services.orgs, new MembershipsRepo(db.knex), services.users, services.audit),
+    }),
     idpMappingRoutes(
       new IdpMappingsService(services.idpMappings, services.users, services.audit, {
         groupClaim: config.orgIdpGroupClaim,
