@@ -5,25 +5,14 @@ import { loadConfig } from '../src/daemon/config/config.js';
 import { startDaemon, type RunningDaemon } from '../src/daemon/daemon.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { withDatabase } from './helpers/backend.js';
+import { postgresAnswers, POSTGRES_SERVER_URL } from './helpers/postgres-server.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
 
 /**
  * Several instances on one PostgreSQL database. Runs in both suites wherever a PostgreSQL server
  * answers (the embedded database serves one instance only).
  */
-const ADMIN_URL = process.env.SVC_TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
-
-async function postgresAnswers(): Promise<boolean> {
-  const probe = knexFactory({ client: 'pg', connection: { connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 }, pool: { min: 0, max: 1 } });
-  try {
-    await probe.raw('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await probe.destroy();
-  }
-}
+const ADMIN_URL = POSTGRES_SERVER_URL;
 
 const available = await postgresAnswers();
 const database = `svc_t_prop_${randomBytes(4).toString('hex')}`;

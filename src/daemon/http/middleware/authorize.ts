@@ -1,5 +1,6 @@
 import { decide } from '../../../shared/policy/decision.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import { recordDenial } from '../../authz/record-denial.js';
 import { problems } from '../problem.js';
 import type { Step } from '../types.js';
 
@@ -16,14 +17,7 @@ export function authorize(audit: AuditWriter): Step {
       orgRole: ctx.state.orgRole,
     });
     if (!decision.allowed) {
-      await audit.record(ctx.state.audit, {
-        eventType: 'authz.denied',
-        action: route.action,
-        resourceType: 'route',
-        resourceId: `${route.method} ${route.path}`,
-        outcome: 'denied',
-        details: { policy, scope: ctx.state.scope, reason: decision.reason, required_roles: decision.requiredRoles },
-      });
+      await recordDenial(audit, ctx.state.audit, route, { policy, scope: ctx.state.scope, reason: decision.reason, required_roles: decision.requiredRoles });
       const required = decision.requiredRoles.at(-1) ?? policy;
       throw problems.forbidden(`Insufficient permissions. Required role: ${required}`, { action: route.action, policy });
     }

@@ -1,4 +1,5 @@
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import { recordDenial } from '../../authz/record-denial.js';
 import { Problem } from '../problem.js';
 import type { Step } from '../types.js';
 
@@ -10,14 +11,7 @@ export function refuseDisabled(audit: AuditWriter): Step {
   return async function refuseDisabledStep(ctx, next) {
     if (ctx.state.policy !== 'disabled') return next();
     const route = ctx.state.mounted!.route;
-    await audit.record(ctx.state.audit, {
-      eventType: 'authz.denied',
-      action: route.action,
-      resourceType: 'route',
-      resourceId: `${route.method} ${route.path}`,
-      outcome: 'denied',
-      details: { policy: 'disabled', reason: 'the route is disabled' },
-    });
+    await recordDenial(audit, ctx.state.audit, route, { policy: 'disabled', reason: 'the route is disabled' });
     throw new Problem(403, 'route_disabled', 'This route is disabled.', { action: route.action, policy: 'disabled' });
   };
 }
