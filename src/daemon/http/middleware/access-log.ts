@@ -1,14 +1,15 @@
 import type { Logger } from '../../logging/logger.js';
 import type { Step } from '../types.js';
 
-/** One structured line per request. The query string is left out: it can carry a stream ticket. */
+/**
+ * One structured line per request. The query string is left out: it can carry a stream ticket.
+ * Errors never reach this step (problemResponse, inside it, answers them), so a plain `.then` suffices.
+ */
 export function accessLog(log: Logger): Step {
-  return async function accessLogStep(ctx, next) {
+  return function accessLogStep(ctx, next) {
     if (!log.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
-    try {
-      await next();
-    } finally {
+    return next().then(() => {
       const mounted = ctx.state.mounted;
       ctx.state.log.info(
         {
@@ -22,6 +23,6 @@ export function accessLog(log: Logger): Step {
         },
         'request',
       );
-    }
+    });
   };
 }

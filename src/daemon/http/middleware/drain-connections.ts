@@ -5,8 +5,9 @@ import type { Step } from '../types.js';
  * with their last response instead of holding the process open until their idle timeout.
  */
 export function drainConnections(isDraining: () => boolean): Step {
-  return async function drainConnectionsStep(ctx, next) {
-    await next();
-    if (isDraining()) ctx.set('Connection', 'close');
+  return function drainConnectionsStep(ctx, next) {
+    return next().then(() => {
+      if (isDraining()) ctx.set('Connection', 'close');
+    });
   };
 }

@@ -15,10 +15,10 @@ function isDatabaseUnavailable(error: unknown): boolean {
  * else as a bare 500 whose cause stays in the log (found by the request id), never in the body.
  */
 export function problemResponse(): Step {
-  return async function problemResponseStep(ctx, next) {
-    try {
-      await next();
-    } catch (error) {
+  // `.catch` rather than an async try/catch: a rejection then crosses no async frames, each of which
+  // would rethrow it (measured: most of the cost of a refused or unbuilt route's answer).
+  return function problemResponseStep(ctx, next) {
+    return next().catch((error: unknown) => {
       const problem = error instanceof Problem ? error : isDatabaseUnavailable(error) ? problems.databaseUnavailable() : problems.internal();
       // Problems are expected outcomes (the access log records them); only an unexpected error is logged with its cause.
       if (!(error instanceof Problem)) ctx.state.log.error({ err: error }, 'request failed');
@@ -34,6 +34,6 @@ export function problemResponse(): Step {
         request_id: ctx.state.requestId,
         ...problem.extensions,
       };
-    }
+    });
   };
 }

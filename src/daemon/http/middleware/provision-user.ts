@@ -10,18 +10,20 @@ import type { Step } from '../types.js';
  */
 export function provisionUser(loginSync: LoginSync, log: Logger): Step {
   let devUserProvisioned = false;
-  return async function provisionUserStep(ctx, next) {
+  return function provisionUserStep(ctx, next) {
     const auth = ctx.state.auth!;
     const firstOfSession = (auth.method === 'jwt' && ctx.state.freshCredential) || (auth.method === 'dev_bypass' && !devUserProvisioned);
-    if (firstOfSession && auth.principal) {
+    if (!firstOfSession || !auth.principal) return next();
+    return provision().then(next);
+
+    async function provision(): Promise<void> {
       try {
         // The mock principal carries no group claim: it syncs as a token with no groups.
-        await loginSync.run({ principal: auth.principal, claimValues: auth.method === 'dev_bypass' ? [] : auth.claimValues }, ctx.state.audit);
+        await loginSync.run({ principal: auth.principal!, claimValues: auth.method === 'dev_bypass' ? [] : auth.claimValues }, ctx.state.audit);
         if (auth.method === 'dev_bypass') devUserProvisioned = true;
       } catch (error) {
-        log.warn({ err: error, sub: auth.principal.sub }, 'first-request provisioning failed; continuing');
+        log.warn({ err: error, sub: auth.principal!.sub }, 'first-request provisioning failed; continuing');
       }
     }
-    return next();
   };
 }
