@@ -16,3 +16,12 @@ describe('the client address', () => {
     expect(maskAddress('2001:db8:1234:5678::1')).toBe('2001:db8:1234::');
   });
 });
+
+describe('the canonical form of an address', () => {
+  it('keeps plain IPv4, unwraps IPv4-mapped IPv6, and compresses IPv6', () => {
+    expect(resolveClientAddress('10.1.2.3', undefined, false)).toBe('10.1.2.3');
+    expect(resolveClientAddress('::FFFF:10.1.2.3', undefined, false)).toBe('10.1.2.3');
+    expect(resolveClientAddress('2001:0db8:0000:0000:0000:0000:0000:0001', undefined, false)).toBe('2001:db8::1');
+    expect(resolveClientAddress('10.1.2.300', undefined, false)).toBe('unknown');
+  });
+});
