@@ -1,0 +1,95 @@
+import { SVC_VERSION } from '../../shared/version.js';
+import { activeCredential, type ActiveCredential } from '../auth/session.js';
+import { ApiError, CliError } from '../errors.js';
+import type { Context } from '../runtime/context.js';
+import { loginCommand } from '../auth/login-command.js';
+
+export interface ApiRequest {
+  readonly method: string;
+  /** A path on the server (`/auth/me`), with or without a query string. */
+  readonly path: string;
+  readonly query?: Record<string, string | string[]>;
+  /** Sent as JSON unless it is a string (sent as is). */
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The parsed JSON body, or the text when the body is not JSON, or null when empty. */
+  readonly body: unknown;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return null;
+  if (/json/.test(response.headers.get('content-type') ?? '')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function problemOf(response: Response, body: unknown): ApiError {
+  const problem = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const code = typeof problem.code === 'string' ? problem.code : `http_${response.status}`;
+  const message = typeof problem.detail === 'string' ? problem.detail : typeof problem.title === 'string' ? problem.title : `the server answered ${response.status}`;
+  const requestId = typeof problem.request_id === 'string' ? problem.request_id : (response.headers.get('x-request-id') ?? undefined);
+  return new ApiError(message, { status: response.status, code, ...(requestId === undefined ? {} : { requestId }) });
+}
+
+/**
+ * The daemon's API as the CLI calls it: the bearer of the active credential, `X-Org-Id` from
+ * `--org`, and a non-2xx answer thrown as an `ApiError` with the problem's code and request id.
+ */
+export class ApiClient {
+  constructor(private readonly ctx: Context) {}
+
+  async request(request: ApiRequest): Promise<ApiResponse> {
+    let credential = await activeCredential(this.ctx);
+    let response = await this.#send(credential, request);
+    // A stored token the server calls expired (clock skew, revoked session): renew once and retry.
+    if (response.status === 401 && credential.source.kind === 'file') {
+      const body = await readBody(response.clone());
+      if ((body as { code?: unknown } | null)?.code === 'token_expired') {
+        credential = await activeCredential(this.ctx, { force: true });
+        response = await this.#send(credential, request);
+      }
+    }
+    const body = await readBody(response);
+    if (!response.ok) {
+      const error = problemOf(response, body);
+      if (error.kind !== 'auth_required') throw error;
+      const stored = credential.stored;
+      const hint = credential.source.kind === 'env'
+        ? 'SVC_TOKEN is set and was refused; unset it or set a valid token'
+        : loginCommand({ profile: this.ctx.globals.profile, server: credential.server, method: stored?.method, clientId: stored?.client_id });
+      throw new ApiError(error.message, { status: error.status!, code: error.code!, ...(error.requestId ? { requestId: error.requestId } : {}), hint });
+    }
+    return { status: response.status, headers: response.headers, body };
+  }
+
+  async #send(credential: ActiveCredential, request: ApiRequest): Promise<Response> {
+    const url = new URL(request.path.replace(/^\/?/, '/'), `${credential.server}/`);
+    for (const [key, value] of Object.entries(request.query ?? {})) for (const v of [value].flat()) url.searchParams.append(key, v);
+    const headers = new Headers({ accept: 'application/json', 'user-agent': `svc/${SVC_VERSION}` });
+    if (this.ctx.globals.org !== undefined) headers.set('x-org-id', this.ctx.globals.org);
+    headers.set('authorization', `Bearer ${credential.accessToken}`);
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+      headers.set('content-type', 'application/json');
+    }
+    for (const [key, value] of Object.entries(request.headers ?? {})) headers.set(key, value);
+    try {
+      return await fetch(url, { method: request.method, headers, ...(body === undefined ? {} : { body }), signal: this.ctx.signal });
+    } catch (err) {
+      if (this.ctx.signal.aborted) throw new CliError('interrupted', 'interrupted');
+      throw new CliError('error', `cannot reach ${credential.server}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+}
