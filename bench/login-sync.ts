@@ -9,6 +9,7 @@ import { IdpMappingsRepo } from '../src/daemon/domains/idp-mappings/idp-mappings
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { LoginSync } from '../src/daemon/tenancy/login-sync.js';
 import { LoginSyncRepo } from '../src/daemon/tenancy/login-sync-repo.js';
+import { MappingIndex } from '../src/daemon/tenancy/mapping-index.js';
 import { UsersRepo } from '../src/daemon/tenancy/users-repo.js';
 import { median } from './lib.js';
 
@@ -40,8 +41,12 @@ export async function loginSyncBenchmark(line: (name: string, value: string) => 
 
     const audit = new AuditWriter(new AuditRepo(db.knex));
     const users = new UsersRepo(db.knex);
+    const mappingsRepo = new IdpMappingsRepo(db.knex);
+    // Loaded as the daemon's is once started: logins are measured against the in-process index.
+    const index = new MappingIndex(mappingsRepo, createLogger('silent'));
+    await index.refresh();
     const make = (sync: boolean) =>
-      new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), new IdpMappingsRepo(db.knex), audit, { sync, groupClaim: 'groups', authoritative: true, autoJoin: true });
+      new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), mappingsRepo, index, audit, { sync, groupClaim: 'groups', authoritative: true, autoJoin: true });
     const on = make(true);
     const off = make(false);
     const principal = (sub: string) => ({ sub, username: sub, email: '', realmRoles: [], clientRoles: [], groups, isServiceAccount: false });

@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
 import { IdpMappingsRepo } from '../src/daemon/domains/idp-mappings/idp-mappings-repo.js';
+import { createLogger } from '../src/daemon/logging/logger.js';
+import { MappingIndex } from '../src/daemon/tenancy/mapping-index.js';
+import type { CandidateMapping } from '../src/shared/tenancy/sync-plan.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedOrg, seedUser } from './helpers/seed.js';
 
@@ -351,5 +354,28 @@ describe('the sync preview', () => {
     expect(matched.map((m) => m.id).sort()).toEqual([ids.acmeNet, ids.globexOps, ids.initechNet].sort());
     expect(await repo.activeMatching('roles', values)).toEqual([]);
     expect(await repo.activeMatching('groups', [])).toEqual([]);
+  });
+
+  it('answer from the in-process index exactly what the query answers, asking the database until the index has loaded', async () => {
+    const repo = new IdpMappingsRepo(knex);
+    const byId = (mappings: CandidateMapping[]) => [...mappings].sort((a, b) => a.id.localeCompare(b.id));
+    const values = Array.from({ length: 200 }, (_, i) => `bulk-${i}`).concat(['/Net', 'Ops', '/Net', 'Net-Readers', 'net']);
+    const query = byId(await repo.activeMatching('groups', values));
+    expect(query.map((m) => m.id).sort()).toEqual([ids.acmeNet, ids.acmeNetWeak, ids.globexOps, ids.initechNet].sort());
+    expect(byId(await daemon.services.mappingIndex.match('groups', values))).toEqual(query);
+    expect(await daemon.services.mappingIndex.match('roles', values)).toEqual([]);
+
+    const index = new MappingIndex(repo, createLogger('silent'));
+    const late = await created('hooli', root, { claim: 'groups', value: 'Late', role: 'viewer' });
+    expect(index.loaded).toBe(false);
+    expect((await index.match('groups', ['Late'])).map((m) => m.id)).toEqual([late.id]);
+    await index.refresh();
+    expect(index.loaded).toBe(true);
+    expect(byId(await index.match('groups', values))).toEqual(query);
+    // A snapshot from now on: a row written behind its back is seen only after the next reload.
+    await knex('org_idp_mappings').where({ id: late.id }).update({ is_active: false });
+    expect((await index.match('groups', ['Late'])).map((m) => m.id)).toEqual([late.id]);
+    await index.refresh();
+    expect(await index.match('groups', ['Late'])).toEqual([]);
   });
 });

@@ -30,6 +30,8 @@ beforeAll(async () => {
       { org_id: await id('sec'), claim: 'groups', value: '/security', role: 'auditor' },
       { org_id: await id('ops'), claim: 'groups', value: '/ops', role: 'operator', is_active: false },
     ]);
+    // Seeded behind the API's back (no NOTIFY): reload the index as the periodic backstop would.
+    await daemon.services.mappingIndex.refresh();
   }
 });
 afterAll(async () => {
@@ -42,6 +44,12 @@ async function login(daemon: TestDaemon, sub: string, groups: string[] | undefin
   const token = await idp.mintAccessToken({ sub, username: sub, realmRoles: [], ...(groups ? { groups } : { omit: ['groups'] }), extra });
   expect((await fetch(`${daemon.url}/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
   return token;
+}
+
+/** A platform admin's headers, for the mappings and organizations APIs. */
+async function asAdmin(orgRef?: string): Promise<Record<string, string>> {
+  const token = await idp.mintAccessToken({ sub: 'sync-admin', username: 'sync-admin', realmRoles: ['admin'] });
+  return { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(orgRef ? { 'x-org-id': orgRef } : {}) };
 }
 
 async function memberships(knex: Knex, sub: string): Promise<Record<string, { role: string; source: string }>> {
@@ -111,15 +119,48 @@ describe('IdP group sync at login', () => {
   it('applies a mapping edit at the next login, not within a session', async () => {
     const knex = authoritative.services.db.knex;
     const token = await login(authoritative, 'u-h', ['/network']);
-    await knex('org_idp_mappings').where({ value: '/network' }).update({ role: 'operator' });
+    const { id } = await knex('org_idp_mappings').where({ value: '/network' }).first('id');
+    const setRole = async (role: string) =>
+      expect((await fetch(`${authoritative.url}/orgs/net/idp-mappings/${id}`, { method: 'PATCH', headers: await asAdmin('net'), body: JSON.stringify({ role }) })).status).toBe(200);
+    await setRole('operator');
     try {
       expect((await fetch(`${authoritative.url}/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       expect((await memberships(knex, 'u-h')).net).toEqual({ role: 'viewer', source: 'idp' });
       await login(authoritative, 'u-h', ['/network']);
       expect((await memberships(knex, 'u-h')).net).toEqual({ role: 'operator', source: 'idp' });
     } finally {
-      await knex('org_idp_mappings').where({ value: '/network' }).update({ role: 'viewer' });
+      await setRole('viewer');
     }
+  });
+
+  it('uses a mapping created through the API at the very next login on the same instance', async () => {
+    const created = await fetch(`${authoritative.url}/orgs/sec/idp-mappings`, {
+      method: 'POST',
+      headers: await asAdmin('sec'),
+      body: JSON.stringify({ claim: 'groups', value: '/fresh', role: 'approver' }),
+    });
+    expect(created.status).toBe(201);
+    // No wait: the periodic reload is 30 s away, so only the reload after the write can make this pass.
+    await login(authoritative, 'u-k', ['/fresh']);
+    expect((await memberships(authoritative.services.db.knex, 'u-k')).sec).toEqual({ role: 'approver', source: 'idp' });
+  });
+
+  it('stops matching the mappings of a deactivated organization, and matches them again once reactivated', async () => {
+    const knex = authoritative.services.db.knex;
+    const send = async (method: string, path: string, body: unknown, orgRef?: string) =>
+      (await fetch(`${authoritative.url}${path}`, { method, headers: await asAdmin(orgRef), body: JSON.stringify(body) })).status;
+    expect(await send('POST', '/orgs', { slug: 'lab', name: 'Lab' })).toBe(201);
+    expect(await send('POST', '/orgs/lab/idp-mappings', { claim: 'groups', value: '/lab', role: 'operator' }, 'lab')).toBe(201);
+    await login(authoritative, 'u-l', ['/lab']);
+    expect((await memberships(knex, 'u-l')).lab).toEqual({ role: 'operator', source: 'idp' });
+
+    expect(await send('PATCH', '/orgs/lab', { is_active: false })).toBe(200);
+    await login(authoritative, 'u-m', ['/lab']);
+    expect((await memberships(knex, 'u-m')).lab).toBeUndefined();
+
+    expect(await send('PATCH', '/orgs/lab', { is_active: true })).toBe(200);
+    await login(authoritative, 'u-m', ['/lab']);
+    expect((await memberships(knex, 'u-m')).lab).toEqual({ role: 'operator', source: 'idp' });
   });
 
   it('changes nothing, and says so, when the token lacks the group claim', async () => {
@@ -134,9 +175,8 @@ describe('IdP group sync at login', () => {
     const knex = authoritative.services.db.knex;
     await login(authoritative, 'u-j', ['/network']);
     await addManual(knex, 'u-j', 'ops', 'viewer');
-    const admin = `Bearer ${await idp.mintAccessToken({ sub: 'sync-admin', username: 'sync-admin', realmRoles: ['admin'] })}`;
     const groups = ['/network/admins', 'security'];
-    const preview = await fetch(`${authoritative.url}/orgs/net/idp-mappings?preview_user=u-j&${groups.map((g) => `groups=${encodeURIComponent(g)}`).join('&')}`, { headers: { authorization: admin } });
+    const preview = await fetch(`${authoritative.url}/orgs/net/idp-mappings?preview_user=u-j&${groups.map((g) => `groups=${encodeURIComponent(g)}`).join('&')}`, { headers: await asAdmin() });
     expect(preview.status).toBe(200);
     const { changes } = (await preview.json()) as { changes: { kind: string; org: { slug: string }; role: string }[] };
     await login(authoritative, 'u-j', groups);

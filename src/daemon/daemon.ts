@@ -41,6 +41,8 @@ import type { Logger } from './logging/logger.js';
 import { OrgsRepo } from './tenancy/orgs-repo.js';
 import { LoginSync } from './tenancy/login-sync.js';
 import { LoginSyncRepo } from './tenancy/login-sync-repo.js';
+import { MappingIndex } from './tenancy/mapping-index.js';
+import { MappingSync } from './tenancy/mapping-sync.js';
 import { UsersRepo } from './tenancy/users-repo.js';
 
 /** What the domains are built from; grows as domains are added. */
@@ -60,6 +62,8 @@ export interface Services {
   readonly explainer: Explainer;
   readonly authenticator: Authenticator;
   readonly idpMappings: IdpMappingsRepo;
+  readonly mappingIndex: MappingIndex;
+  readonly mappingSync: MappingSync;
   readonly loginSync: LoginSync;
 }
 
@@ -80,15 +84,19 @@ export interface RunningDaemon {
 /**
  * The composition root: config -> database -> migrations -> services -> app -> listen. A database that
  * is down at start-up does not stop the daemon: it serves (registry defaults, /ready 503) and migrates
- * and loads overrides as soon as the database answers.
+ * and loads overrides and the IdP mapping index as soon as the database answers.
  */
 export async function startDaemon(config: Config, log: Logger, options: DaemonOptions = {}): Promise<RunningDaemon> {
   const started = performance.now();
   const db = options.database ?? (await openDatabase(config, log));
   const schema = new SchemaKeeper(db, log);
   const services = buildServices(config, log, db);
-  await schema.start(() => services.overrideSync.refresh());
+  await schema.start(() => {
+    services.overrideSync.refresh();
+    void services.mappingIndex.refresh();
+  });
   services.overrideSync.start();
+  services.mappingSync.start();
 
   let draining = false;
   const openApi = openApiCache(() => mounted, services.overrideStore);
@@ -100,14 +108,23 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     permissionRoutes(services),
     auditLogRoutes(new AuditLogService(new AuditLogRepo(db.knex), services.audit)),
     orgRoutes({
-      orgs: new OrgsService(services.orgs, services.audit, () => services.orgAccess.invalidate()),
+      orgs: new OrgsService(services.orgs, services.audit, async () => {
+        services.orgAccess.invalidate();
+        await services.mappingIndex.refresh();
+      }),
       members: new MembersService(services.orgs, new MembershipsRepo(db.knex), services.users, services.audit),
     }),
     idpMappingRoutes(
-      new IdpMappingsService(services.idpMappings, services.users, services.audit, {
-        groupClaim: config.orgIdpGroupClaim,
-        authoritative: config.orgIdpSyncAuthoritative,
-      }),
+      new IdpMappingsService(
+        services.idpMappings,
+        services.users,
+        services.audit,
+        {
+          groupClaim: config.orgIdpGroupClaim,
+          authoritative: config.orgIdpSyncAuthoritative,
+        },
+        services.mappingIndex,
+      ),
     ),
     ...(options.extraDomains?.(services) ?? []),
   ];
@@ -136,6 +153,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
       await closeServer(server, config.shutdownGraceSeconds * 1000, log);
       schema.stop();
       await services.overrideSync.stop();
+      await services.mappingSync.stop();
       await db.close();
       log.info('svcd stopped');
     },
@@ -184,13 +202,15 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
   const explainer = new Explainer(overrideStore, orgAccess);
   const authenticator = new Authenticator(config, jwt, pats, tickets);
   const idpMappings = new IdpMappingsRepo(db.knex);
-  const loginSync = new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), idpMappings, audit, {
+  const mappingIndex = new MappingIndex(idpMappings, log);
+  const mappingSync = new MappingSync(mappingIndex, { databaseUrl: config.databaseUrl, refreshSeconds: config.permissionRefreshSeconds }, log);
+  const loginSync = new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), idpMappings, mappingIndex, audit, {
     sync: config.orgIdpSync,
     groupClaim: config.orgIdpGroupClaim,
     authoritative: config.orgIdpSyncAuthoritative,
     autoJoin: config.orgAutoJoin,
   });
-  return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, explainer, authenticator, idpMappings, loginSync };
+  return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, explainer, authenticator, idpMappings, mappingIndex, mappingSync, loginSync };
 }
 
 async function closeServer(server: Server, graceMs: number, log: Logger): Promise<void> {

@@ -1,4 +1,4 @@
-import { NotificationListener } from '../db/notification-listener.js';
+import { ReloadTriggers } from '../db/reload-triggers.js';
 import type { Logger } from '../logging/logger.js';
 import type { OverrideStore } from './override-store.js';
 
@@ -15,30 +15,24 @@ export interface OverrideSyncOptions {
  * once, a periodic reload is the backstop, and every (re)connection of the listener reloads in full.
  */
 export class OverrideSync {
-  #listener: NotificationListener | undefined;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #triggers: ReloadTriggers;
   #running: Promise<void> | undefined;
   #again = false;
 
   constructor(
     private readonly store: OverrideStore,
-    private readonly options: OverrideSyncOptions,
+    options: OverrideSyncOptions,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.#triggers = new ReloadTriggers({ ...options, channel: OVERRIDES_CHANNEL, reload: () => this.refresh(), log });
+  }
 
   start(): void {
-    this.refresh();
-    this.#timer = setInterval(() => this.refresh(), this.options.refreshSeconds * 1000);
-    this.#timer.unref();
-    if (this.options.databaseUrl) {
-      this.#listener = new NotificationListener({ url: this.options.databaseUrl, channel: OVERRIDES_CHANNEL, onSignal: () => this.refresh(), log: this.log });
-      this.#listener.start();
-    }
+    this.#triggers.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#listener?.stop();
+    await this.#triggers.stop();
     await this.#running;
   }
 

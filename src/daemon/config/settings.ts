@@ -158,7 +158,7 @@ export const SETTINGS = {
   permissionRefreshSeconds: setting({
     env: 'SERVICE_PERMISSION_REFRESH_SECONDS',
     default: '30',
-    doc: 'Backstop reload of permission overrides from the database; changes normally arrive at once by LISTEN/NOTIFY.',
+    doc: 'Backstop reload of permission overrides and of the IdP mapping index from the database; changes normally arrive at once by LISTEN/NOTIFY.',
     parse: integerBetween(1, 30),
   }),
   ticketTtlSeconds: setting({

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 
 /**
  * The writes of login-time provisioning, each guarded so it never touches a `manual` row. What sync
- * reads (matching mappings, current memberships) comes from the IdP mappings repository, the same
- * reads the preview makes, so a preview and the next login agree.
+ * reads (matching mappings from the mapping index, current memberships from the IdP mappings
+ * repository) are the same reads the preview makes, so a preview and the next login agree.
  */
 export class LoginSyncRepo {
   constructor(private readonly knex: Knex) {}

@@ -7,6 +7,7 @@ import type { AuditWriter } from '../audit/audit-writer.js';
 import type { UsersRepo } from './users-repo.js';
 import type { LoginSyncRepo } from './login-sync-repo.js';
 import type { IdpMappingsRepo } from '../domains/idp-mappings/idp-mappings-repo.js';
+import type { MappingIndex } from './mapping-index.js';
 
 export interface LoginSyncOptions {
   readonly sync: boolean;
@@ -40,6 +41,7 @@ export class LoginSync {
     private readonly users: UsersRepo,
     private readonly repo: LoginSyncRepo,
     private readonly mappings: IdpMappingsRepo,
+    private readonly index: MappingIndex,
     private readonly audit: AuditWriter,
     private readonly options: LoginSyncOptions,
   ) {}
@@ -59,7 +61,9 @@ export class LoginSync {
       return undefined;
     }
     // Read before the transaction: the embedded database has one connection, which the transaction holds.
-    const matched = await this.mappings.activeMatching(groupClaim, input.claimValues);
+    // Mappings come from the in-process index (kept current by NOTIFY); memberships change at every
+    // login and through the members API, so they are always read.
+    const matched = await this.index.match(groupClaim, input.claimValues);
     const memberships = await this.mappings.membershipsOf(userId);
     const plan = planSync({ memberships, matched, authoritative });
     // Only active organizations were read: with none, the auto-join check asks the database itself.

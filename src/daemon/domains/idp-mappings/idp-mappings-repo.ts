@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { CandidateMapping, ExistingMembership } from '../../../shared/tenancy/sync-plan.js';
+import { MAPPINGS_CHANNEL } from '../../tenancy/mapping-sync.js';
 
 export interface IdpMappingRow {
   readonly id: string;
@@ -14,6 +15,18 @@ export interface IdpMappingRow {
 
 /** A transaction of this repository; services pass it back without knowing what it is. */
 export type IdpMappingsTx = Knex.Transaction;
+
+interface CandidateRow {
+  readonly id: string;
+  readonly org_id: string;
+  readonly claim: string;
+  readonly value: string;
+  readonly role: string;
+}
+
+function candidates(rows: readonly CandidateRow[]): CandidateMapping[] {
+  return rows.map((r) => ({ id: r.id, orgId: r.org_id, claim: r.claim, value: r.value, role: r.role }));
+}
 
 const COLUMNS = ['id', 'org_id', 'claim', 'value', 'role', 'is_active', 'created_at', 'updated_at'] as const;
 
@@ -64,21 +77,33 @@ export class IdpMappingsRepo {
 
   /**
    * Every active mapping of an active organization whose claim is `claim` and whose value is one of
-   * `values` (exact, case-sensitive): one query, served by the (claim, value) index. This is what
-   * login-time sync and its preview feed to `planSync`.
+   * `values` (exact, case-sensitive): one query, served by the (claim, value) index. The mapping index
+   * answers the same from memory, and uses this until its first load.
    */
   async activeMatching(claim: string, values: readonly string[]): Promise<CandidateMapping[]> {
     const distinct = [...new Set(values)];
     if (distinct.length === 0) return [];
-    const rows: { id: string; org_id: string; claim: string; value: string; role: string }[] = await this.knex('org_idp_mappings as m')
+    // One array parameter instead of one per value: a token may carry hundreds of groups.
+    return candidates(await this.#active().where('m.claim', claim).whereRaw('m.value = ANY(?::text[])', [distinct]));
+  }
+
+  /** Every active mapping of an active organization: what the mapping index holds. */
+  async allActive(): Promise<CandidateMapping[]> {
+    return candidates(await this.#active());
+  }
+
+  /** Tells every instance, when `trx` commits, to reload its mapping index. */
+  async notifyChanged(trx: IdpMappingsTx, orgId: string): Promise<void> {
+    await trx.raw('SELECT pg_notify(?, ?)', [MAPPINGS_CHANNEL, orgId]);
+  }
+
+  /** One definition of "active" for the query and the index, so they cannot filter differently. */
+  #active(): Knex.QueryBuilder<CandidateRow, CandidateRow[]> {
+    return this.knex('org_idp_mappings as m')
       .join('organizations as o', 'o.id', 'm.org_id')
-      .where('m.claim', claim)
-      // One array parameter instead of one per value: a token may carry hundreds of groups.
-      .whereRaw('m.value = ANY(?::text[])', [distinct])
-      .andWhere('m.is_active', true)
+      .where('m.is_active', true)
       .andWhere('o.is_active', true)
       .select('m.id', 'm.org_id', 'm.claim', 'm.value', 'm.role');
-    return rows.map((r) => ({ id: r.id, orgId: r.org_id, claim: r.claim, value: r.value, role: r.role }));
   }
 
   /**
@@ -87,9 +112,10 @@ export class IdpMappingsRepo {
    */
   async membershipsOf(userId: string): Promise<ExistingMembership[]> {
     const rows: { org_id: string; role: string; source: 'manual' | 'idp' }[] = await this.knex('org_memberships as m')
-      .join('organizations as o', 'o.id', 'm.org_id')
       .where('m.user_id', userId)
-      .andWhere('o.is_active', true)
+      // A subquery per membership rather than a join: the embedded database never gathers statistics, and
+      // without them the planner joined by scanning every organization at each login.
+      .whereRaw('(SELECT o.is_active FROM organizations o WHERE o.id = m.org_id)')
       .select('m.org_id', 'm.role', 'm.source');
     return rows.map((r) => ({ orgId: r.org_id, role: r.role, source: r.source }));
   }

@@ -3,6 +3,7 @@ import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../../http/problem.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
+import type { MappingIndex } from '../../tenancy/mapping-index.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';
 import type { IdpMappingRow, IdpMappingsRepo } from './idp-mappings-repo.js';
 
@@ -82,7 +83,9 @@ function isUniqueViolation(error: unknown): boolean {
 
 /**
  * IdP mappings of one organization (`org_idp_mapping:manage`): create, list, change role or activity,
- * delete, each change audited in the same transaction; and the preview of what a login would do.
+ * delete, each change audited and announced (NOTIFY) in the same transaction, then applied to this
+ * instance's mapping index before answering, so the next login here already uses it; and the preview
+ * of what a login would do, read from the same index as the login.
  */
 export class IdpMappingsService {
   constructor(
@@ -90,6 +93,7 @@ export class IdpMappingsService {
     private readonly users: UsersRepo,
     private readonly audit: AuditWriter,
     private readonly settings: IdpMappingsSettings,
+    private readonly index: MappingIndex,
   ) {}
 
   async list(org: OrgRef, filter: { active?: boolean | undefined }): Promise<IdpMappingView[]> {
@@ -101,7 +105,7 @@ export class IdpMappingsService {
       throw problems.validation([{ path: 'claim', message: `must be the configured group claim "${this.settings.groupClaim}"` }]);
     }
     try {
-      return await this.repo.transaction(async (trx) => {
+      const view = await this.repo.transaction(async (trx) => {
         const row = await this.repo.insert(trx, { org_id: org.id, claim: input.claim, value: input.value, role: input.role, is_active: input.is_active });
         if (!row) throw duplicate();
         await this.audit.record(
@@ -117,8 +121,11 @@ export class IdpMappingsService {
           },
           trx,
         );
+        await this.repo.notifyChanged(trx, org.id);
         return idpMappingView(row);
       });
+      await this.index.refresh();
+      return view;
     } catch (error) {
       // ON CONFLICT covers the constraint; this only translates a violation that slipped past it.
       if (isUniqueViolation(error)) throw duplicate();
@@ -128,12 +135,12 @@ export class IdpMappingsService {
 
   async update(org: OrgRef, id: string, change: { role?: string | undefined; is_active?: boolean | undefined }, context?: AuditContext): Promise<IdpMappingView> {
     if (!isUuid(id)) throw notFound();
-    return this.repo.transaction(async (trx) => {
+    const { view, changed } = await this.repo.transaction(async (trx) => {
       const before = await this.repo.lockOfOrg(trx, org.id, id);
       if (!before) throw notFound();
       const changed = (change.role !== undefined && change.role !== before.role) || (change.is_active !== undefined && change.is_active !== before.is_active);
       // Sending what is already there changes nothing: no write, no entry.
-      if (!changed) return idpMappingView(before);
+      if (!changed) return { view: idpMappingView(before), changed };
       const after = await this.repo.update(trx, id, change);
       await this.audit.record(
         context,
@@ -154,8 +161,11 @@ export class IdpMappingsService {
         },
         trx,
       );
-      return idpMappingView(after);
+      await this.repo.notifyChanged(trx, org.id);
+      return { view: idpMappingView(after), changed };
     });
+    if (changed) await this.index.refresh();
+    return view;
   }
 
   async remove(org: OrgRef, id: string, context?: AuditContext): Promise<void> {
@@ -176,7 +186,9 @@ export class IdpMappingsService {
         },
         trx,
       );
+      await this.repo.notifyChanged(trx, org.id);
     });
+    await this.index.refresh();
   }
 
   /**
@@ -188,7 +200,7 @@ export class IdpMappingsService {
   async preview(username: string, values: readonly string[], caller: PreviewCaller): Promise<SyncPreview> {
     const user = await this.users.findByUsername(username);
     if (!user) throw problems.resourceNotFound('User');
-    const [memberships, matched] = await Promise.all([this.repo.membershipsOf(user.id), this.repo.activeMatching(this.settings.groupClaim, values)]);
+    const [memberships, matched] = await Promise.all([this.repo.membershipsOf(user.id), this.index.match(this.settings.groupClaim, values)]);
     const plan = planSync({ memberships, matched, authoritative: this.settings.authoritative });
 
     const visible = caller.platformAdmin ? undefined : new Set(await this.repo.adminOrgIdsOf(caller.sub));

@@ -1,6 +1,7 @@
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { Problem, problems } from '../../http/problem.js';
+import { MAPPINGS_CHANNEL } from '../../tenancy/mapping-sync.js';
 import type { OrgChanges, OrgRecord, OrgsRepo, Tx, VisibleOrgRow } from '../../tenancy/orgs-repo.js';
 
 /** Who is calling, as the organizations API needs to know it. */
@@ -96,13 +97,14 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** Organizations: list (filtered per caller), read, create, change, delete. Every change is audited in its transaction. */
 export class OrgsService {
   /**
-   * `onChange` runs after an organization was created, changed or deleted on this instance: the request
-   * path caches organizations briefly (`OrgAccessRepo.invalidate`), and must not see a stale one here.
+   * `onChange` runs after an organization was created, changed or deleted on this instance, and is
+   * awaited before answering: the request path caches organizations briefly (`OrgAccessRepo.invalidate`)
+   * and login sync indexes the mappings of active organizations, and neither must be stale here.
    */
   constructor(
     private readonly orgs: OrgsRepo,
     private readonly audit: AuditWriter,
-    private readonly onChange: () => void = () => {},
+    private readonly onChange: () => void | Promise<void> = () => {},
   ) {}
 
   /**
@@ -197,6 +199,7 @@ export class OrgsService {
         );
       }
       const updated = await this.orgs.update(trx, current.id, changes as OrgChanges);
+      if ('is_active' in changes) await notifyMappings(trx, current.id);
       await this.audit.record(
         context,
         {
@@ -225,6 +228,7 @@ export class OrgsService {
       if (!current) throw problems.resourceNotFound('Organization');
       if (current.is_default) throw orgRuleProblem('default_org_protected', 'org_ref', 'The platform default organization cannot be deleted.');
       await this.orgs.remove(trx, current.id);
+      await notifyMappings(trx, current.id);
       await this.audit.record(
         context,
         {
@@ -244,7 +248,12 @@ export class OrgsService {
   /** `work` in one transaction, then `onChange` once it has committed. */
   async #write<T>(work: (trx: Tx) => Promise<T>): Promise<T> {
     const result = await this.orgs.transaction(work);
-    this.onChange();
+    await this.onChange();
     return result;
   }
+}
+
+/** Only mappings of active organizations match at login: other instances reload theirs on this. */
+async function notifyMappings(trx: Tx, orgId: string): Promise<void> {
+  await trx.raw('SELECT pg_notify(?, ?)', [MAPPINGS_CHANNEL, orgId]);
 }

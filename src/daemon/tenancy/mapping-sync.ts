@@ -1,0 +1,37 @@
+import { ReloadTriggers } from '../db/reload-triggers.js';
+import type { Logger } from '../logging/logger.js';
+import type { MappingIndex } from './mapping-index.js';
+
+/** Sent in the transaction of every mapping write and every change to an organization's activity. */
+export const MAPPINGS_CHANNEL = 'svc_idp_mappings';
+
+export interface MappingSyncOptions {
+  /** PostgreSQL URL for LISTEN/NOTIFY; absent on the embedded database, where one instance is all there is. */
+  readonly databaseUrl?: string | undefined;
+  readonly refreshSeconds: number;
+}
+
+/**
+ * Keeps the mapping index current across instances, with the same triggers as the permission
+ * overrides (ReloadTriggers).
+ */
+export class MappingSync {
+  readonly #triggers: ReloadTriggers;
+
+  constructor(
+    private readonly index: MappingIndex,
+    options: MappingSyncOptions,
+    log: Logger,
+  ) {
+    this.#triggers = new ReloadTriggers({ ...options, channel: MAPPINGS_CHANNEL, reload: () => void this.index.refresh(), log });
+  }
+
+  start(): void {
+    this.#triggers.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.#triggers.stop();
+    await this.index.settled();
+  }
+}
