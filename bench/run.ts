@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
+import { cliStartupBenchmark } from './cli-startup.js';
 import { decisionBenchmark } from './decision.js';
 import { loginSyncBenchmark } from './login-sync.js';
 import { freePort, median, requestsPerSecond, startServer, timeToReady } from './lib.js';
@@ -82,6 +83,7 @@ async function jwtThroughput(dataDir: string): Promise<void> {
     line('ratio warm JWT / bare Koa (aim >= 0.7)', (w! / b!).toFixed(2));
     line('svcd, JWT, RS256 verified every request (req/s, median)', c!.toFixed(0));
     line('ratio verified-each-time / warm (aim >= 0.35)', (c! / w!).toFixed(2));
+    await cliStartupBenchmark(line, { server: warm.url, token });
   } finally {
     await Promise.all([bare.stop(), warm.stop(), cold.stop()]);
     await idp.stop();
