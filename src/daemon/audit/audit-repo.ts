@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
-export interface AuditRow {
+/** The columns of an audit entry that are the same whether written, read, or sent to a client. */
+export interface AuditFields {
   readonly org_id: string | null;
   readonly event_type: string;
   readonly actor_sub: string | null;
@@ -9,9 +10,12 @@ export interface AuditRow {
   readonly resource_id: string | null;
   readonly action: string | null;
   readonly outcome: string | null;
-  readonly details_json: Record<string, unknown>;
   readonly client_ip: string | null;
   readonly user_agent: string | null;
+}
+
+export interface AuditRow extends AuditFields {
+  readonly details_json: Record<string, unknown>;
 }
 
 export class AuditRepo {

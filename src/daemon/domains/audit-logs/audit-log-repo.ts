@@ -1,19 +1,10 @@
 import type { Knex } from 'knex';
+import type { AuditFields } from '../../audit/audit-repo.js';
 
-export interface AuditLogRow {
+export interface AuditLogRow extends AuditFields {
   readonly id: string;
-  readonly org_id: string | null;
   readonly ts: Date | string;
-  readonly event_type: string;
-  readonly actor_sub: string | null;
-  readonly actor_username: string | null;
-  readonly resource_type: string | null;
-  readonly resource_id: string | null;
-  readonly action: string | null;
-  readonly outcome: string | null;
   readonly details_json: Record<string, unknown> | string | null;
-  readonly client_ip: string | null;
-  readonly user_agent: string | null;
   /** `ts` in UTC to the microsecond: a JS Date keeps milliseconds only, too coarse for a keyset position. */
   readonly position_ts: string;
 }

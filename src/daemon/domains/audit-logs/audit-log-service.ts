@@ -1,23 +1,14 @@
 import type { AuditContext } from '../../audit/audit-context.js';
+import type { AuditFields } from '../../audit/audit-repo.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../../http/problem.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 import type { AuditLogFilter, AuditLogPosition, AuditLogRepo, AuditLogRow, Tally } from './audit-log-repo.js';
 
-export interface AuditLogEntry {
+export interface AuditLogEntry extends AuditFields {
   readonly id: string;
-  readonly org_id: string | null;
   readonly ts: string;
-  readonly event_type: string;
-  readonly actor_sub: string | null;
-  readonly actor_username: string | null;
-  readonly resource_type: string | null;
-  readonly resource_id: string | null;
-  readonly action: string | null;
-  readonly outcome: string | null;
   readonly details: Record<string, unknown>;
-  readonly client_ip: string | null;
-  readonly user_agent: string | null;
 }
 
 export interface AuditLogPage {
