@@ -1,3 +1,5 @@
+import type { PatView } from '../../../shared/api/tokens.js';
+export type { PatView };
 import type { Principal } from '../../../shared/auth/principal.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
@@ -8,19 +10,6 @@ import type { UsersRepo } from '../../tenancy/users-repo.js';
 import { digestOf } from '../secrets.js';
 import { isWellFormedPersonalAccessToken, newPersonalAccessToken } from './pat-format.js';
 import type { PatRepo, PatRow } from './pat-repo.js';
-
-export interface PatView {
-  readonly id: string;
-  readonly name: string;
-  readonly token_prefix: string;
-  readonly user: { readonly id: string; readonly username: string };
-  readonly org: { readonly id: string; readonly slug: string };
-  readonly expires_at: string | null;
-  readonly last_used_at: string | null;
-  readonly revoked_at: string | null;
-  readonly created_at: string;
-  readonly created_by: string | null;
-}
 
 export interface PatIdentity {
   readonly principal: Principal;

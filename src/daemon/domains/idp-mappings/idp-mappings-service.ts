@@ -1,3 +1,5 @@
+import type { IdpMappingView } from '../../../shared/api/tenancy.js';
+export type { IdpMappingView };
 import { planSync, type CandidateMapping, type PlannedChange } from '../../../shared/tenancy/sync-plan.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
@@ -6,17 +8,6 @@ import { isUuid } from '../../tenancy/orgs-repo.js';
 import type { MappingIndex } from '../../tenancy/mapping-index.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';
 import type { IdpMappingRow, IdpMappingsRepo } from './idp-mappings-repo.js';
-
-export interface IdpMappingView {
-  readonly id: string;
-  readonly org_id: string;
-  readonly claim: string;
-  readonly value: string;
-  readonly role: string;
-  readonly is_active: boolean;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
 
 export interface OrgRef {
   readonly id: string;

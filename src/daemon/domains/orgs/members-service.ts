@@ -1,3 +1,5 @@
+import type { MemberView } from '../../../shared/api/tenancy.js';
+export type { MemberView };
 import type { OrgRole } from '../../../shared/tenancy/org-roles.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
@@ -7,16 +9,6 @@ import { isUuid } from '../../tenancy/orgs-repo.js';
 import type { UserRow, UsersRepo } from '../../tenancy/users-repo.js';
 import type { AddableUserRow, MemberRow, MembershipsRepo } from './memberships-repo.js';
 import { orgRuleProblem, type OrgCaller, type Page } from './orgs-service.js';
-
-export interface MemberView {
-  readonly user_id: string;
-  readonly username: string;
-  readonly email: string | null;
-  readonly role: string;
-  readonly source: 'manual' | 'idp';
-  readonly created_at: string;
-  readonly updated_at: string;
-}
 
 export function memberView(row: MemberRow): MemberView {
   return {

@@ -1,3 +1,5 @@
+import type { OrgAccess, OrgListItem, OrgView } from '../../../shared/api/tenancy.js';
+export type { OrgAccess, OrgListItem, OrgView };
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { Problem, problems } from '../../http/problem.js';
@@ -11,28 +13,6 @@ export interface OrgCaller {
   readonly platformAdmin: boolean;
   /** Set for a personal access token: the one organization it acts in. */
   readonly patOrgId?: string | undefined;
-}
-
-export interface OrgView {
-  readonly id: string;
-  readonly slug: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly is_active: boolean;
-  readonly is_default: boolean;
-  readonly is_shared: boolean;
-  readonly settings: Record<string, unknown>;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
-
-/** How the caller comes to see an organization in the list. */
-export type OrgAccess = 'member' | 'shared' | 'platform_admin';
-
-export interface OrgListItem extends OrgView {
-  readonly role: string | null;
-  readonly source: 'manual' | 'idp' | null;
-  readonly access: OrgAccess;
 }
 
 export interface Page<T> {
