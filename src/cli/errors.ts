@@ -22,6 +22,8 @@ export interface CliErrorDetails {
   readonly code?: string;
   readonly status?: number;
   readonly requestId?: string;
+  /** The rule a 422 names (`override_rule_violation`, `last_org_admin`, …). */
+  readonly rule?: string;
   readonly cause?: unknown;
 }
 
@@ -31,6 +33,7 @@ export class CliError extends Error {
   readonly code: string | undefined;
   readonly status: number | undefined;
   readonly requestId: string | undefined;
+  readonly rule: string | undefined;
 
   constructor(readonly kind: ErrorKind, message: string, details: CliErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -38,6 +41,7 @@ export class CliError extends Error {
     this.code = details.code;
     this.status = details.status;
     this.requestId = details.requestId;
+    this.rule = details.rule;
   }
 }
 

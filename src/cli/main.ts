@@ -23,7 +23,7 @@ function report(io: IO, err: unknown): void {
   const s = styles(io.colorErr);
   if (err instanceof CliError) {
     io.err(`${s.red('error')}: ${err.message}\n`);
-    const facts = [err.code && `code: ${err.code}`, err.status && `status: ${err.status}`, err.requestId && `request id: ${err.requestId}`].filter(Boolean);
+    const facts = [err.code && `code: ${err.code}`, err.rule && `rule: ${err.rule}`, err.status && `status: ${err.status}`, err.requestId && `request id: ${err.requestId}`].filter(Boolean);
     if (facts.length > 0) io.err(`  ${facts.join('  ')}\n`);
     if (err.hint) io.err(`  ${err.kind === 'auth_required' ? 'to log in, run' : 'hint'}: ${err.hint}\n`);
   } else {
@@ -45,7 +45,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 
   const dispatch: Dispatch = (load) => async (...commanderArgs) => {
     const command = commanderArgs[commanderArgs.length - 1] as Command;
-    const raw = command.opts();
+    // With the parent's options too: `svc perms --json` and `svc perms actions --json` both reach the verb.
+    const raw = command.optsWithGlobals();
     const positionals = commanderArgs.slice(0, -2).filter((a): a is string => typeof a === 'string');
     let globals;
     try {

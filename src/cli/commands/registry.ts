@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../runtime/context.js';
+import { registerAdminCommands } from './registry-admin.js';
 
 /**
  * Every command's name, flags and help, and how to load it. The module holding a command's parse
@@ -75,4 +76,6 @@ export function registerCommands(program: Command, dispatch: Dispatch): void {
       const m = await import('./api/request.js');
       return ({ positionals, raw, ctx }) => m.runApi(m.parseApiOptions(positionals[0]!, positionals[1]!, raw), ctx);
     }));
+
+  registerAdminCommands(program, dispatch);
 }

@@ -39,7 +39,8 @@ function problemOf(response: Response, body: unknown): ApiError {
   const code = typeof problem.code === 'string' ? problem.code : `http_${response.status}`;
   const message = typeof problem.detail === 'string' ? problem.detail : typeof problem.title === 'string' ? problem.title : `the server answered ${response.status}`;
   const requestId = typeof problem.request_id === 'string' ? problem.request_id : (response.headers.get('x-request-id') ?? undefined);
-  return new ApiError(message, { status: response.status, code, ...(requestId === undefined ? {} : { requestId }) });
+  const rule = typeof problem.rule === 'string' ? problem.rule : undefined;
+  return new ApiError(message, { status: response.status, code, ...(requestId === undefined ? {} : { requestId }), ...(rule === undefined ? {} : { rule }) });
 }
 
 /**

@@ -42,3 +42,11 @@ export interface IdpMappingView {
   readonly created_at: string;
   readonly updated_at: string;
 }
+
+/** A page of an offset-paginated list. */
+export interface Page<T> {
+  readonly items: T[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+}

@@ -1,5 +1,5 @@
-import type { OrgAccess, OrgListItem, OrgView } from '../../../shared/api/tenancy.js';
-export type { OrgAccess, OrgListItem, OrgView };
+import type { OrgAccess, OrgListItem, OrgView, Page } from '../../../shared/api/tenancy.js';
+export type { OrgAccess, OrgListItem, OrgView, Page };
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { Problem, problems } from '../../http/problem.js';
@@ -13,13 +13,6 @@ export interface OrgCaller {
   readonly platformAdmin: boolean;
   /** Set for a personal access token: the one organization it acts in. */
   readonly patOrgId?: string | undefined;
-}
-
-export interface Page<T> {
-  readonly items: T[];
-  readonly total: number;
-  readonly limit: number;
-  readonly offset: number;
 }
 
 export type OrgRule = 'default_org_protected' | 'last_org_admin';

@@ -1,0 +1,27 @@
+import { usageError } from '../../errors.js';
+import { ApiClient } from '../../http/client.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson } from '../../runtime/io.js';
+import { flag } from '../shared.js';
+import type { Org } from './types.js';
+
+export interface OrgsCreateOptions {
+  readonly slug: string;
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly json: boolean;
+}
+
+export function parseOrgsCreateOptions(slug: string, raw: Record<string, unknown>): OrgsCreateOptions {
+  const name = flag.string(raw, 'name');
+  if (name === undefined) throw usageError('svc orgs create needs a name', 'pass --name NAME');
+  return { slug, name, description: flag.string(raw, 'description'), json: flag.json(raw) };
+}
+
+/** `POST /orgs`. */
+export async function runOrgsCreate(options: OrgsCreateOptions, ctx: Context): Promise<void> {
+  const body = { slug: options.slug, name: options.name, ...(options.description === undefined ? {} : { description: options.description }) };
+  const org = (await new ApiClient(ctx).request({ method: 'POST', path: '/orgs', body })).body as Org;
+  if (options.json) printJson(ctx.io, org);
+  else ctx.io.err(`Created organization ${org.slug} (${org.id}).\n`);
+}

@@ -1,0 +1,22 @@
+import { ApiClient } from '../../http/client.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson } from '../../runtime/io.js';
+import { printRecord } from '../../runtime/table.js';
+import { enc, flag } from '../shared.js';
+import { orgFields, type Org } from './types.js';
+
+export interface OrgsGetOptions {
+  readonly org: string;
+  readonly json: boolean;
+}
+
+export function parseOrgsGetOptions(org: string, raw: Record<string, unknown>): OrgsGetOptions {
+  return { org, json: flag.json(raw) };
+}
+
+/** `GET /orgs/{org_ref}`. */
+export async function runOrgsGet(options: OrgsGetOptions, ctx: Context): Promise<void> {
+  const org = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}` })).body as Org;
+  if (options.json) printJson(ctx.io, org);
+  else printRecord(ctx.io, orgFields(org));
+}

@@ -1,0 +1,31 @@
+import { usageError } from '../../errors.js';
+import { ApiClient } from '../../http/client.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson } from '../../runtime/io.js';
+import { enc, flag } from '../shared.js';
+import type { Org } from './types.js';
+
+export interface OrgsUpdateOptions {
+  readonly org: string;
+  /** The PATCH body: only what was given. */
+  readonly changes: { name?: string; description?: string | null; is_active?: boolean; is_shared?: boolean };
+  readonly json: boolean;
+}
+
+export function parseOrgsUpdateOptions(org: string, raw: Record<string, unknown>): OrgsUpdateOptions {
+  const changes: OrgsUpdateOptions['changes'] = {};
+  const name = flag.string(raw, 'name');
+  if (name !== undefined) changes.name = name;
+  if (typeof raw.description === 'string') changes.description = raw.description === '' ? null : raw.description;
+  if (typeof raw.active === 'boolean') changes.is_active = raw.active;
+  if (typeof raw.shared === 'boolean') changes.is_shared = raw.shared;
+  if (Object.keys(changes).length === 0) throw usageError('nothing to change', 'pass --name, --description, --active/--no-active or --shared/--no-shared');
+  return { org, changes, json: flag.json(raw) };
+}
+
+/** `PATCH /orgs/{org_ref}` (the slug is immutable). */
+export async function runOrgsUpdate(options: OrgsUpdateOptions, ctx: Context): Promise<void> {
+  const org = (await new ApiClient(ctx).request({ method: 'PATCH', path: `/orgs/${enc(options.org)}`, body: options.changes })).body as Org;
+  if (options.json) printJson(ctx.io, org);
+  else ctx.io.err(`Updated organization ${org.slug}.\n`);
+}

@@ -1,0 +1,52 @@
+import { ApiClient } from '../../http/client.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson, styles } from '../../runtime/io.js';
+import { printRecord } from '../../runtime/table.js';
+import { flag } from '../shared.js';
+import { routeTarget } from './route-target.js';
+
+export interface ExplainOptions {
+  readonly method: string;
+  readonly path: string;
+  readonly user: string | undefined;
+  readonly realmRoles: string | undefined;
+  readonly inOrg: string | undefined;
+  readonly json: boolean;
+}
+
+export function parseExplainOptions(method: string, path: string, raw: Record<string, unknown>): ExplainOptions {
+  return { ...routeTarget(method, path), user: flag.string(raw, 'user'), realmRoles: flag.string(raw, 'realmRoles'), inOrg: flag.string(raw, 'inOrg'), json: flag.json(raw) };
+}
+
+interface Explanation {
+  readonly route: { method: string; path: string; action: string };
+  readonly scope: string;
+  readonly policy: string;
+  readonly source: string;
+  readonly default_policy: string;
+  readonly organization: { id: string; slug: string; role: string | null } | null;
+  readonly allowed: boolean;
+  readonly reason: string;
+  readonly required_roles: string[];
+}
+
+/** `GET /settings/permissions?explain=1&…`: the decision the request path would make, and why. */
+export async function runExplain(options: ExplainOptions, ctx: Context): Promise<void> {
+  const query: Record<string, string> = { explain: '1', method: options.method, path: options.path };
+  if (options.user !== undefined) query.username = options.user;
+  if (options.realmRoles !== undefined) query.realm_roles = options.realmRoles;
+  if (options.inOrg !== undefined) query.org = options.inOrg;
+  const e = (await new ApiClient(ctx).request({ method: 'GET', path: '/settings/permissions', query })).body as Explanation;
+  if (options.json) return printJson(ctx.io, e);
+  const s = styles(ctx.io.colorOut);
+  printRecord(ctx.io, [
+    ['route', `${e.route.method} ${e.route.path}`],
+    ['action', e.route.action],
+    ['scope', e.scope],
+    ['policy', `${e.policy} (${e.source}; default ${e.default_policy})`],
+    ['organization', e.organization ? `${e.organization.slug} (role ${e.organization.role ?? 'none'})` : null],
+    ['decision', e.allowed ? s.green('allowed') : s.red('refused')],
+    ['reason', e.reason],
+    ['required roles', e.required_roles.join(', ')],
+  ]);
+}

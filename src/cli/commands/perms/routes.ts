@@ -1,0 +1,38 @@
+import { usageError } from '../../errors.js';
+import { ApiClient } from '../../http/client.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson } from '../../runtime/io.js';
+import { printTable } from '../../runtime/table.js';
+import { flag } from '../shared.js';
+import { permsApi, type RouteRow } from './api.js';
+
+const SOURCES = ['default', 'action_override', 'route_override'] as const;
+
+export interface RoutesOptions {
+  readonly json: boolean;
+  readonly action: string | undefined;
+  readonly source: RouteRow['source'] | undefined;
+}
+
+export function parseRoutesOptions(raw: Record<string, unknown>): RoutesOptions {
+  const source = flag.string(raw, 'source');
+  if (source !== undefined && !(SOURCES as readonly string[]).includes(source)) throw usageError(`--source must be one of ${SOURCES.join(', ')}, not "${source}"`);
+  return { json: flag.json(raw), action: flag.string(raw, 'action'), source: source as RouteRow['source'] | undefined };
+}
+
+/** The route matrix, filtered here (the daemon's list takes no query). `--json`: `{routes: [...]}`. */
+export async function runRoutes(options: RoutesOptions, ctx: Context): Promise<void> {
+  const routes = (await permsApi(new ApiClient(ctx)).routes()).filter(
+    (r) => (options.action === undefined || r.action === options.action) && (options.source === undefined || r.source === options.source),
+  );
+  if (options.json) return printJson(ctx.io, { routes });
+  printTable<RouteRow>(ctx.io, routes, [
+    { header: 'METHOD', value: (r) => r.method },
+    { header: 'PATH', value: (r) => r.path },
+    { header: 'ACTION', value: (r) => r.action },
+    { header: 'SCOPE', value: (r) => r.scope },
+    { header: 'DEFAULT', value: (r) => r.default_policy },
+    { header: 'EFFECTIVE', value: (r) => r.effective_policy },
+    { header: 'SOURCE', value: (r) => r.source },
+  ], 'No routes match.');
+}

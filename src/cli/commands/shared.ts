@@ -1,0 +1,26 @@
+import { usageError } from '../errors.js';
+
+/** What every verb of the admin groups reads from its flags besides its own. */
+export const flag = {
+  json: (raw: Record<string, unknown>) => raw.json === true,
+  yes: (raw: Record<string, unknown>) => raw.yes === true,
+  string: (raw: Record<string, unknown>, key: string) => (typeof raw[key] === 'string' && raw[key] !== '' ? (raw[key] as string) : undefined),
+  strings: (raw: Record<string, unknown>, key: string) => (Array.isArray(raw[key]) ? (raw[key] as unknown[]).filter((v): v is string => typeof v === 'string') : []),
+};
+
+/** The organization a verb acts on: its positional reference, else `--org` (global, in `raw` too). */
+export function orgOf(raw: Record<string, unknown>, positional?: string): string {
+  const org = positional ?? flag.string(raw, 'org');
+  if (org === undefined) throw usageError('this command needs an organization', 'pass --org ORG (an id or slug)');
+  return org;
+}
+
+export const enc = encodeURIComponent;
+
+export const ORG_ROLES = ['viewer', 'auditor', 'approver', 'operator', 'admin'] as const;
+
+export function roleOf(value: string | undefined, flagName: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!(ORG_ROLES as readonly string[]).includes(value)) throw usageError(`${flagName} must be one of ${ORG_ROLES.join(', ')}, not "${value}"`);
+  return value;
+}

@@ -1,0 +1,43 @@
+import { usageError } from '../../errors.js';
+import { ApiClient } from '../../http/client.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson, styles } from '../../runtime/io.js';
+import { flag } from '../shared.js';
+import type { TokenRecord } from './types.js';
+
+export interface TokensCreateOptions {
+  readonly name: string;
+  readonly user: string | undefined;
+  readonly org: string | undefined;
+  readonly expiresInDays: number | undefined;
+  readonly expiresAt: string | undefined;
+  readonly json: boolean;
+}
+
+export function parseTokensCreateOptions(name: string, raw: Record<string, unknown>): TokensCreateOptions {
+  const days = flag.string(raw, 'expiresInDays');
+  if (days !== undefined && !/^\d+$/.test(days)) throw usageError(`--expires-in-days must be a whole number, not "${days}"`);
+  const expiresAt = flag.string(raw, 'expiresAt');
+  if (days !== undefined && expiresAt !== undefined) throw usageError('give --expires-in-days or --expires-at, not both');
+  return { name, user: flag.string(raw, 'user'), org: flag.string(raw, 'org'), expiresInDays: days === undefined ? undefined : Number(days), expiresAt, json: flag.json(raw) };
+}
+
+/**
+ * `POST /api-tokens`. The plaintext exists only in this answer: it goes to stdout (alone, or in the
+ * `--json` record as `token`), and stderr says it will not be shown again.
+ */
+export async function runTokensCreate(options: TokensCreateOptions, ctx: Context): Promise<void> {
+  const body = {
+    name: options.name,
+    ...(options.user === undefined ? {} : { username: options.user }),
+    ...(options.org === undefined ? {} : { org: options.org }),
+    ...(options.expiresInDays === undefined ? {} : { expires_in_days: options.expiresInDays }),
+    ...(options.expiresAt === undefined ? {} : { expires_at: options.expiresAt }),
+  };
+  const created = (await new ApiClient(ctx).request({ method: 'POST', path: '/api-tokens', body })).body as TokenRecord & { token: string };
+  const s = styles(ctx.io.colorErr);
+  ctx.io.err(`Created token ${created.name} (${created.id}) for ${created.user.username} in ${created.org.slug}, expires ${created.expires_at ?? 'never'}.\n`);
+  ctx.io.err(`${s.yellow('warning')}: copy the token now; it will not be shown again.\n`);
+  if (options.json) printJson(ctx.io, created);
+  else ctx.io.out(`${created.token}\n`);
+}

@@ -1,0 +1,23 @@
+import { ApiClient } from '../../http/client.js';
+import { confirmDestructive } from '../../runtime/confirm.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson } from '../../runtime/io.js';
+import { enc, flag } from '../shared.js';
+
+export interface TokensRevokeUserOptions {
+  readonly username: string;
+  readonly yes: boolean;
+  readonly json: boolean;
+}
+
+export function parseTokensRevokeUserOptions(username: string, raw: Record<string, unknown>): TokensRevokeUserOptions {
+  return { username, yes: flag.yes(raw), json: flag.json(raw) };
+}
+
+/** `DELETE /api-tokens/by-user/{username}`. `--json`: `{revoked: n}`. */
+export async function runTokensRevokeUser(options: TokensRevokeUserOptions, ctx: Context): Promise<void> {
+  await confirmDestructive(ctx.io, `Revoke every token of ${options.username}`, options.yes);
+  const body = (await new ApiClient(ctx).request({ method: 'DELETE', path: `/api-tokens/by-user/${enc(options.username)}` })).body as { revoked: number };
+  if (options.json) printJson(ctx.io, body);
+  else ctx.io.err(`Revoked ${body.revoked} token(s) of ${options.username}.\n`);
+}
