@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_AUTOMATION_CLIENT_SECRET, DEV_CLIENTS, DEV_SERVICE_ACCOUNT, startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
-import { REPO_ROOT } from './helpers/spawn.js';
+import { runSvc } from './helpers/cli.js';
 
 let idp: DevIdp;
 let daemon: TestDaemon;
@@ -25,18 +24,8 @@ afterAll(async () => {
   if (configHome) await rm(configHome, { recursive: true, force: true });
 });
 
-function svc(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: configHome, XDG_CONFIG_HOME: configHome, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(stdin);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+function svc(args: string[], env: Record<string, string> = {}, stdin = '') {
+  return runSvc(args, { configHome, env, stdin });
 }
 
 const adminToken = () => idp.mintAccessToken({ expiresInSeconds: 300 });

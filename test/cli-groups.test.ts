@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedUser } from './helpers/seed.js';
-import { REPO_ROOT } from './helpers/spawn.js';
+import { runSvc } from './helpers/cli.js';
 
 /**
  * The admin command groups run as the built CLI would (a subprocess, no terminal) against a real
@@ -35,18 +34,8 @@ afterAll(async () => {
   if (configHome) await rm(configHome, { recursive: true, force: true });
 });
 
-function svc(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--server', daemon.url, ...args], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: configHome, XDG_CONFIG_HOME: configHome, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end();
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+function svc(args: string[], env: Record<string, string>) {
+  return runSvc(['--server', daemon.url, ...args], { configHome, env });
 }
 
 /** The line of a table whose first column is `first`, and whether its cells start under the header's columns. */

@@ -7,6 +7,7 @@ import { DEV_PRINCIPAL } from '../src/shared/auth/principal.js';
 import { approveDeviceCode, authorizeInBrowser, DEV_AUTOMATION_CLIENT_SECRET, DEV_CLIENTS, DEV_USERS, startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedUser } from './helpers/seed.js';
+import { SVC_BIN } from './helpers/cli.js';
 import { REPO_ROOT } from './helpers/spawn.js';
 
 let idp: DevIdp;
@@ -38,7 +39,7 @@ interface Run {
 
 /** Runs the CLI from source with its own config directory and a minimal environment (no display: headless). */
 function svc(args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [SVC_BIN, ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: configHome, XDG_CONFIG_HOME: configHome, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
