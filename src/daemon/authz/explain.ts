@@ -1,7 +1,7 @@
 import type { Principal } from '../../shared/auth/principal.js';
 import type { CatalogueRoute } from '../../shared/catalogue/types.js';
-import { decide } from '../../shared/policy/decision.js';
-import { scopeOf } from '../../shared/policy/org-scope.js';
+import { decide, decidesOnOrganization } from '../../shared/policy/decision.js';
+import { DEFAULT_ORG_SLUG, scopeOf } from '../../shared/policy/org-scope.js';
 import type { OrgAccessRepo, OrgAccessRow } from './org-access-repo.js';
 import type { OverrideStore } from './override-store.js';
 
@@ -40,7 +40,7 @@ export class Explainer {
   /** Several routes for one caller in one organization: the organization is looked up once. */
   async explainMany(routes: readonly CatalogueRoute[], request: ExplainRequest): Promise<Explanation[]> {
     const { principal } = request;
-    const row = principal ? await this.access.lookup(request.orgRef ?? request.tokenOrgId ?? 'default', principal.sub) : undefined;
+    const row = principal ? await this.access.lookup(request.orgRef ?? request.tokenOrgId ?? DEFAULT_ORG_SLUG, principal.sub) : undefined;
     return routes.map((route) => this.#explainOne(route, request, row));
   }
 
@@ -48,8 +48,7 @@ export class Explainer {
     const { principal } = request;
     const effective = this.store.resolve(route);
     const scope = scopeOf(route);
-    const needsOrg = scope === 'org' || effective.policy === 'org_member' || effective.policy === 'org_admin';
-    const org = needsOrg && row?.is_active ? { id: row.id, slug: row.slug } : undefined;
+    const org = decidesOnOrganization(effective.policy, scope) && row?.is_active ? { id: row.id, slug: row.slug } : undefined;
     const orgRole = org && (!request.tokenOrgId || request.tokenOrgId === org.id) ? (row?.role ?? undefined) : undefined;
     const decision = decide(effective.policy, scope, { authenticated: principal !== undefined, realmRoles: principal?.realmRoles ?? [], org, orgRole });
     return {

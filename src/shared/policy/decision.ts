@@ -21,6 +21,14 @@ const allow = (reason: string): Decision => ({ allowed: true, reason });
 const deny = (reason: string, requiredRoles: readonly string[] = []): Decision => ({ allowed: false, reason, requiredRoles });
 
 /**
+ * Whether the decision needs the active organization: every organization-scoped route, and the
+ * organization policies wherever they are assigned. The request path and explain ask the same question.
+ */
+export function decidesOnOrganization(policy: Policy, scope: RouteScope): boolean {
+  return scope === 'org' || policy === 'org_member' || policy === 'org_admin';
+}
+
+/**
  * The effective policy against a caller. Platform scope decides on realm roles only (an organization
  * role counts for nothing there). Organization scope, and the `org_member`/`org_admin` policies
  * anywhere, need membership in the active organization (platform admins excepted) and then decide on
@@ -31,7 +39,7 @@ export function decide(policy: Policy, scope: RouteScope, caller: Caller): Decis
   if (policy === 'disabled') return deny('the route is disabled');
   if (!caller.authenticated) return deny('not authenticated');
   const platformAdmin = caller.realmRoles.includes('admin');
-  if (scope === 'org' || policy === 'org_member' || policy === 'org_admin') {
+  if (decidesOnOrganization(policy, scope)) {
     if (!caller.org) return deny('no such organization, or not a member of it', policy === 'org_admin' ? ['admin'] : []);
     if (platformAdmin) return allow('platform admin');
     if (!caller.orgRole) return deny(`not a member of ${caller.org.slug}`, ROLE_GRANTS[policy] ?? []);

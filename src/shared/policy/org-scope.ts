@@ -45,6 +45,12 @@ const PLATFORM_EXCEPTIONS: ReadonlySet<string> = new Set(['PATCH /orgs/{org_ref}
 
 export type RouteScope = 'org' | 'platform';
 
+/**
+ * The active organization when a request names none: the platform default organization, made by a
+ * migration with this slug (slugs are immutable).
+ */
+export const DEFAULT_ORG_SLUG = 'default';
+
 export function classifyScope(route: Pick<CatalogueRoute, 'key' | 'path'>): RouteScope {
   if (PLATFORM_EXCEPTIONS.has(route.key)) return 'platform';
   const underPrefix = ORG_PREFIXES.some((prefix) => route.path === prefix || route.path.startsWith(`${prefix}/`));

@@ -1,11 +1,11 @@
-import { scopeOf } from '../../../shared/policy/org-scope.js';
+import { decidesOnOrganization } from '../../../shared/policy/decision.js';
+import { DEFAULT_ORG_SLUG, scopeOf } from '../../../shared/policy/org-scope.js';
 import { STRUCTURAL_POLICIES } from '../../../shared/policy/policies.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import { Problem } from '../problem.js';
 import type { Step } from '../types.js';
 
 const ORG_REF = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[a-z0-9]+(?:-[a-z0-9]+)*)$/i;
-export const DEFAULT_ORG_REF = 'default';
 
 /**
  * The active organization of an organization-scoped route (or one whose policy is org_member/org_admin):
@@ -19,7 +19,7 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     const policy = ctx.state.policy!;
     const scope = scopeOf(route);
     ctx.state.scope = scope;
-    const needsOrg = !STRUCTURAL_POLICIES.has(policy) && (scope === 'org' || policy === 'org_member' || policy === 'org_admin');
+    const needsOrg = !STRUCTURAL_POLICIES.has(policy) && decidesOnOrganization(policy, scope);
     const auth = ctx.state.auth;
     if (!needsOrg || !auth?.principal) return next();
 
@@ -28,7 +28,7 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
       throw new Problem(400, 'invalid_org_header', 'X-Org-Id must be one organization id or slug.');
     }
     const pathRef = ctx.state.params.org_ref;
-    const ref = pathRef ?? (header || undefined) ?? auth.pat?.orgId ?? DEFAULT_ORG_REF;
+    const ref = pathRef ?? (header || undefined) ?? auth.pat?.orgId ?? DEFAULT_ORG_SLUG;
     const org = await access.org(ref);
     if (pathRef && header && org) {
       const named = header === org.id || header === org.slug ? org : await access.org(header);
@@ -37,9 +37,11 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     if (org?.is_active) {
       ctx.state.org = { id: org.id, slug: org.slug };
       ctx.state.audit!.orgId = org.id;
-      // A platform admin passes without a membership; a personal access token acts only in its own organization.
-      const needsRole = !(auth.principal.realmRoles.includes('admin') && !auth.pat) && (!auth.pat || auth.pat.orgId === org.id);
-      ctx.state.orgRole = needsRole ? await access.role(org.id, auth.principal.sub) : undefined;
+      // A platform admin passes without a membership (a token carries no realm role); a personal access
+      // token acts only in its own organization.
+      const platformAdmin = auth.principal.realmRoles.includes('admin');
+      const tokenElsewhere = auth.pat !== undefined && auth.pat.orgId !== org.id;
+      ctx.state.orgRole = platformAdmin || tokenElsewhere ? undefined : await access.role(org.id, auth.principal.sub);
     }
     return next();
   };
