@@ -9,10 +9,6 @@ export const ROLE_GRANTS: Readonly<Partial<Record<Policy, readonly string[]>>> =
   admin: ['admin'],
 };
 
-export function isRolePolicy(policy: Policy): boolean {
-  return ROLE_GRANTS[policy] !== undefined;
-}
-
 /** True when any of `roles` satisfies the role policy. */
 export function rolesSatisfy(policy: Policy, roles: readonly string[]): boolean {
   const grants = ROLE_GRANTS[policy];

@@ -51,7 +51,7 @@ export type RouteScope = 'org' | 'platform';
  */
 export const DEFAULT_ORG_SLUG = 'default';
 
-export function classifyScope(route: Pick<CatalogueRoute, 'key' | 'path'>): RouteScope {
+function classifyScope(route: Pick<CatalogueRoute, 'key' | 'path'>): RouteScope {
   if (PLATFORM_EXCEPTIONS.has(route.key)) return 'platform';
   const underPrefix = ORG_PREFIXES.some((prefix) => route.path === prefix || route.path.startsWith(`${prefix}/`));
   return underPrefix ? 'org' : 'platform';
