@@ -11,6 +11,17 @@ import * as m8 from './20261121100800_create_run_tokens.js';
 import * as m9 from './20261121100900_create_stream_tickets.js';
 import * as m10 from './20261121101000_seed_default_organization.js';
 import * as m11 from './20261121110000_add_organizations_is_shared.js';
+import * as m12 from './20261122100000_create_secret_backends.js';
+import * as m13 from './20261122100100_create_secrets.js';
+import * as m14 from './20261122100200_create_secret_values.js';
+import * as m15 from './20261122100300_create_secret_key_checks.js';
+import * as m16 from './20261122110000_create_sites.js';
+import * as m17 from './20261122110100_create_devices.js';
+import * as m18 from './20261122120000_create_flows.js';
+import * as m19 from './20261122120100_create_flow_versions.js';
+import * as m20 from './20261122130000_create_runs.js';
+import * as m21 from './20261122140000_create_webhook_endpoints.js';
+import * as m22 from './20261122140100_create_webhook_deliveries.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -30,4 +41,15 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261121100900_create_stream_tickets', up: m9.up, down: m9.down },
   { name: '20261121101000_seed_default_organization', up: m10.up, down: m10.down },
   { name: '20261121110000_add_organizations_is_shared', up: m11.up, down: m11.down },
+  { name: '20261122100000_create_secret_backends', up: m12.up, down: m12.down },
+  { name: '20261122100100_create_secrets', up: m13.up, down: m13.down },
+  { name: '20261122100200_create_secret_values', up: m14.up, down: m14.down },
+  { name: '20261122100300_create_secret_key_checks', up: m15.up, down: m15.down },
+  { name: '20261122110000_create_sites', up: m16.up, down: m16.down },
+  { name: '20261122110100_create_devices', up: m17.up, down: m17.down },
+  { name: '20261122120000_create_flows', up: m18.up, down: m18.down },
+  { name: '20261122120100_create_flow_versions', up: m19.up, down: m19.down },
+  { name: '20261122130000_create_runs', up: m20.up, down: m20.down },
+  { name: '20261122140000_create_webhook_endpoints', up: m21.up, down: m21.down },
+  { name: '20261122140100_create_webhook_deliveries', up: m22.up, down: m22.down },
 ];

@@ -25,6 +25,11 @@ import { AuditLogService } from './domains/audit-logs/audit-log-service.js';
 import { auditLogRoutes } from './domains/audit-logs/routes.js';
 import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
+import { flowsModule } from './domains/flows/module.js';
+import { inventoryModule } from './domains/inventory/module.js';
+import { runsModule } from './domains/runs/module.js';
+import { openSecretsModule } from './domains/secrets/module.js';
+import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { IdpMappingsRepo } from './domains/idp-mappings/idp-mappings-repo.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
@@ -98,6 +103,12 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   services.overrideSync.start();
   services.mappingSync.start();
 
+  // The platform core, in dependency order: triggers need runs, runs need flows, devices and secrets.
+  const secrets = await openSecretsModule(services);
+  const inventory = inventoryModule(services);
+  const flows = flowsModule(services);
+  const runs = runsModule(services);
+
   let draining = false;
   const openApi = openApiCache(() => mounted, services.overrideStore);
   const domains: DomainRoutes[] = [
@@ -126,6 +137,11 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
         services.mappingIndex,
       ),
     ),
+    ...secrets.routes,
+    ...inventory.routes,
+    stepHandlerRoutes(),
+    ...flows.routes,
+    ...runs.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const { app, mounted } = createApp({

@@ -20,6 +20,7 @@ const ORG_TTL_MS = 5000;
  */
 export class OrgAccessRepo {
   readonly #orgs = new Map<string, { row: OrgRef | undefined; until: number }>();
+  #shared: { id: string | null; until: number } | undefined;
 
   constructor(private readonly knex: Knex) {}
 
@@ -34,9 +35,27 @@ export class OrgAccessRepo {
     return row;
   }
 
+  /**
+   * The id of the shared organization (whose resources every tenant may read), or null when none is
+   * designated (or it is inactive); cached like the organizations.
+   */
+  async sharedOrgId(): Promise<string | null> {
+    if (this.#shared && this.#shared.until > Date.now()) return this.#shared.id;
+    const row: { id: string } | undefined = await this.knex('organizations').where({ is_shared: true, is_active: true }).first('id');
+    this.#shared = { id: row?.id ?? null, until: Date.now() + ORG_TTL_MS };
+    return this.#shared.id;
+  }
+
+  /** The organizations whose resources a caller active in `orgId` may read: its own, then the shared one. */
+  async readableOrgIds(orgId: string): Promise<string[]> {
+    const shared = await this.sharedOrgId();
+    return shared === null || shared === orgId ? [orgId] : [orgId, shared];
+  }
+
   /** Forgets cached organizations (after this instance changed one). */
   invalidate(): void {
     this.#orgs.clear();
+    this.#shared = undefined;
   }
 
   /** The role of the (active) user with subject `sub` in the organization, if a member. */

@@ -54,3 +54,14 @@ export function nonEmpty(raw: string): string {
   if (value === '') throw new SettingError('must not be empty');
   return value;
 }
+
+/** A 256-bit key, written as 64 hex digits or as base64 (standard or URL-safe) of 32 bytes. */
+export function parseKey256(raw: string): Buffer {
+  const text = raw.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (bytes.length === 32) return bytes;
+  }
+  throw new SettingError('must be 32 bytes as 64 hex digits or base64');
+}

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { integerBetween, nonEmpty, oneOf, parseBoolean, parseHttpUrl, parsePostgresUrl } from './parsers.js';
+import { integerBetween, nonEmpty, oneOf, parseBoolean, parseHttpUrl, parseKey256, parsePostgresUrl } from './parsers.js';
 
 /**
  * Every setting of the daemon, read from the environment once at start-up. Each entry carries its
@@ -64,7 +64,37 @@ export const SETTINGS = {
   maxBodyBytes: setting({
     env: 'SERVICE_MAX_BODY_BYTES',
     default: '1048576',
-    doc: 'Largest JSON request body accepted, in bytes; larger bodies answer 413 `request.body_too_large`.',
+    doc: 'Largest JSON request body accepted, in bytes; larger bodies answer 413 `payload_too_large`.',
+    parse: integerBetween(1, 64 * 1024 * 1024),
+  }),
+  secretsEncryptionKey: setting({
+    env: 'SERVICE_SECRETS_ENCRYPTION_KEY',
+    secret: true,
+    doc: 'Key of the built-in secret backend (AES-256-GCM): 64 hex digits or base64 of 32 bytes. Unset outside production: generated once into `<SERVICE_DATA_DIR>/secrets.key`. A key that does not match the stored values stops start-up.',
+    parse: parseKey256,
+  }),
+  inventoryMaxRunTargets: setting({
+    env: 'SERVICE_INVENTORY_MAX_RUN_TARGETS',
+    default: '10000',
+    doc: 'Most device targets one run may name (all roles together); a larger request answers 422 before any lookup.',
+    parse: integerBetween(1, 1_000_000),
+  }),
+  webhookGlobalIngressPerMinute: setting({
+    env: 'SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE',
+    default: '6000',
+    doc: 'Webhook triggers this instance accepts per minute across all endpoints, charged before any database query (the spec\'s `webhook_global_ingress_per_minute`).',
+    parse: integerBetween(1, 100_000_000),
+  }),
+  webhookIngressLimitMultiplier: setting({
+    env: 'SERVICE_WEBHOOK_INGRESS_LIMIT_MULTIPLIER',
+    default: '10',
+    doc: 'Per-endpoint ingress limit as a multiple of the endpoint\'s `rate_limit_per_minute`, charged before the body is read (`webhook_ingress_limit_multiplier`).',
+    parse: integerBetween(1, 10_000),
+  }),
+  webhookMaxBodyBytes: setting({
+    env: 'SERVICE_WEBHOOK_MAX_BODY_BYTES',
+    default: '262144',
+    doc: 'Largest webhook trigger body accepted, in bytes; larger bodies answer 413 and are not journaled.',
     parse: integerBetween(1, 64 * 1024 * 1024),
   }),
   shutdownGraceSeconds: setting({

@@ -1,0 +1,74 @@
+/**
+ * The shape of a flow definition: what a draft holds and what a commit freezes into a version. The
+ * runtime schema (zod) and the graph rules live in `definition-schema.ts`; run admission reads `inputs`
+ * and `target_roles` from a committed version.
+ */
+
+/** One step of the graph: a handler and its configuration (checked against the handler catalogue). */
+export interface FlowStep {
+  /** Unique in the flow: `^[a-z][a-z0-9_]{0,63}$`. Edges and handler fields (`artifact_step_id`, `plan_step`) name steps by it. */
+  readonly id: string;
+  readonly name?: string;
+  /** A handler id of the catalogue (`src/shared/flows/step-handlers`). */
+  readonly handler: string;
+  readonly config: Readonly<Record<string, unknown>>;
+  /** The target role whose devices the step runs against; absent for steps without device targets. */
+  readonly target_role?: string | null;
+}
+
+/** A directed edge: `to` runs after `from`. */
+export interface FlowEdge {
+  readonly from: string;
+  readonly to: string;
+}
+
+export const FLOW_INPUT_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'select', 'multiselect', 'json'] as const;
+export type FlowInputType = (typeof FLOW_INPUT_TYPES)[number];
+
+/** One field of the flow's input interface: what a run's `params` must satisfy. */
+export interface FlowInput {
+  /** `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`; the key in `params` and in `{{ inputs.<name> }}`. */
+  readonly name: string;
+  readonly type: FlowInputType;
+  readonly label?: string;
+  readonly description?: string;
+  readonly required?: boolean;
+  readonly default?: unknown;
+  /** For `select` / `multiselect`: the allowed values. */
+  readonly options?: readonly string[];
+  /** For `integer` / `number`: bounds; for `string` / `text`: length bounds. */
+  readonly min?: number;
+  readonly max?: number;
+  /** For `string`: a regular expression the whole value must match. */
+  readonly pattern?: string;
+}
+
+/** A named set of devices a run targets; steps pick one by `target_role`. */
+export interface FlowTargetRole {
+  /** `^[a-z][a-z0-9_-]{0,63}$`. */
+  readonly name: string;
+  readonly description?: string;
+  /** A run must name at least `min_devices` (default 0) devices for it. */
+  readonly min_devices?: number;
+  readonly max_devices?: number | null;
+}
+
+export const EGRESS_MODES = ['open', 'allow-listed', 'deny-all'] as const;
+export type EgressMode = (typeof EGRESS_MODES)[number];
+
+/** The flow's network policy; container steps may narrow it, and only a platform admin may widen it. */
+export interface FlowNetworkPolicy {
+  readonly egress_mode: EgressMode;
+  readonly egress_allow?: readonly string[];
+  readonly egress_deny?: readonly string[];
+}
+
+export interface FlowDefinition {
+  readonly steps: readonly FlowStep[];
+  readonly edges: readonly FlowEdge[];
+  readonly inputs: readonly FlowInput[];
+  readonly target_roles: readonly FlowTargetRole[];
+  readonly network_policy?: FlowNetworkPolicy;
+}
+
+export const EMPTY_DEFINITION: FlowDefinition = Object.freeze({ steps: [], edges: [], inputs: [], target_roles: [] });
