@@ -31,6 +31,9 @@ export const PROBLEM_CODES = {
   database_unavailable: 'The database does not answer.',
   shutting_down: 'The instance is shutting down and takes no new work.',
   internal_error: 'An unexpected error; the request id finds it in the logs.',
+  restricted_option: 'The request uses an option only a platform admin may use (handler-level narrowing); `restriction` names it (container_host_access, egress_widening, force_manual_run).',
+  shared_read_only: 'The resource belongs to the shared organization: every tenant may read it, only the shared organization may change it.',
+  secret_backend_unavailable: 'The secret backend holding the values failed or answered nothing usable; retry later.',
   org_header_required: 'The route requires an `X-Org-Id` header naming the organization of the path (creating an IdP mapping).',
 } as const;
 
