@@ -1,0 +1,188 @@
+import type { Knex } from 'knex';
+import { containsPattern, visibleIn } from './repo-helpers.js';
+
+export interface SiteRow {
+  readonly id: string;
+  readonly org_id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly parent_id: string | null;
+  readonly address: string | null;
+  readonly tags: string[];
+  readonly provider_id: string | null;
+  readonly external_id: string | null;
+  readonly created_at: Date;
+  readonly updated_at: Date;
+  readonly created_by: string | null;
+  readonly updated_by: string | null;
+  readonly deleted_at: Date | null;
+  readonly deleted_by: string | null;
+}
+
+/** The fields an API caller sets. */
+export interface SiteFields {
+  readonly name: string;
+  readonly description: string | null;
+  readonly parent_id: string | null;
+  readonly address: string | null;
+  readonly tags: readonly string[];
+}
+
+export interface SiteListFilter {
+  readonly orgId: string;
+  readonly orgIds: readonly string[];
+  readonly q?: string | undefined;
+  /** A site id, or null for top-level sites only. */
+  readonly parentId?: string | null | undefined;
+  readonly includeDeleted: boolean;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export type SitesTx = Knex.Transaction;
+
+const COLUMNS = [
+  'id', 'org_id', 'name', 'description', 'parent_id', 'address', 'tags', 'provider_id', 'external_id',
+  'created_at', 'updated_at', 'created_by', 'updated_by', 'deleted_at', 'deleted_by',
+] as const;
+
+function writeFields(fields: Partial<SiteFields>): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...fields };
+  // pg would send a JS array as a PostgreSQL array literal, not as JSON.
+  if (fields.tags !== undefined) row.tags = JSON.stringify(fields.tags);
+  return row;
+}
+
+/** The `sites` table. Writes take the caller's transaction so the audit entry commits with them. */
+export class SitesRepo {
+  constructor(private readonly knex: Knex) {}
+
+  transaction<T>(work: (trx: SitesTx) => Promise<T>): Promise<T> {
+    return this.knex.transaction(work);
+  }
+
+  /** A live site of one of `orgIds`. */
+  async findLive(orgIds: readonly string[], id: string): Promise<SiteRow | undefined> {
+    return this.knex('sites').where({ id }).whereIn('org_id', orgIds).whereNull('deleted_at').first(COLUMNS);
+  }
+
+  /** A site of one of `orgIds`, live or not, locked for the rest of the transaction. */
+  async lock(trx: SitesTx, orgIds: readonly string[], id: string): Promise<SiteRow | undefined> {
+    return trx('sites').where({ id }).whereIn('org_id', orgIds).forUpdate().first(COLUMNS);
+  }
+
+  async lockMany(trx: SitesTx, orgIds: readonly string[], ids: readonly string[]): Promise<SiteRow[]> {
+    return trx('sites').whereIn('id', ids).whereIn('org_id', orgIds).forUpdate().select(COLUMNS);
+  }
+
+  /**
+   * A live site of exactly `orgId`, held (FOR SHARE) until the transaction ends: a concurrent delete of
+   * it waits, then sees the new child or device and refuses.
+   */
+  async holdLive(trx: SitesTx, orgId: string, id: string): Promise<SiteRow | undefined> {
+    return trx('sites').where({ id, org_id: orgId }).whereNull('deleted_at').forShare().first(COLUMNS);
+  }
+
+  async list(filter: SiteListFilter): Promise<{ rows: SiteRow[]; total: number }> {
+    const query = this.knex('sites').where((b) => visibleIn(b, filter.orgId, filter.orgIds, filter.includeDeleted));
+    if (filter.q) {
+      const pattern = containsPattern(filter.q);
+      query.andWhere((b) => b.whereILike('name', pattern).orWhereILike('description', pattern).orWhereILike('address', pattern));
+    }
+    if (filter.parentId === null) query.whereNull('parent_id');
+    else if (filter.parentId !== undefined) query.where('parent_id', filter.parentId);
+    const [counted] = await query.clone().count<{ n: string | number }[]>('* as n');
+    const rows = await query.select(COLUMNS).orderBy([{ column: 'name' }, { column: 'id' }]).limit(filter.limit).offset(filter.offset);
+    return { rows, total: Number(counted?.n ?? 0) };
+  }
+
+  /** Every live site of `orgIds`: what the tree is built from. */
+  async allLive(orgIds: readonly string[]): Promise<SiteRow[]> {
+    return this.knex('sites').whereIn('org_id', orgIds).whereNull('deleted_at').select(COLUMNS).orderBy([{ column: 'name' }, { column: 'id' }]);
+  }
+
+  /** The site's ancestors' ids, nearest first (bounded, in case a cycle slipped in behind the API's back). */
+  async ancestorIds(trx: SitesTx, id: string): Promise<string[]> {
+    const { rows } = await trx.raw(
+      `WITH RECURSIVE up(id, parent_id, depth) AS (
+         SELECT id, parent_id, 0 FROM sites WHERE id = ?
+         UNION ALL
+         SELECT s.id, s.parent_id, up.depth + 1 FROM sites s JOIN up ON s.id = up.parent_id WHERE up.depth < 10000
+       ) SELECT id FROM up WHERE depth > 0 ORDER BY depth`,
+      [id],
+    );
+    return (rows as { id: string }[]).map((r) => r.id);
+  }
+
+  /**
+   * Serializes moves of sites within one organization: two concurrent moves (A under B, B under A)
+   * would each pass the cycle check alone.
+   */
+  async lockHierarchy(trx: SitesTx, orgId: string): Promise<void> {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`sites-hierarchy:${orgId}`]);
+  }
+
+  /** Which of `names` live sites of the organization hold (other than `exceptId`). */
+  async liveNames(trx: SitesTx, orgId: string, names: readonly string[], exceptId?: string): Promise<Set<string>> {
+    if (names.length === 0) return new Set();
+    const query = trx('sites').where({ org_id: orgId }).whereNull('deleted_at').whereIn('name', names);
+    if (exceptId) query.whereNot('id', exceptId);
+    return new Set((await query.select('name')).map((r: { name: string }) => r.name));
+  }
+
+  async insert(trx: SitesTx, row: SiteFields & { org_id: string; created_by: string | null }): Promise<SiteRow> {
+    const [inserted] = await trx('sites')
+      .insert({ ...writeFields(row), org_id: row.org_id, created_by: row.created_by, updated_by: row.created_by })
+      .returning(COLUMNS);
+    return inserted as SiteRow;
+  }
+
+  async update(trx: SitesTx, id: string, fields: Partial<SiteFields>, by: string | null): Promise<SiteRow> {
+    const [row] = await trx('sites').where({ id }).update({ ...writeFields(fields), updated_at: trx.fn.now(), updated_by: by }).returning(COLUMNS);
+    return row as SiteRow;
+  }
+
+  async softDelete(trx: SitesTx, ids: readonly string[], by: string | null): Promise<SiteRow[]> {
+    if (ids.length === 0) return [];
+    return trx('sites').whereIn('id', ids).update({ deleted_at: trx.fn.now(), deleted_by: by }).returning(COLUMNS);
+  }
+
+  /** Brings sites back; those in `detach` lose a parent that is no longer live. */
+  async restore(trx: SitesTx, ids: readonly string[], detach: ReadonlySet<string>, by: string | null): Promise<SiteRow[]> {
+    if (ids.length === 0) return [];
+    const set: Record<string, unknown> = { deleted_at: null, deleted_by: null, updated_at: trx.fn.now(), updated_by: by };
+    if (detach.size > 0) set.parent_id = trx.raw(`CASE WHEN id = ANY(?::uuid[]) THEN NULL ELSE parent_id END`, [[...detach]]);
+    return trx('sites').whereIn('id', ids).update(set).returning(COLUMNS);
+  }
+
+  /** Removes sites for good: child sites and devices keep existing, detached (ON DELETE SET NULL). */
+  async purge(trx: SitesTx, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await trx('sites').whereIn('id', ids).delete();
+  }
+
+  /** Of `ids`, those naming live sites of the organization. */
+  async liveIdsOfOrg(trx: SitesTx, orgId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: { id: string }[] = await trx('sites').where({ org_id: orgId }).whereIn('id', ids).whereNull('deleted_at').select('id');
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Live child sites of `parentIds`. */
+  async liveChildren(trx: SitesTx, parentIds: readonly string[]): Promise<{ id: string; parent_id: string }[]> {
+    if (parentIds.length === 0) return [];
+    return trx('sites').whereIn('parent_id', parentIds).whereNull('deleted_at').select('id', 'parent_id');
+  }
+
+  /** How many live devices each of `siteIds` holds (sites holding none are absent). */
+  async liveDeviceCounts(trx: SitesTx, siteIds: readonly string[]): Promise<Map<string, number>> {
+    if (siteIds.length === 0) return new Map();
+    const rows: { site_id: string; n: string | number }[] = await trx('devices')
+      .whereIn('site_id', siteIds)
+      .whereNull('deleted_at')
+      .groupBy('site_id')
+      .select('site_id')
+      .count('* as n');
+    return new Map(rows.map((r) => [r.site_id, Number(r.n)]));
+  }
+}

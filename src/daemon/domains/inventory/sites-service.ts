@@ -1,0 +1,260 @@
+import type { AuditWriter } from '../../audit/audit-writer.js';
+import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
+import { Problem, problems } from '../../http/problem.js';
+import { isUuid } from '../../tenancy/orgs-repo.js';
+import { changes, isUniqueViolation, notFound, providerManaged, writable, type Actor } from './access.js';
+import { distinct, results, triage, withoutNameClashes, type BulkResult } from './bulk.js';
+import { buildSiteTree } from './site-tree.js';
+import type { SiteFields, SiteRow, SitesRepo, SitesTx } from './sites-repo.js';
+import { siteView, type SiteTreeNode, type SiteView } from './views.js';
+
+const WHAT = 'site';
+const MANAGE = 'site:manage';
+const PURGE = 'site:purge';
+const EDITABLE = ['name', 'description', 'parent_id', 'address', 'tags'] as const;
+
+export interface SiteInput {
+  readonly name: string;
+  readonly description?: string | null | undefined;
+  readonly parent_id?: string | null | undefined;
+  readonly address?: string | null | undefined;
+  readonly tags?: readonly string[] | undefined;
+}
+
+export type SitePatch = Partial<SiteInput>;
+
+export interface SiteListQuery {
+  readonly q?: string | undefined;
+  readonly parentId?: string | null | undefined;
+  readonly includeDeleted: boolean;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+function snapshot(row: SiteRow): Record<string, unknown> {
+  return { name: row.name, description: row.description, parent_id: row.parent_id, address: row.address, tags: row.tags };
+}
+
+function nameTaken(): Problem {
+  return problems.conflict('A live site of this organization already has this name.');
+}
+
+function badParent(message: string): Problem {
+  return problems.validation([{ path: 'parent_id', message }]);
+}
+
+/**
+ * Sites of the active organization, readable together with the shared organization's (`site:view`,
+ * `site:manage`, `site:purge`). Every change is one transaction with its audit entries. The readable
+ * organizations are looked up before a transaction opens: on the embedded database knex has a single
+ * connection, which the open transaction holds, so a lookup inside it would wait forever.
+ */
+export class SitesService {
+  constructor(
+    private readonly repo: SitesRepo,
+    private readonly access: OrgAccessRepo,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  async get(actor: Actor, id: string): Promise<SiteView> {
+    const row = isUuid(id) ? await this.repo.findLive(await this.#readable(actor), id) : undefined;
+    if (!row) throw notFound(WHAT);
+    return siteView(row, actor.org.id);
+  }
+
+  async list(actor: Actor, query: SiteListQuery): Promise<{ items: SiteView[]; total: number; limit: number; offset: number }> {
+    const orgIds = await this.#readable(actor);
+    const { rows, total } = await this.repo.list({ orgId: actor.org.id, orgIds, ...query });
+    return { items: rows.map((row) => siteView(row, actor.org.id)), total, limit: query.limit, offset: query.offset };
+  }
+
+  async tree(actor: Actor): Promise<{ items: SiteTreeNode[] }> {
+    const rows = await this.repo.allLive(await this.#readable(actor));
+    return { items: buildSiteTree(rows, actor.org.id) };
+  }
+
+  async create(actor: Actor, input: SiteInput, duplicatedFrom?: string): Promise<SiteView> {
+    return this.#guardNames(() =>
+      this.repo.transaction(async (trx) => {
+        if ((await this.repo.liveNames(trx, actor.org.id, [input.name])).size > 0) throw nameTaken();
+        if (input.parent_id && !(await this.repo.holdLive(trx, actor.org.id, input.parent_id))) throw badParent('must name a live site of this organization');
+        const fields: SiteFields = {
+          name: input.name,
+          description: input.description ?? null,
+          parent_id: input.parent_id ?? null,
+          address: input.address ?? null,
+          tags: input.tags ?? [],
+        };
+        const row = await this.repo.insert(trx, { ...fields, org_id: actor.org.id, created_by: actor.sub });
+        await this.#record(actor, trx, 'entity.created', MANAGE, row, { snapshot: snapshot(row), ...(duplicatedFrom ? { duplicated_from: duplicatedFrom } : {}) });
+        return siteView(row, actor.org.id);
+      }),
+    );
+  }
+
+  /** A copy in the active organization (the source may be the shared organization's) under a new name. */
+  async duplicate(actor: Actor, id: string, name: string): Promise<SiteView> {
+    const source = await this.get(actor, id);
+    const parentKept = !source.shared && source.parent_id !== null;
+    return this.create(actor, { name, description: source.description, address: source.address, tags: source.tags, parent_id: parentKept ? source.parent_id : null }, source.id);
+  }
+
+  async update(actor: Actor, id: string, patch: SitePatch): Promise<SiteView> {
+    if (!isUuid(id)) throw notFound(WHAT);
+    const orgIds = await this.#readable(actor);
+    return this.#guardNames(() =>
+      this.repo.transaction(async (trx) => {
+        const before = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
+        const after = { ...snapshot(before), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+        const changed = changes(snapshot(before), after, EDITABLE);
+        if (Object.keys(changed).length === 0) return siteView(before, actor.org.id);
+        if (before.provider_id !== null) throw providerManaged(Object.keys(changed));
+        if (changed.name && (await this.repo.liveNames(trx, actor.org.id, [patch.name!], id)).size > 0) throw nameTaken();
+        if (changed.parent_id && patch.parent_id) await this.#checkMove(trx, actor.org.id, id, patch.parent_id);
+        const fields = Object.fromEntries(Object.keys(changed).map((key) => [key, after[key]])) as Partial<SiteFields>;
+        const row = await this.repo.update(trx, id, fields, actor.sub);
+        await this.#record(actor, trx, 'entity.updated', MANAGE, row, { changes: changed });
+        return siteView(row, actor.org.id);
+      }),
+    );
+  }
+
+  async remove(actor: Actor, id: string): Promise<void> {
+    if (!isUuid(id)) throw notFound(WHAT);
+    const orgIds = await this.#readable(actor);
+    await this.repo.transaction(async (trx) => {
+      const row = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
+      const children = (await this.repo.liveChildren(trx, [id])).length;
+      const devices = (await this.repo.liveDeviceCounts(trx, [id])).get(id) ?? 0;
+      if (children > 0 || devices > 0) {
+        throw new Problem(409, 'site_in_use', 'The site still has live child sites or devices; move or delete them first.', { children, devices });
+      }
+      const [deleted] = await this.repo.softDelete(trx, [id], actor.sub);
+      await this.#record(actor, trx, 'entity.deleted', MANAGE, deleted ?? row, {});
+    });
+  }
+
+  async restore(actor: Actor, id: string): Promise<SiteView> {
+    if (!isUuid(id)) throw notFound(WHAT);
+    const orgIds = await this.#readable(actor);
+    return this.#guardNames(() =>
+      this.repo.transaction(async (trx) => {
+        const row = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, false);
+        if (row.deleted_at === null) return siteView(row, actor.org.id);
+        if ((await this.repo.liveNames(trx, actor.org.id, [row.name])).size > 0) throw nameTaken();
+        const [restored] = await this.#restoreRows(actor, trx, [row]);
+        return siteView(restored!, actor.org.id);
+      }),
+    );
+  }
+
+  async purge(actor: Actor, id: string): Promise<void> {
+    if (!isUuid(id)) throw notFound(WHAT);
+    const orgIds = await this.#readable(actor);
+    await this.repo.transaction(async (trx) => {
+      const row = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, false);
+      await this.repo.purge(trx, [id]);
+      await this.#record(actor, trx, 'entity.purged', PURGE, row, { snapshot: snapshot(row), was_deleted: row.deleted_at !== null });
+    });
+  }
+
+  /**
+   * Soft-deletes the found live sites of the organization together. A site keeping a live child outside
+   * the request, or a live device, stays (`in_use`), and so, in turn, does its parent.
+   */
+  async bulkDelete(actor: Actor, ids: readonly string[]): Promise<{ results: BulkResult[] }> {
+    const wanted = distinct(ids);
+    const orgIds = await this.#readable(actor);
+    return this.repo.transaction(async (trx) => {
+      const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'live');
+      const candidateIds = candidates.map((row) => row.id);
+      const children = await this.repo.liveChildren(trx, candidateIds);
+      const withDevices = await this.repo.liveDeviceCounts(trx, candidateIds);
+      const going = new Set(candidateIds);
+      for (let settled = false; !settled; ) {
+        settled = true;
+        for (const id of going) {
+          if (withDevices.has(id) || children.some((child) => child.parent_id === id && !going.has(child.id))) {
+            going.delete(id);
+            verdicts.set(id, 'in_use');
+            settled = false;
+          }
+        }
+      }
+      const deleted = await this.repo.softDelete(trx, [...going], actor.sub);
+      for (const row of deleted) await this.#record(actor, trx, 'entity.deleted', MANAGE, row, { bulk: true });
+      return results(wanted, verdicts);
+    });
+  }
+
+  async bulkRestore(actor: Actor, ids: readonly string[]): Promise<{ results: BulkResult[] }> {
+    const wanted = distinct(ids);
+    const orgIds = await this.#readable(actor);
+    return this.#guardNames(() =>
+      this.repo.transaction(async (trx) => {
+        const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'deleted');
+        const live = await this.repo.liveNames(trx, actor.org.id, distinct(candidates.map((row) => row.name)));
+        await this.#restoreRows(actor, trx, withoutNameClashes(candidates, live, verdicts), true);
+        return results(wanted, verdicts);
+      }),
+    );
+  }
+
+  async bulkPurge(actor: Actor, ids: readonly string[]): Promise<{ results: BulkResult[] }> {
+    const wanted = distinct(ids);
+    const orgIds = await this.#readable(actor);
+    return this.repo.transaction(async (trx) => {
+      const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'any');
+      await this.repo.purge(trx, candidates.map((row) => row.id));
+      for (const row of candidates) {
+        await this.#record(actor, trx, 'entity.purged', PURGE, row, { snapshot: snapshot(row), was_deleted: row.deleted_at !== null, bulk: true });
+      }
+      return results(wanted, verdicts);
+    });
+  }
+
+  /**
+   * Restores rows whose names are known free. A parent that is no longer live (deleted meanwhile, and
+   * not restored by the same request) is let go: the site comes back at the top level, as a file
+   * restored from a trash whose folder is gone comes back at the root.
+   */
+  async #restoreRows(actor: Actor, trx: SitesTx, rows: readonly SiteRow[], bulk = false): Promise<SiteRow[]> {
+    const restoring = new Set(rows.map((row) => row.id));
+    const parentIds = distinct(rows.map((row) => row.parent_id).filter((id): id is string => id !== null));
+    const liveParents = await this.repo.liveIdsOfOrg(trx, actor.org.id, parentIds);
+    const detach = new Set(rows.filter((row) => row.parent_id !== null && !liveParents.has(row.parent_id) && !restoring.has(row.parent_id)).map((row) => row.id));
+    const restored = await this.repo.restore(trx, [...restoring], detach, actor.sub);
+    const before = new Map(rows.map((row) => [row.id, row]));
+    for (const row of restored) {
+      const detached = detach.has(row.id) ? { detached_parent_id: before.get(row.id)!.parent_id } : {};
+      await this.#record(actor, trx, 'entity.restored', MANAGE, row, { snapshot: snapshot(row), ...detached, ...(bulk ? { bulk } : {}) });
+    }
+    return restored;
+  }
+
+  /** A new parent must be a live site of the organization and not the site itself or one of its descendants. */
+  async #checkMove(trx: SitesTx, orgId: string, id: string, parentId: string): Promise<void> {
+    await this.repo.lockHierarchy(trx, orgId);
+    if (parentId === id) throw badParent('a site cannot be its own parent');
+    if (!(await this.repo.holdLive(trx, orgId, parentId))) throw badParent('must name a live site of this organization');
+    if ((await this.repo.ancestorIds(trx, parentId)).includes(id)) throw badParent('would make the site its own ancestor');
+  }
+
+  #readable(actor: Actor): Promise<string[]> {
+    return this.access.readableOrgIds(actor.org.id);
+  }
+
+  async #record(actor: Actor, trx: SitesTx, eventType: string, action: string, row: SiteRow, details: Record<string, unknown>): Promise<void> {
+    await this.audit.record(actor.audit, { eventType, action, resourceType: WHAT, resourceId: row.id, outcome: 'success', orgId: actor.org.id, details: { name: row.name, ...details } }, trx);
+  }
+
+  /** The unique index has the last word on names: a race past the check above still answers 409. */
+  async #guardNames<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken();
+      throw error;
+    }
+  }
+}
