@@ -12,11 +12,15 @@ export function isLoopbackHttp(issuer: string): boolean {
 export type OidcConfiguration = oidc.Configuration;
 export type TokenSet = oidc.TokenEndpointResponse;
 
-/** Discovers the provider and configures the client: a public client, or one with a secret (basic auth). */
-export async function configureClient(issuer: string, clientId: string, clientSecret?: string): Promise<oidc.Configuration> {
+/**
+ * Discovers the provider and configures the client: a public client, or one with a secret (basic auth).
+ * `timeoutSeconds` bounds discovery and every later request of the configuration (openid-client: 30).
+ */
+export async function configureClient(issuer: string, clientId: string, clientSecret?: string, timeoutSeconds?: number): Promise<oidc.Configuration> {
   try {
     const auth = clientSecret === undefined ? oidc.None() : oidc.ClientSecretBasic(clientSecret);
-    return await oidc.discovery(new URL(issuer), clientId, undefined, auth, isLoopbackHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : {});
+    const options = { ...(isLoopbackHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}), ...(timeoutSeconds === undefined ? {} : { timeout: timeoutSeconds }) };
+    return await oidc.discovery(new URL(issuer), clientId, undefined, auth, options);
   } catch (err) {
     throw new CliError('error', `cannot discover the identity provider at ${issuer}: ${(err as Error).message}`, { cause: err });
   }

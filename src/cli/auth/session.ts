@@ -1,6 +1,7 @@
 import { CliError } from '../errors.js';
 import type { Context } from '../runtime/context.js';
 import { loginCommand } from './login-command.js';
+import { SessionExpiredError, withRelogin, type Relogin } from './relogin.js';
 import type { StoredProfile } from './store.js';
 import { toStoredTokens } from './tokens.js';
 
@@ -27,12 +28,27 @@ export async function resolveServer(ctx: Context): Promise<string> {
   throw new CliError('auth_required', `profile "${ctx.globals.profile}" has no server and is not logged in`, { hint: loginCommand({ profile: ctx.globals.profile, server: '<url>' }) });
 }
 
+export interface CredentialOptions {
+  /** The server called the token expired: renew even if the stored expiry says it is fresh. */
+  readonly force?: boolean;
+  /** Who offers to log in again when renewal is impossible (default: the terminal); false never offers. */
+  readonly relogin?: Relogin | false;
+}
+
 /**
  * The access token to send: SVC_TOKEN when set, else the profile's, renewed when (nearly) expired or
  * when `force` says the server refused it. Renewal happens under the store's lock and re-reads the
- * file first, so concurrent processes refresh once.
+ * file first, so concurrent processes refresh once. When renewal is impossible or fails, a terminal
+ * user is offered a new login (auth/relogin.ts), after which the stored credential is read again.
  */
-export async function activeCredential(ctx: Context, options: { force?: boolean } = {}): Promise<ActiveCredential> {
+export async function activeCredential(ctx: Context, options: CredentialOptions = {}): Promise<ActiveCredential> {
+  if (options.relogin === false) return storedOrEnvCredential(ctx, options.force === true);
+  // The retry reads the credential the login just stored, which is fresh: no second renewal.
+  let attempts = 0;
+  return withRelogin(ctx, () => storedOrEnvCredential(ctx, attempts++ === 0 && options.force === true), options.relogin);
+}
+
+async function storedOrEnvCredential(ctx: Context, force: boolean): Promise<ActiveCredential> {
   const { profile } = ctx.globals;
   const envToken = ctx.env.SVC_TOKEN;
   if (envToken !== undefined && envToken !== '') {
@@ -46,7 +62,7 @@ export async function activeCredential(ctx: Context, options: { force?: boolean 
     throw new CliError('auth_required', why, { hint: loginCommand({ profile, server: server ?? '<url>' }) });
   }
   const source = { kind: 'file', path: store.path } as const;
-  if (!options.force && fresh(stored)) return { accessToken: stored.access_token, server: stored.server, source, stored };
+  if (!force && fresh(stored)) return { accessToken: stored.access_token, server: stored.server, source, stored };
 
   const renewed = await store.locked(async () => {
     const current = await store.get(profile);
@@ -58,9 +74,7 @@ export async function activeCredential(ctx: Context, options: { force?: boolean 
     return store.putUnlocked(profile, { ...current, ...tokens, refresh_token: tokens.refresh_token ?? current.refresh_token });
   });
   if (renewed === undefined) {
-    throw new CliError('auth_required', `the credential of profile "${profile}" has expired and cannot be renewed`, {
-      hint: loginCommand({ profile, server: stored.server, method: stored.method, clientId: stored.client_id }),
-    });
+    throw new SessionExpiredError(profile, stored, loginCommand({ profile, server: stored.server, method: stored.method, clientId: stored.client_id }));
   }
   return { accessToken: renewed.access_token, server: renewed.server, source, stored: renewed };
 }
@@ -81,7 +95,9 @@ async function renew(ctx: Context, stored: StoredProfile): Promise<ReturnType<ty
       return toStoredTokens(await oidc.clientCredentialsGrant(config));
     }
   } catch (err) {
-    ctx.io.err(`svc: renewing the credential failed: ${(err as Error).message}\n`);
+    // openid-client's message is generic; the OAuth error code (invalid_grant, …) says what happened.
+    const code = (err as { error?: unknown }).error;
+    ctx.io.err(`svc: renewing the credential failed: ${typeof code === 'string' ? code : (err as Error).message}\n`);
     return undefined;
   }
   return undefined;

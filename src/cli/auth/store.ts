@@ -88,15 +88,17 @@ export class CredentialStore {
     return this.locked(() => this.putUnlocked(profile, entry));
   }
 
-  /** Removes a profile; answers whether there was one. */
+  /** Removes a profile; answers whether there was one. Call inside `locked`. */
+  async removeUnlocked(profile: string): Promise<boolean> {
+    const file = await this.#read();
+    if (!(profile in file.profiles)) return false;
+    delete file.profiles[profile];
+    await this.#write(file);
+    return true;
+  }
+
   remove(profile: string): Promise<boolean> {
-    return this.locked(async () => {
-      const file = await this.#read();
-      if (!(profile in file.profiles)) return false;
-      delete file.profiles[profile];
-      await this.#write(file);
-      return true;
-    });
+    return this.locked(() => this.removeUnlocked(profile));
   }
 
   async #ensureDir(): Promise<void> {

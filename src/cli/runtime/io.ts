@@ -10,6 +10,7 @@ export interface IO {
   err(text: string): void;
   readonly stdinIsTTY: boolean;
   readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
   readonly colorOut: boolean;
   readonly colorErr: boolean;
 }
@@ -22,6 +23,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
     err: (text) => void process.stderr.write(text),
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
     colorOut: !noColor && process.stdout.isTTY === true,
     colorErr: !noColor && process.stderr.isTTY === true,
   };

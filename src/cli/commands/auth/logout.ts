@@ -1,4 +1,6 @@
+import { revokeRefreshToken, type Revocation } from '../../auth/revoke.js';
 import type { Context } from '../../runtime/context.js';
+import { styles } from '../../runtime/io.js';
 
 export interface LogoutOptions {}
 
@@ -6,10 +8,43 @@ export function parseLogoutOptions(_raw: Record<string, unknown>): LogoutOptions
   return {};
 }
 
-/** Forgets the profile's credential. Logging out of a profile that is not logged in is not an error. */
+/**
+ * Revokes the profile's refresh token at the identity provider, then forgets the credential. A failed
+ * revocation is a warning: the local credential is forgotten anyway (exit 0), since keeping it would
+ * leave the user unable to log out while the provider is down. Logging out of a profile that is not
+ * logged in is not an error.
+ */
 export async function runLogout(_options: LogoutOptions, ctx: Context): Promise<void> {
   const { profile } = ctx.globals;
-  const removed = await (await ctx.store()).remove(profile);
-  ctx.io.err(removed ? `Logged out (profile ${profile}).\n` : `Profile ${profile} was not logged in.\n`);
+  const store = await ctx.store();
+  // Under the lock, so a refresh in another process cannot swap the refresh token between the two steps.
+  const revocation = await store.locked(async () => {
+    const stored = await store.get(profile);
+    if (stored === undefined) return undefined;
+    const result = await revokeRefreshToken(stored);
+    await store.removeUnlocked(profile);
+    return { result, method: stored.method };
+  });
+  if (revocation === undefined) ctx.io.err(`Profile ${profile} was not logged in.\n`);
+  else report(ctx, profile, revocation.result, revocation.method);
   if (ctx.env.SVC_TOKEN) ctx.io.err('SVC_TOKEN is still set and will be used.\n');
+}
+
+function report(ctx: Context, profile: string, revocation: Revocation, method: string): void {
+  const warning = styles(ctx.io.colorErr).yellow('warning');
+  switch (revocation.outcome) {
+    case 'revoked':
+      ctx.io.err(`Logged out (profile ${profile}); the refresh token is revoked at ${revocation.issuer}.\n`);
+      return;
+    case 'unsupported':
+      ctx.io.err(`${warning}: ${revocation.issuer} has no token revocation endpoint; the refresh token stays valid until it expires.\n`);
+      break;
+    case 'failed':
+      ctx.io.err(`${warning}: could not revoke the refresh token at ${revocation.issuer} (${revocation.reason}); it stays valid until it expires.\n`);
+      break;
+    case 'nothing_to_revoke':
+      if (method === 'token') ctx.io.err('The token itself stays valid; a personal access token is revoked with svc tokens revoke ID.\n');
+      break;
+  }
+  ctx.io.err(`Logged out (profile ${profile}).\n`);
 }
