@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../runtime/context.js';
 import { registerAdminCommands } from './registry-admin.js';
+import { registerWebhooks } from './webhooks/registry.js';
 
 /**
  * Every command's name, flags and help, and how to load it. The module holding a command's parse
@@ -31,7 +32,7 @@ export function registerCommands(program: Command, dispatch: Dispatch): void {
 
   program
     .command('logout')
-    .description("Forget the profile's stored credential.")
+    .description("Revoke the profile's refresh token at the provider and forget the stored credential.")
     .action(dispatch(async () => {
       const m = await import('./auth/logout.js');
       return ({ raw, ctx }) => m.runLogout(m.parseLogoutOptions(raw), ctx);
@@ -79,28 +80,4 @@ export function registerCommands(program: Command, dispatch: Dispatch): void {
 
   registerAdminCommands(program, dispatch);
   registerWebhooks(program, dispatch);
-}
-
-function registerWebhooks(program: Command, dispatch: Dispatch): void {
-  const webhooks = program.command('webhooks').description('Webhook endpoints.');
-  webhooks
-    .command('send')
-    .description('POST a JSON payload to a webhook trigger as an external system would: signed or with a bearer, without your login.')
-    .option('--token <path_token>', "the endpoint's path token, sent to <server>/hooks/<path_token> (--server or the profile's server)")
-    .option('--url <url>', 'the full trigger URL instead (e.g. behind a proxy prefix: https://host/api/hooks/<path_token>)')
-    .option('--data <json>', 'the payload')
-    .option('--file <path>', 'the payload from a file, or - for standard input')
-    .option('--secret-env <var>', 'sign (hmac_sha256) with the secret in this environment variable')
-    .option('--secret-file <path>', 'sign with the secret in this file')
-    .option('--bearer-env <var>', 'send Authorization: Bearer with the token in this environment variable (bearer mode)')
-    .option('--bearer-file <path>', 'the same with the token in this file')
-    .option('--idempotency-key <key>', 'sent as X-Idempotency-Key (a retry with the same key answers 409 with the first delivery)')
-    .option('--timestamp <epoch>', 'X-Service-Timestamp to sign with, Unix seconds (default: now)')
-    .option('--timeout <seconds>', 'give up waiting for the answer after this long', '30')
-    .option('--json', 'print the answer\'s body')
-    .addHelpText('after', '\nSecrets are read from a variable or a file, never from a flag value: a flag would land in shell history and in `ps`.')
-    .action(dispatch(async () => {
-      const m = await import('./webhooks/send.js');
-      return ({ raw, ctx }) => m.runWebhooksSend(m.parseWebhooksSendOptions(raw), ctx);
-    }));
 }

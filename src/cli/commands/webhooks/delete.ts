@@ -1,0 +1,26 @@
+import { ApiClient } from '../../http/client.js';
+import { confirmDestructive } from '../../runtime/confirm.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson } from '../../runtime/io.js';
+import { enc, flag } from '../shared.js';
+import { endpointId } from './resolve.js';
+
+export interface WebhooksDeleteOptions {
+  readonly endpoint: string;
+  readonly yes: boolean;
+  readonly json: boolean;
+}
+
+export function parseWebhooksDeleteOptions(endpoint: string, raw: Record<string, unknown>): WebhooksDeleteOptions {
+  return { endpoint, yes: flag.yes(raw), json: flag.json(raw) };
+}
+
+/** `DELETE /webhooks/{webhook_id}`: a soft delete (its trigger answers 404 until restored). `--json`: `{id, deleted: true}`. */
+export async function runWebhooksDelete(options: WebhooksDeleteOptions, ctx: Context): Promise<void> {
+  await confirmDestructive(ctx.io, `Delete webhook endpoint ${options.endpoint} (its trigger stops answering; restorable)`, options.yes);
+  const client = new ApiClient(ctx);
+  const id = await endpointId(client, options.endpoint);
+  await client.request({ method: 'DELETE', path: `/webhooks/${enc(id)}` });
+  if (options.json) printJson(ctx.io, { id, deleted: true });
+  else ctx.io.err(`Deleted webhook endpoint ${id}; svc webhooks restore ${id} brings it back.\n`);
+}

@@ -1,0 +1,25 @@
+import { ApiClient } from '../../http/client.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson } from '../../runtime/io.js';
+import { enc, flag } from '../shared.js';
+import { endpointId } from './resolve.js';
+import type { Endpoint } from './types.js';
+
+export interface WebhooksRestoreOptions {
+  /** An id, or the name of one deleted endpoint. */
+  readonly endpoint: string;
+  readonly json: boolean;
+}
+
+export function parseWebhooksRestoreOptions(endpoint: string, raw: Record<string, unknown>): WebhooksRestoreOptions {
+  return { endpoint, json: flag.json(raw) };
+}
+
+/** `POST /webhooks/{webhook_id}/restore`: the same path token answers again. */
+export async function runWebhooksRestore(options: WebhooksRestoreOptions, ctx: Context): Promise<void> {
+  const client = new ApiClient(ctx);
+  const id = await endpointId(client, options.endpoint, 'deleted');
+  const endpoint = (await client.request({ method: 'POST', path: `/webhooks/${enc(id)}/restore` })).body as Endpoint;
+  if (options.json) printJson(ctx.io, endpoint);
+  else ctx.io.err(`Restored webhook endpoint ${endpoint.name} (${endpoint.id}).\n`);
+}

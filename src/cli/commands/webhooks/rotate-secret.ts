@@ -1,0 +1,35 @@
+import { usageError } from '../../errors.js';
+import { ApiClient } from '../../http/client.js';
+import { confirmDestructive } from '../../runtime/confirm.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson } from '../../runtime/io.js';
+import { enc, flag } from '../shared.js';
+import { endpointId } from './resolve.js';
+import type { Endpoint } from './types.js';
+
+export interface WebhooksRotateSecretOptions {
+  readonly endpoint: string;
+  /** The id of the secret to link (a secret of the organization, made beforehand). */
+  readonly secretId: string;
+  readonly yes: boolean;
+  readonly json: boolean;
+}
+
+export function parseWebhooksRotateSecretOptions(endpoint: string, raw: Record<string, unknown>): WebhooksRotateSecretOptions {
+  const secretId = flag.string(raw, 'secret');
+  if (secretId === undefined) throw usageError('svc webhooks rotate-secret needs the new secret', 'pass --secret SECRET_ID (create the secret first)');
+  return { endpoint, secretId, yes: flag.yes(raw), json: flag.json(raw) };
+}
+
+/**
+ * `POST /webhooks/{webhook_id}/rotate-secret`. A cutover, not an overlap: from the answer on only the
+ * new secret verifies, so it asks first, like the other verbs that break senders.
+ */
+export async function runWebhooksRotateSecret(options: WebhooksRotateSecretOptions, ctx: Context): Promise<void> {
+  await confirmDestructive(ctx.io, `Rotate the secret of webhook endpoint ${options.endpoint} to ${options.secretId} (senders using the old secret are refused from now on)`, options.yes);
+  const client = new ApiClient(ctx);
+  const id = await endpointId(client, options.endpoint);
+  const endpoint = (await client.request({ method: 'POST', path: `/webhooks/${enc(id)}/rotate-secret`, body: { new_secret_id: options.secretId } })).body as Endpoint;
+  if (options.json) printJson(ctx.io, endpoint);
+  else ctx.io.err(`Rotated the secret of webhook endpoint ${endpoint.name} (${endpoint.id}): now ${endpoint.secret_id}.\n`);
+}
