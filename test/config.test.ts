@@ -18,6 +18,7 @@ const PRODUCTION_OK = {
   SERVICE_ENVIRONMENT: 'production',
   SERVICE_INTERNAL_API_TOKEN: 'a'.repeat(40),
   SERVICE_IDP_ISSUER: 'https://idp.example.test/realms/svc',
+  SERVICE_SECRETS_ENCRYPTION_KEY: 'b'.repeat(64),
 };
 
 describe('configuration', () => {
@@ -65,6 +66,7 @@ describe('configuration', () => {
     ['SERVICE_AUTH_DISABLED', { ...PRODUCTION_OK, SERVICE_AUTH_DISABLED: 'true' }],
     ['SERVICE_INTERNAL_API_TOKEN', { ...PRODUCTION_OK, SERVICE_INTERNAL_API_TOKEN: '' }],
     ['SERVICE_IDP_ISSUER', { ...PRODUCTION_OK, SERVICE_IDP_ISSUER: '' }],
+    ['SERVICE_SECRETS_ENCRYPTION_KEY', { ...PRODUCTION_OK, SERVICE_SECRETS_ENCRYPTION_KEY: '' }],
   ])('in production, refuses to start over %s, naming it', async (variable, env) => {
     expect(problemsOf(env)).toEqual([variable]);
     const { finished } = collect(spawnTs('src/daemon/main.ts', [], { ...env, SERVICE_PORT: '0' }));

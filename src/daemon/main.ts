@@ -15,10 +15,14 @@ function configOrExit(): Config {
     return loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`svcd: ${error.message}\n`);
-    process.stderr.write(`${JSON.stringify({ code: error.code, variables: error.problems.map((p) => p.variable) })}\n`);
-    process.exit(EXIT_CONFIG);
+    exitOnConfigError(error);
   }
+}
+
+function exitOnConfigError(error: ConfigError): never {
+  process.stderr.write(`svcd: ${error.message}\n`);
+  process.stderr.write(`${JSON.stringify({ code: error.code, variables: error.problems.map((p) => p.variable) })}\n`);
+  process.exit(EXIT_CONFIG);
 }
 
 async function serve(): Promise<void> {
@@ -76,6 +80,8 @@ program.command('dev').description('serve with an embedded OpenID provider and s
 program.command('migrate').description('bring the database schema up to date, then exit').action(migrate);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
+  // A configuration found wrong only against the database (the secrets key) exits as a bad environment does.
+  if (error instanceof ConfigError) exitOnConfigError(error);
   process.stderr.write(`svcd: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -62,5 +62,9 @@ function productionProblems(values: Record<string, unknown>): ConfigProblem[] {
   if (values.internalApiTokenOptional === true) {
     problems.push({ variable: 'SERVICE_INTERNAL_API_TOKEN_OPTIONAL', message: 'must not be true in production' });
   }
+  // A generated key file beside the data would be lost or copied with it; production holds the key apart.
+  if (values.secretsEncryptionKey === undefined) {
+    problems.push({ variable: 'SERVICE_SECRETS_ENCRYPTION_KEY', message: 'is required in production' });
+  }
   return problems;
 }
