@@ -1,11 +1,33 @@
 import type { Services } from '../../daemon.js';
 import type { DomainRoutes } from '../../http/types.js';
+import { FlowAccess } from './flow-access.js';
+import { flowRoutes } from './flow-routes.js';
+import { FlowsRepo } from './flows-repo.js';
+import { FlowsService, type FlowDeleteGuard } from './flows-service.js';
+import { InterfaceService } from './interface-service.js';
+import { versionRoutes } from './version-routes.js';
+import { VersionsService } from './versions-service.js';
+
+export type { FlowDeleteGuard } from './flows-service.js';
 
 export interface FlowsModule {
   readonly routes: readonly DomainRoutes[];
+  /**
+   * Lets another domain refuse a flow's delete and purge (409 `conflict`): webhook endpoints that still
+   * trigger the flow register here.
+   */
+  addDeleteGuard(guard: FlowDeleteGuard): void;
 }
 
-/** Flows, drafts and committed versions. Placeholder until the flows change lands. */
-export function flowsModule(_services: Services): FlowsModule {
-  return { routes: [] };
+/** Flows, drafts and committed versions. */
+export function flowsModule(services: Services): FlowsModule {
+  const repo = new FlowsRepo(services.db.knex);
+  const access = new FlowAccess(repo, services.orgAccess, services.audit);
+  const flows = new FlowsService(repo, access);
+  const versions = new VersionsService(repo, access);
+  const iface = new InterfaceService(access, versions);
+  return {
+    routes: [flowRoutes(flows), versionRoutes(versions, iface)],
+    addDeleteGuard: (guard) => flows.addDeleteGuard(guard),
+  };
 }
