@@ -10,6 +10,8 @@ import { decisionBenchmark } from './decision.js';
 import { loginSyncBenchmark } from './login-sync.js';
 import { freePort, median, requestsPerSecond, startServer, timeToReady } from './lib.js';
 import { overrideMaps, overrideRows, seedOverrides, type OverrideRows } from './overrides.js';
+import { runAdmissionBenchmark } from './run-admission.js';
+import { webhookTriggerBenchmark } from './webhook-trigger.js';
 
 /**
  * Figures, not tests: each is printed as a ratio to a baseline measured in the same run, because these
@@ -181,18 +183,24 @@ async function series(run: () => Promise<number>): Promise<number[]> {
   return values;
 }
 
+// `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
+// login-sync, startup, run-admission, webhook-trigger); no name runs them all.
+const only = process.argv.slice(2);
+const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
 const rows = overrideRows(OVERRIDES_WANTED);
 try {
   // In-process timing first, before autocannon has filled this process's heap.
-  decisionCost(rows);
+  if (wanted('decision')) decisionCost(rows);
   // The first start creates the embedded database; every figure below uses the existing directory.
-  await timeToReady([DAEMON], { ...quietDaemon, SERVICE_DATA_DIR: dataDir }, '/ready');
-  await throughput(dataDir);
-  await overrideThroughput(dataDir, rows);
-  await jwtThroughput(dataDir);
-  await loginSyncBenchmark(line);
-  await startup(dataDir);
+  if (['throughput', 'overrides', 'jwt', 'startup'].some(wanted)) await timeToReady([DAEMON], { ...quietDaemon, SERVICE_DATA_DIR: dataDir }, '/ready');
+  if (wanted('throughput')) await throughput(dataDir);
+  if (wanted('overrides')) await overrideThroughput(dataDir, rows);
+  if (wanted('jwt')) await jwtThroughput(dataDir);
+  if (wanted('login-sync')) await loginSyncBenchmark(line);
+  if (wanted('startup')) await startup(dataDir);
+  if (wanted('run-admission')) await runAdmissionBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
+  if (wanted('webhook-trigger')) await webhookTriggerBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

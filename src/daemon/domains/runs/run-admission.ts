@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AuditContext } from '../../audit/audit-context.js';
+import type { RunView } from './run-view.js';
 
 export const TRIGGER_SOURCES = ['manual', 'schedule', 'webhook'] as const;
 export type TriggerSource = (typeof TRIGGER_SOURCES)[number];
@@ -25,6 +26,16 @@ export interface AdmissionRequest {
   readonly actor?: { readonly sub: string; readonly username?: string };
   /** The creating user's subject, stored as `created_by`. */
   readonly createdBy?: string | null;
+  /**
+   * The catalogue action recorded on the `run.started` entry; by default the trigger's own
+   * (`run:trigger`, `schedule:trigger`, `webhook:receive`).
+   */
+  readonly action?: string;
+  /**
+   * Manual triggers only: admit even when the flow's manual runs are switched off (`?force=true` of a
+   * platform admin, checked by the caller). Other triggers ignore the switch altogether.
+   */
+  readonly forceManual?: boolean;
 }
 
 export interface AdmittedRun {
@@ -35,11 +46,23 @@ export interface AdmittedRun {
   readonly flow_version: number;
   readonly workflow_id: string;
   readonly status: 'queued';
+  /** The run as stored: the same shape `GET /runs/{run_id}` answers. */
+  readonly run: RunView;
 }
 
 /**
  * The one run admission every trigger path uses. `trx` is the caller's transaction (a webhook writes its
- * delivery in the same one); admission runs in it and throws coded Problems.
+ * delivery in the same one); admission runs in it and throws coded Problems:
+ *
+ * | Situation | Status | Code |
+ * |---|---|---|
+ * | more targets than SERVICE_INVENTORY_MAX_RUN_TARGETS (before any query) | 422 | `too_many_targets` |
+ * | flow unknown, soft-deleted, or neither in the organization nor the shared one | 404 (webhook: 422) | `flow_not_found` |
+ * | manual trigger, manual runs switched off, no force | 409 | `manual_runs_disabled` |
+ * | no version given and the flow was never committed | 400 | `flow_not_committed` |
+ * | the given version does not exist on the flow | 404 | `flow_version_not_found` |
+ * | params or targets do not satisfy the version's inputs and target roles | 422 | `validation_failed` (`errors[].path` `params.<name>`, `targets.<role>`) |
+ * | a device id names no live device of the organization or the shared one | 400 | `unknown_device_reference` (`missing: [{role, device_id}]`) |
  */
 export interface RunAdmission {
   admit(trx: Knex.Transaction, request: AdmissionRequest): Promise<AdmittedRun>;

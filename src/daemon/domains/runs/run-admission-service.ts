@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { validateParams } from '../../../shared/flows/params.js';
+import type { AuditWriter } from '../../audit/audit-writer.js';
+import { Problem, problems } from '../../http/problem.js';
+import { isUuid } from '../../tenancy/orgs-repo.js';
+import type { AdmissionRepo } from './admission-repo.js';
+import type { AdmissionRequest, AdmittedRun, RunAdmission, TriggerSource } from './run-admission.js';
+import { runView } from './run-view.js';
+import { checkTargets, countTargets } from './targets.js';
+
+/** The action a `run.started` entry names when the trigger path does not say. */
+const TRIGGER_ACTIONS: Record<TriggerSource, string> = {
+  manual: 'run:trigger',
+  schedule: 'schedule:trigger',
+  webhook: 'webhook:receive',
+};
+
+/** How many unknown devices a refusal names; the rest are only counted. */
+const MISSING_SHOWN = 100;
+
+export interface AdmissionSettings {
+  /** SERVICE_INVENTORY_MAX_RUN_TARGETS. */
+  readonly maxTargets: number;
+}
+
+/**
+ * The one run admission (see `RunAdmission` for the refusals). Three round trips: the flow with its
+ * version and the named devices, the run, the `run.started` entry; all in the caller's transaction, so
+ * a refused or failed admission leaves nothing behind.
+ */
+export class RunAdmissionService implements RunAdmission {
+  constructor(
+    private readonly repo: AdmissionRepo,
+    private readonly audit: AuditWriter,
+    private readonly settings: AdmissionSettings,
+  ) {}
+
+  async admit(trx: Knex.Transaction, request: AdmissionRequest): Promise<AdmittedRun> {
+    const count = countTargets(request.targets);
+    if (count > this.settings.maxTargets) {
+      throw new Problem(422, 'too_many_targets', `The run names ${count} targets; at most ${this.settings.maxTargets} are allowed.`, {
+        limit: this.settings.maxTargets,
+        count,
+      });
+    }
+    const source = request.trigger.source;
+    // Devices are looked up with the flow (one round trip), and judged only once params and targets are valid.
+    const named = [...new Set(Object.values(request.targets).flat().filter(isUuid).map((id) => id.toLowerCase()))];
+    const flow = isUuid(request.flowId) ? await this.repo.flowWithVersion(trx, request.orgId, request.flowId, request.version, named) : undefined;
+    // For a webhook the flow is the endpoint's configuration, not the caller's input: the spec answers 422.
+    if (!flow) throw new Problem(source === 'webhook' ? 422 : 404, 'flow_not_found', 'No live flow with this id in the organization or the shared one.');
+    if (source === 'manual' && !flow.manual_runs_enabled && !request.forceManual) {
+      throw new Problem(409, 'manual_runs_disabled', 'Manual runs of this flow are switched off.', { flow_id: flow.id });
+    }
+    if (request.version === null && flow.latest_version === 0) {
+      throw new Problem(400, 'flow_not_committed', 'The flow has no committed version to run.', { flow_id: flow.id });
+    }
+    if (flow.version === null || flow.definition_json === null) {
+      throw new Problem(404, 'flow_version_not_found', `The flow has no version ${request.version ?? flow.latest_version}.`, {
+        flow_id: flow.id,
+        version: request.version ?? flow.latest_version,
+      });
+    }
+
+    const definition = flow.definition_json;
+    const params = validateParams(definition.inputs ?? [], request.params);
+    const targets = checkTargets(definition.target_roles ?? [], request.targets);
+    const issues = [...(params.ok ? [] : params.issues), ...(targets.ok ? [] : targets.issues)];
+    if (!params.ok || !targets.ok) throw problems.validation(issues.map((i) => ({ path: i.path, message: i.message })));
+
+    refuseUnknownDevices(targets.targets, new Set(flow.live_device_ids));
+
+    const id = randomUUID();
+    const workflowId = `run-${id}`;
+    const createdBy = request.createdBy !== undefined ? request.createdBy : (request.actor?.sub ?? request.audit?.subject ?? null);
+    const row = await this.repo.insert(trx, {
+      id,
+      org_id: request.orgId,
+      flow_id: flow.id,
+      flow_version: flow.version,
+      flow_name: flow.name,
+      name: [...(request.name?.trim() || flow.name)].slice(0, 255).join(''),
+      params: params.params,
+      targets: targets.targets,
+      trigger_source: source,
+      trigger_details: { ...request.trigger.details },
+      workflow_id: workflowId,
+      created_by: createdBy,
+    });
+    await this.audit.record(
+      request.audit,
+      {
+        eventType: 'run.started',
+        action: request.action ?? TRIGGER_ACTIONS[source],
+        resourceType: 'run',
+        resourceId: id,
+        outcome: 'success',
+        orgId: request.orgId,
+        ...(request.actor ? { actor: request.actor } : {}),
+        details: {
+          trigger_source: source,
+          flow_id: flow.id,
+          flow_name: flow.name,
+          flow_version: flow.version,
+          workflow_id: workflowId,
+          ...(request.trigger.details ? { trigger: request.trigger.details } : {}),
+          ...(source === 'manual' && !flow.manual_runs_enabled ? { forced: true } : {}),
+        },
+      },
+      trx,
+    );
+    return { id, org_id: request.orgId, flow_id: flow.id, flow_name: flow.name, flow_version: flow.version, workflow_id: workflowId, status: 'queued', run: runView(row) };
+  }
+}
+
+/** 400 naming each target that is not a live device of the organization or the shared one. */
+function refuseUnknownDevices(targets: Record<string, string[]>, live: ReadonlySet<string>): void {
+  const missing = Object.entries(targets).flatMap(([role, ids]) => ids.filter((id) => !live.has(id)).map((id) => ({ role, device_id: id })));
+  if (missing.length === 0) return;
+  const named = missing.slice(0, 10).map((m) => `${m.role}: ${m.device_id}`).join(', ');
+  throw new Problem(
+    400,
+    'unknown_device_reference',
+    `targets name devices not in this organization's inventory: ${named}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}`,
+    { missing: missing.slice(0, MISSING_SHOWN), missing_count: missing.length },
+  );
+}

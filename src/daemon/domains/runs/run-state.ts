@@ -1,0 +1,34 @@
+import type { RunStatus } from './run-view.js';
+
+/**
+ * The run state machine as the control routes move it (a worker moves queued -> running -> succeeded /
+ * failed through the internal callbacks):
+ *
+ * | Command | From | To |
+ * |---|---|---|
+ * | cancel | queued, running, paused | cancelled |
+ * | pause | queued, running | paused (a queued run is held: it will not be dispatched) |
+ * | resume | paused | running if a worker had started it (`started_at`), else queued |
+ *
+ * Anything else is refused with 409 `invalid_run_state`. Deleting and purging need a finished run.
+ */
+export type RunCommand = 'cancel' | 'pause' | 'resume';
+
+export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running', 'paused'];
+export const FINISHED_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+export function nextStatus(run: { readonly status: RunStatus; readonly started_at: unknown }, command: RunCommand): RunStatus | undefined {
+  switch (command) {
+    case 'cancel':
+      return ACTIVE_STATUSES.includes(run.status) ? 'cancelled' : undefined;
+    case 'pause':
+      return run.status === 'queued' || run.status === 'running' ? 'paused' : undefined;
+    case 'resume':
+      if (run.status !== 'paused') return undefined;
+      return run.started_at === null ? 'queued' : 'running';
+  }
+}
+
+export function isFinished(status: RunStatus): boolean {
+  return FINISHED_STATUSES.includes(status);
+}

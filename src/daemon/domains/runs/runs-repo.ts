@@ -1,0 +1,105 @@
+import type { Knex } from 'knex';
+import type { TriggerSource } from './run-admission.js';
+import { RUN_COLUMNS, type RunRow, type RunStatus } from './run-view.js';
+
+export type RunsTx = Knex.Transaction;
+
+export interface RunFilter {
+  readonly statuses?: readonly RunStatus[] | undefined;
+  readonly flowId?: string | undefined;
+  readonly triggerSources?: readonly TriggerSource[] | undefined;
+  readonly createdAfter?: Date | undefined;
+  readonly createdBefore?: Date | undefined;
+  /** Contained in the name, case-insensitive. */
+  readonly q?: string | undefined;
+  readonly includeDeleted: boolean;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface FilterOptions {
+  readonly flows: { id: string; name: string }[];
+  readonly statuses: RunStatus[];
+  readonly trigger_sources: TriggerSource[];
+}
+
+/** The columns a control route may change; `updated_at` is always stamped. */
+export type RunChange = Partial<Pick<RunRow, 'status' | 'name' | 'updated_by' | 'cancelled_by' | 'deleted_by'>> & {
+  readonly paused_at?: 'now' | null;
+  readonly finished_at?: 'now';
+  readonly cancelled_at?: 'now';
+  readonly deleted_at?: 'now' | null;
+};
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Runs of one organization: the reads of the list routes and the writes of the control routes. */
+export class RunsRepo {
+  constructor(private readonly knex: Knex) {}
+
+  transaction<T>(work: (trx: RunsTx) => Promise<T>): Promise<T> {
+    return this.knex.transaction(work);
+  }
+
+  async list(orgId: string, filter: RunFilter): Promise<{ rows: RunRow[]; total: number }> {
+    const base = this.knex('runs').where('org_id', orgId);
+    if (!filter.includeDeleted) base.whereNull('deleted_at');
+    if (filter.statuses?.length) base.whereIn('status', filter.statuses);
+    if (filter.flowId) base.where('flow_id', filter.flowId);
+    if (filter.triggerSources?.length) base.whereIn('trigger_source', filter.triggerSources);
+    if (filter.createdAfter) base.where('created_at', '>=', filter.createdAfter);
+    if (filter.createdBefore) base.where('created_at', '<', filter.createdBefore);
+    if (filter.q) base.whereRaw(`name ILIKE ? ESCAPE '\\'`, [`%${escapeLike(filter.q)}%`]);
+    const [rows, count] = await Promise.all([
+      base.clone().select(RUN_COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit).offset(filter.offset),
+      base.clone().count<{ count: string | number }[]>({ count: '*' }),
+    ]);
+    return { rows: rows as RunRow[], total: Number(count[0]?.count ?? 0) };
+  }
+
+  /** A run of the organization; a soft-deleted one only when `includeDeleted`. */
+  async get(orgId: string, id: string, includeDeleted = false): Promise<RunRow | undefined> {
+    const query = this.knex('runs').where({ id, org_id: orgId });
+    if (!includeDeleted) query.whereNull('deleted_at');
+    return query.first(RUN_COLUMNS);
+  }
+
+  /** A run of the organization (soft-deleted or not), locked for the rest of the transaction. */
+  async lock(trx: RunsTx, orgId: string, id: string): Promise<RunRow | undefined> {
+    return trx('runs').where({ id, org_id: orgId }).forUpdate().first(RUN_COLUMNS);
+  }
+
+  async update(trx: RunsTx, id: string, change: RunChange): Promise<RunRow> {
+    const set: Record<string, unknown> = { updated_at: trx.fn.now() };
+    for (const [column, value] of Object.entries(change)) {
+      if (value !== undefined) set[column] = value === 'now' ? trx.fn.now() : value;
+    }
+    const [row] = await trx('runs').where({ id }).update(set).returning(RUN_COLUMNS);
+    return row as RunRow;
+  }
+
+  async purge(trx: RunsTx, id: string): Promise<void> {
+    await trx('runs').where({ id }).delete();
+  }
+
+  /** What the organization's live runs hold: their flows (newest name of each), statuses and trigger sources. */
+  async filterOptions(orgId: string): Promise<FilterOptions> {
+    const live = () => this.knex('runs').where('org_id', orgId).whereNull('deleted_at');
+    const [flows, statuses, sources] = await Promise.all([
+      live()
+        .whereNotNull('flow_id')
+        .distinctOn('flow_id')
+        .select('flow_id', 'flow_name')
+        .orderBy([{ column: 'flow_id' }, { column: 'created_at', order: 'desc' }]),
+      live().distinct('status').orderBy('status'),
+      live().distinct('trigger_source').orderBy('trigger_source'),
+    ]);
+    return {
+      flows: (flows as { flow_id: string; flow_name: string }[]).map((f) => ({ id: f.flow_id, name: f.flow_name })).sort((a, b) => a.name.localeCompare(b.name)),
+      statuses: (statuses as { status: RunStatus }[]).map((s) => s.status),
+      trigger_sources: (sources as { trigger_source: TriggerSource }[]).map((s) => s.trigger_source),
+    };
+  }
+}
