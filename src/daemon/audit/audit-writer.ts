@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { maskAddress } from '../http/client-address.js';
 import type { AuditContext } from './audit-context.js';
-import type { AuditRepo } from './audit-repo.js';
+import type { AuditRepo, AuditRow } from './audit-repo.js';
 
 /** What a feature says about an event; who did it, from where and in which organization comes from the request. */
 export interface AuditEvent {
@@ -25,28 +25,33 @@ export class AuditWriter {
   constructor(private readonly repo: AuditRepo) {}
 
   async record(context: AuditContext | undefined, event: AuditEvent, trx?: Knex.Transaction): Promise<string> {
+    return this.repo.insert(this.entry(context, event), trx);
+  }
+
+  /**
+   * The row `record` would write, for a repository that writes it inside a statement of its own (run
+   * admission writes the run and its `run.started` entry in one statement).
+   */
+  entry(context: AuditContext | undefined, event: AuditEvent): AuditRow {
     const details: Record<string, unknown> = { ...event.details };
     if (context) {
       details.request_id = context.requestId;
       details.route = context.route;
       if (context.authMethod) details.auth_method = context.authMethod;
     }
-    return this.repo.insert(
-      {
-        org_id: event.orgId !== undefined ? event.orgId : (context?.orgId ?? null),
-        event_type: event.eventType,
-        actor_sub: event.actor?.sub ?? context?.subject ?? null,
-        actor_username: event.actor ? (event.actor.username ?? null) : (context?.username ?? null),
-        resource_type: event.resourceType ?? null,
-        resource_id: event.resourceId ?? null,
-        action: event.action ?? null,
-        outcome: event.outcome ?? null,
-        details_json: details,
-        // Callers of public routes are anonymous: their address is kept only to its network.
-        client_ip: context ? (context.authMethod === 'public' ? maskAddress(context.clientIp) : context.clientIp) : null,
-        user_agent: context?.userAgent ?? null,
-      },
-      trx,
-    );
+    return {
+      org_id: event.orgId !== undefined ? event.orgId : (context?.orgId ?? null),
+      event_type: event.eventType,
+      actor_sub: event.actor?.sub ?? context?.subject ?? null,
+      actor_username: event.actor ? (event.actor.username ?? null) : (context?.username ?? null),
+      resource_type: event.resourceType ?? null,
+      resource_id: event.resourceId ?? null,
+      action: event.action ?? null,
+      outcome: event.outcome ?? null,
+      details_json: details,
+      // Callers of public routes are anonymous: their address is kept only to its network.
+      client_ip: context ? (context.authMethod === 'public' ? maskAddress(context.clientIp) : context.clientIp) : null,
+      user_agent: context?.userAgent ?? null,
+    };
   }
 }

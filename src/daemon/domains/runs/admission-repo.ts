@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AuditRow } from '../../audit/audit-repo.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { RUN_COLUMNS, type RunRow } from './run-view.js';
 
@@ -34,14 +35,22 @@ export interface NewRun {
 const READABLE_ORG = '(%s = ? OR %s = (SELECT o.id FROM organizations o WHERE o.is_shared AND o.is_active))';
 const readable = (column: string) => READABLE_ORG.replaceAll('%s', column);
 
-// Written out once rather than built per call: this statement runs for every admitted run.
-const INSERT_RUN = `INSERT INTO runs (id, org_id, flow_id, flow_version, flow_name, name, status, params_json, targets_json,
-    trigger_source, trigger_details_json, workflow_id, created_by, updated_by)
-  VALUES (?, ?, ?, ?, ?, ?, 'queued', ?::jsonb, ?::jsonb, ?, ?::jsonb, ?, ?, ?)
-  RETURNING ${RUN_COLUMNS.join(', ')}`;
+// Written out once rather than built per call: this statement runs for every admitted run. The run and
+// its `run.started` entry go in one statement, atomic without a transaction of the caller's.
+const INSERT_RUN = `WITH run AS (
+    INSERT INTO runs (id, org_id, flow_id, flow_version, flow_name, name, status, params_json, targets_json,
+        trigger_source, trigger_details_json, workflow_id, created_by, updated_by)
+      VALUES (?, ?, ?, ?, ?, ?, 'queued', ?::jsonb, ?::jsonb, ?, ?::jsonb, ?, ?, ?)
+      RETURNING ${RUN_COLUMNS.join(', ')}
+  ), entry AS (
+    INSERT INTO audit_logs (org_id, event_type, actor_sub, actor_username, resource_type, resource_id, action, outcome,
+        details_json, client_ip, user_agent)
+      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? FROM run
+  )
+  SELECT * FROM run`;
 
 /**
- * The read and the write of run admission, each one round trip in the caller's transaction: the flow
+ * The read and the write of run admission, each one round trip in the caller's transaction (or none): the flow
  * with its version and the devices, then the insert. The shared organization is looked up inside the query
  * rather than through the cached lookup, which would need a second connection while the transaction
  * holds the only one PGlite has.
@@ -52,7 +61,7 @@ export class AdmissionRepo {
    * with which of `deviceIds` (UUIDs) are live devices of the organization or the shared one: one round
    * trip for everything admission checks, on the webhook's hot path.
    */
-  async flowWithVersion(trx: Knex.Transaction, orgId: string, flowId: string, version: number | null, deviceIds: readonly string[]): Promise<AdmissionFlow | undefined> {
+  async flowWithVersion(trx: Knex | Knex.Transaction, orgId: string, flowId: string, version: number | null, deviceIds: readonly string[]): Promise<AdmissionFlow | undefined> {
     const { rows } = await trx.raw(
       `SELECT f.id, f.org_id, f.name, f.manual_runs_enabled, f.latest_version, v.version, v.definition_json,
               ARRAY(SELECT d.id FROM devices d WHERE d.id = ANY(?::uuid[]) AND d.deleted_at IS NULL AND ${readable('d.org_id')}) AS live_device_ids
@@ -64,7 +73,20 @@ export class AdmissionRepo {
     return (rows as AdmissionFlow[])[0];
   }
 
-  async insert(trx: Knex.Transaction, run: NewRun): Promise<RunRow> {
+  /**
+   * The insert, or undefined when the flow row was purged since it was read (the foreign key refuses the
+   * run; admission then answers as for a flow that is not there).
+   */
+  async insertOrGone(trx: Knex | Knex.Transaction, run: NewRun, entry: AuditRow): Promise<RunRow | undefined> {
+    try {
+      return await this.insert(trx, run, entry);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === '23503') return undefined;
+      throw error;
+    }
+  }
+
+  async insert(trx: Knex | Knex.Transaction, run: NewRun, entry: AuditRow): Promise<RunRow> {
     const { rows } = await trx.raw(INSERT_RUN, [
       run.id,
       run.org_id,
@@ -79,6 +101,17 @@ export class AdmissionRepo {
       run.workflow_id,
       run.created_by,
       run.created_by,
+      entry.org_id,
+      entry.event_type,
+      entry.actor_sub,
+      entry.actor_username,
+      entry.resource_type,
+      entry.resource_id,
+      entry.action,
+      entry.outcome,
+      JSON.stringify(entry.details_json),
+      entry.client_ip,
+      entry.user_agent,
     ]);
     return (rows as RunRow[])[0]!;
   }

@@ -36,7 +36,7 @@ export class RunAdmissionService implements RunAdmission {
     private readonly settings: AdmissionSettings,
   ) {}
 
-  async admit(trx: Knex.Transaction, request: AdmissionRequest): Promise<AdmittedRun> {
+  async admit(trx: Knex | Knex.Transaction, request: AdmissionRequest): Promise<AdmittedRun> {
     const count = countTargets(request.targets);
     if (count > this.settings.maxTargets) {
       throw new Problem(422, 'too_many_targets', `The run names ${count} targets; at most ${this.settings.maxTargets} are allowed.`, {
@@ -74,21 +74,7 @@ export class RunAdmissionService implements RunAdmission {
     const id = randomUUID();
     const workflowId = `run-${id}`;
     const createdBy = request.createdBy !== undefined ? request.createdBy : (request.actor?.sub ?? request.audit?.subject ?? null);
-    const row = await this.repo.insert(trx, {
-      id,
-      org_id: request.orgId,
-      flow_id: flow.id,
-      flow_version: flow.version,
-      flow_name: flow.name,
-      name: [...(request.name?.trim() || flow.name)].slice(0, 255).join(''),
-      params: params.params,
-      targets: targets.targets,
-      trigger_source: source,
-      trigger_details: { ...request.trigger.details },
-      workflow_id: workflowId,
-      created_by: createdBy,
-    });
-    await this.audit.record(
+    const entry = this.audit.entry(
       request.audit,
       {
         eventType: 'run.started',
@@ -108,8 +94,22 @@ export class RunAdmissionService implements RunAdmission {
           ...(source === 'manual' && !flow.manual_runs_enabled ? { forced: true } : {}),
         },
       },
-      trx,
     );
+    const row = await this.repo.insertOrGone(trx, {
+      id,
+      org_id: request.orgId,
+      flow_id: flow.id,
+      flow_version: flow.version,
+      flow_name: flow.name,
+      name: [...(request.name?.trim() || flow.name)].slice(0, 255).join(''),
+      params: params.params,
+      targets: targets.targets,
+      trigger_source: source,
+      trigger_details: { ...request.trigger.details },
+      workflow_id: workflowId,
+      created_by: createdBy,
+    }, entry);
+    if (!row) throw new Problem(source === 'webhook' ? 422 : 404, 'flow_not_found', 'No live flow with this id in the organization or the shared one.');
     return { id, org_id: request.orgId, flow_id: flow.id, flow_name: flow.name, flow_version: flow.version, workflow_id: workflowId, status: 'queued', run: runView(row) };
   }
 }

@@ -52,7 +52,9 @@ export interface AdmittedRun {
 
 /**
  * The one run admission every trigger path uses. `trx` is the caller's transaction (a webhook writes its
- * delivery in the same one); admission runs in it and throws coded Problems:
+ * delivery in the same one), or the plain database handle when the caller has nothing else to write:
+ * admission reads once and writes the run with its `run.started` entry in one statement, so it needs no
+ * transaction of its own. It throws coded Problems:
  *
  * | Situation | Status | Code |
  * |---|---|---|
@@ -65,5 +67,5 @@ export interface AdmittedRun {
  * | a device id names no live device of the organization or the shared one | 400 | `unknown_device_reference` (`missing: [{role, device_id}]`) |
  */
 export interface RunAdmission {
-  admit(trx: Knex.Transaction, request: AdmissionRequest): Promise<AdmittedRun>;
+  admit(trx: Knex | Knex.Transaction, request: AdmissionRequest): Promise<AdmittedRun>;
 }

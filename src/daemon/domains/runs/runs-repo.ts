@@ -43,6 +43,11 @@ export class RunsRepo {
     return this.knex.transaction(work);
   }
 
+  /** Work that needs the database handle but no transaction (a single-statement write). */
+  direct<T>(work: (db: Knex) => Promise<T>): Promise<T> {
+    return work(this.knex);
+  }
+
   async list(orgId: string, filter: RunFilter): Promise<{ rows: RunRow[]; total: number }> {
     const base = this.knex('runs').where('org_id', orgId);
     if (!filter.includeDeleted) base.whereNull('deleted_at');

@@ -46,8 +46,9 @@ export class RunsService {
   ) {}
 
   async trigger(org: OrgRef, input: ManualRunInput, options: { force: boolean }, context?: AuditContext): Promise<RunView> {
-    const admitted = await this.repo.transaction((trx) =>
-      this.admission.admit(trx, {
+    // No transaction: admission's one write is a single statement, and BEGIN + COMMIT would double its round trips.
+    const admitted = await this.repo.direct((db) =>
+      this.admission.admit(db, {
         orgId: org.id,
         flowId: input.flow_id,
         version: input.version ?? null,
