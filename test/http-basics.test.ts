@@ -21,7 +21,7 @@ describe('the HTTP surface of the foundation', () => {
     // The daemon says which routes are built (`x-built`); docs/status.md is held to the same list elsewhere.
     const doc = (await (await fetch(`${daemon.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { 'x-built': boolean }>> };
     const unbuilt = CATALOGUE.routes.filter((r) => doc.paths[r.path]![r.method.toLowerCase()]!['x-built'] === false);
-    expect(unbuilt.length).toBeGreaterThan(250);
+    expect(unbuilt.length).toBeGreaterThan(0);
     for (const route of unbuilt) {
       const response = await fetch(daemon.url + concrete(route.path), { method: route.method });
       // A concrete path can land on a literal sibling of another action; the answer still names the matched route's action.

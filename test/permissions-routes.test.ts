@@ -28,7 +28,7 @@ const code = async (response: Response) => ((await response.json()) as { code: s
 
 describe('permission overrides through the API', () => {
   it('apply an action override at once, audit it with old and new policy, and clear it', async () => {
-    expect((await fetch(`${daemon.url}/runs`, { headers: viewer })).status).toBe(501);
+    expect((await fetch(`${daemon.url}/runs`, { headers: viewer })).status).toBe(200);
 
     const set = await put('/settings/permissions/actions/override', { action: 'run:view', policy: 'admin' });
     expect(set.status).toBe(200);
@@ -44,7 +44,7 @@ describe('permission overrides through the API', () => {
 
     const cleared = await del('/settings/permissions/actions/override?action=run:view');
     expect(await cleared.json()).toMatchObject({ previous: 'admin', policy: null });
-    expect((await fetch(`${daemon.url}/runs`, { headers: viewer })).status).toBe(501);
+    expect((await fetch(`${daemon.url}/runs`, { headers: viewer })).status).toBe(200);
     const clearedEntry = await daemon.services.db.knex('audit_logs').where({ event_type: 'permission.override_cleared', resource_id: 'run:view' }).first();
     expect(clearedEntry.details_json).toMatchObject({ old_policy: 'admin', new_policy: null });
   });
@@ -52,7 +52,7 @@ describe('permission overrides through the API', () => {
   it('let a route override win over an action override', async () => {
     await put('/settings/permissions/actions/override', { action: 'run:view', policy: 'admin' });
     await put('/settings/permissions/override', { method: 'GET', path: '/runs', policy: 'viewer' });
-    expect((await fetch(`${daemon.url}/runs`, { headers: viewer })).status).toBe(501);
+    expect((await fetch(`${daemon.url}/runs`, { headers: viewer })).status).toBe(200);
     expect((await fetch(`${daemon.url}/runs/r1`, { headers: viewer })).status).toBe(403);
     const routes = (await (await fetch(`${daemon.url}/settings/permissions`, { headers: admin })).json()) as { routes: { method: string; path: string; source: string; effective_policy: string }[] };
     expect(routes.routes.find((r) => r.path === '/runs' && r.method === 'GET')).toMatchObject({ source: 'route_override', effective_policy: 'viewer' });
@@ -103,7 +103,7 @@ describe('permission overrides through the API', () => {
     expect(doc.paths['/runs/filter-options']!.get!['x-policy']).toBe('disabled');
     expect(doc.paths['/runs/filter-options']!.get!.security).toEqual([{ disabled: [] }]);
     await del('/settings/permissions/override?method=GET&path=/runs/filter-options');
-    expect((await fetch(`${daemon.url}/runs/filter-options`, { headers: admin })).status).toBe(501);
+    expect((await fetch(`${daemon.url}/runs/filter-options`, { headers: admin })).status).toBe(200);
   });
 
   it('explain why a caller would be allowed or refused', async () => {
@@ -153,7 +153,7 @@ describe('the active organization', () => {
   it('strips an organization admin role on platform routes', async () => {
     await seedUser(daemon.services.db.knex, { sub: 'sub-oadmin', username: 'oadmin' }, [{ orgSlug: 'acme', role: 'admin' }]);
     const orgAdmin = { authorization: `Bearer ${await idp.mintAccessToken({ sub: 'sub-oadmin', username: 'oadmin', realmRoles: [] })}` };
-    expect((await fetch(`${daemon.url}/runs`, { headers: { ...orgAdmin, 'x-org-id': 'acme' } })).status).toBe(501);
+    expect((await fetch(`${daemon.url}/runs`, { headers: { ...orgAdmin, 'x-org-id': 'acme' } })).status).toBe(200);
     expect((await fetch(`${daemon.url}/settings/plugins`, { headers: { ...orgAdmin, 'x-org-id': 'acme' } })).status).toBe(403);
     expect((await fetch(`${daemon.url}/platform/health`, { headers: { ...orgAdmin, 'x-org-id': 'acme' } })).status).toBe(403);
   });

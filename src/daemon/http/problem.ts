@@ -33,7 +33,8 @@ export const problems = {
   invalidPath: () => new Problem(400, 'invalid_path', 'The path contains a malformed percent-encoding.'),
   payloadTooLarge: (limit: number) =>
     new Problem(413, 'payload_too_large', `The request body exceeds ${limit} bytes.`, { limit }),
-  malformedJson: (reason: string) => new Problem(400, 'malformed_json', `The request body is not valid JSON: ${reason}`),
+  // The parser's own message quotes part of the body, which may hold a secret: never echoed back.
+  malformedJson: () => new Problem(400, 'malformed_json', 'The request body is not valid JSON.'),
   unsupportedMediaType: () =>
     new Problem(415, 'unsupported_media_type', 'Send the request body as application/json.'),
   unauthenticated: (challenge: string) =>

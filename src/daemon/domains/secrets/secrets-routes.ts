@@ -37,7 +37,7 @@ function valuesBody(ctx: AppContext): unknown {
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;
   } catch {
-    throw problems.malformedJson('syntax error (not quoted back: the body may hold secret values)');
+    throw problems.malformedJson();
   }
 }
 

@@ -12,7 +12,7 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /** Reads the body, refusing at once when `Content-Length` already says it is too large. */
-async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
+export async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw problems.payloadTooLarge(limit);
   const chunks: Buffer[] = [];
@@ -45,8 +45,8 @@ async function readAndParse(ctx: AppContext, next: () => Promise<void>, mode: Bo
   if (mode === 'json' && raw.length > 0) {
     try {
       ctx.state.body = JSON.parse(raw.toString('utf8'));
-    } catch (error) {
-      throw problems.malformedJson((error as Error).message);
+    } catch {
+      throw problems.malformedJson();
     }
   }
   return next();
