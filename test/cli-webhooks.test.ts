@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc, type SvcRun } from './helpers/cli.js';
-import { BARE, count, createSecret, deliveriesOf, seedFlow, startWorld, type World } from './webhooks-fixtures.js';
+import { BARE, count, createSecret, deliveriesOf, seedFlow, startWorld, type World } from './helpers/webhooks-fixtures.js';
 
 /**
  * `svc webhooks` management verbs as built (a subprocess, no terminal) against a real daemon, in acme:

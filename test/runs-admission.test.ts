@@ -6,7 +6,7 @@ import { RunAdmissionService } from '../src/daemon/domains/runs/run-admission-se
 import { Problem } from '../src/daemon/http/problem.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedOrg, seedUser } from './helpers/seed.js';
-import { BARE, DEFINITION, seedDevice, seedFlow, UNKNOWN_ID } from './runs-fixtures.js';
+import { BARE, DEFINITION, seedDevice, seedFlow, UNKNOWN_ID } from './helpers/runs-fixtures.js';
 
 const MAX_TARGETS = 5;
 

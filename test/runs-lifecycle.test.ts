@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedOrg, seedUser } from './helpers/seed.js';
-import { BARE, seedFlow, UNKNOWN_ID } from './runs-fixtures.js';
+import { BARE, seedFlow, UNKNOWN_ID } from './helpers/runs-fixtures.js';
 
 interface Run {
   id: string;

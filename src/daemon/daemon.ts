@@ -28,8 +28,9 @@ import { docsRoutes } from './domains/docs/routes.js';
 import { flowsModule } from './domains/flows/module.js';
 import { inventoryModule } from './domains/inventory/module.js';
 import { runsModule } from './domains/runs/module.js';
-import { openSecretsModule } from './domains/secrets/module.js';
+import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
+import { webhooksModule } from './domains/webhooks/module.js';
 import { IdpMappingsRepo } from './domains/idp-mappings/idp-mappings-repo.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
@@ -96,18 +97,42 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   const db = options.database ?? (await openDatabase(config, log));
   const schema = new SchemaKeeper(db, log);
   const services = buildServices(config, log, db);
+  // Set once the secrets module opens; when the schema is ready at start-up, opening checks the key itself.
+  let secretsOpening: Promise<SecretsModule> | undefined;
   await schema.start(() => {
     services.overrideSync.refresh();
     void services.mappingIndex.refresh();
+    // The database came up after start-up: the secrets key is checked now, and a wrong one stops the process (EX_CONFIG).
+    void secretsOpening?.then(
+      (opened) =>
+        opened.verifyKeyLater((error) => {
+          log.fatal({ variables: error.problems.map((p) => p.variable) }, error.message);
+          process.exit(78);
+        }),
+      () => undefined,
+    );
   });
   services.overrideSync.start();
   services.mappingSync.start();
 
   // The platform core, in dependency order: triggers need runs, runs need flows, devices and secrets.
-  const secrets = await openSecretsModule(services);
+  secretsOpening = openSecretsModule(services, { schemaReady: schema.ready });
+  let secrets: SecretsModule;
+  try {
+    secrets = await secretsOpening;
+  } catch (error) {
+    // A refused start (a wrong secrets key) leaves nothing running behind it.
+    schema.stop();
+    await services.overrideSync.stop();
+    await services.mappingSync.stop();
+    if (!options.database) await db.close();
+    throw error;
+  }
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
+  const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
+  flows.addDeleteGuard(webhooks.flowDeleteGuard);
 
   let draining = false;
   const openApi = openApiCache(() => mounted, services.overrideStore);
@@ -142,6 +167,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     stepHandlerRoutes(),
     ...flows.routes,
     ...runs.routes,
+    ...webhooks.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const { app, mounted } = createApp({

@@ -94,7 +94,7 @@ export const SETTINGS = {
   webhookMaxBodyBytes: setting({
     env: 'SERVICE_WEBHOOK_MAX_BODY_BYTES',
     default: '262144',
-    doc: 'Largest webhook trigger body accepted, in bytes; larger bodies answer 413 and are not journaled.',
+    doc: 'Largest webhook trigger body accepted, in bytes; larger bodies answer 413 (journaled, never read further).',
     parse: integerBetween(1, 64 * 1024 * 1024),
   }),
   shutdownGraceSeconds: setting({

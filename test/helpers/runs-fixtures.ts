@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { FlowDefinition } from '../src/shared/flows/definition.js';
+import type { FlowDefinition } from '../../src/shared/flows/definition.js';
 
 /**
  * Rows the runs tests need from other domains, written with the fixed schemas of flows, flow_versions

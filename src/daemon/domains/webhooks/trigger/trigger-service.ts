@@ -1,0 +1,416 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { AuditContext } from '../../../audit/audit-context.js';
+import type { AuditWriter } from '../../../audit/audit-writer.js';
+import { readLimited } from '../../../http/middleware/parse-body.js';
+import { Problem } from '../../../http/problem.js';
+import type { Logger } from '../../../logging/logger.js';
+import { TokenBucketRegistry, TokenBucket } from '../../../webhooks/token-bucket.js';
+import { maskSourceIp } from '../../../webhooks/source-allow-list.js';
+import { pickSecretValue } from '../../../../shared/secrets/pick-value.js';
+import { verifyBearer, verifySignature } from '../../../../shared/webhooks/signing.js';
+import { decodeTriggerBody, parseTriggerBody, resolveTargets, type TriggerBody, type TriggerBodyFailure } from '../../../../shared/webhooks/trigger-body.js';
+import type { DeviceDirectory } from '../../inventory/device-directory.js';
+import type { RunAdmission } from '../../runs/run-admission.js';
+import type { SecretResolver } from '../../secrets/secret-resolver.js';
+import type { AcceptedDelivery, WebhookEndpointRow, WebhooksRepo } from '../webhooks-repo.js';
+import { AllowListCache } from './allow-list-cache.js';
+
+export interface TriggerSettings {
+  readonly globalIngressPerMinute: number;
+  readonly ingressMultiplier: number;
+  readonly maxBodyBytes: number;
+  readonly maxTargets: number;
+}
+
+/** What one trigger request brings: its token, headers, body stream, caller and audit context. */
+export interface TriggerRequest {
+  readonly pathToken: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: IncomingMessage;
+  readonly clientIp: string;
+  readonly audit: AuditContext | undefined;
+}
+
+export interface TriggerEnvelope {
+  readonly delivery_id: string;
+  readonly triggered_runs: readonly {
+    readonly target_type: 'flow';
+    readonly target_id: string;
+    readonly flow_id: string;
+    readonly target_name: string;
+    readonly flow_name: string;
+    readonly run_id: string;
+    readonly workflow_id: string;
+  }[];
+}
+
+type Outcome = 'accepted' | 'rejected' | 'duplicate' | 'error';
+
+/** The actor of every trigger entry: a public route has no user. */
+const WEBHOOK_ACTOR = { sub: 'system:webhook', username: 'system:webhook' } as const;
+const PATH_TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+const IDEMPOTENCY_KEY_MAX = 255;
+const KNOWN_TOKENS_CAP = 100_000;
+const TOUCH_INTERVAL_MS = 1000;
+
+interface KnownToken {
+  readonly endpointId: string;
+  readonly ratePerMinute: number;
+}
+
+/** A refusal after the endpoint is known: the answer, and whether the journal keeps it. */
+class Refusal {
+  constructor(
+    readonly problem: Problem,
+    readonly reason: string,
+    readonly journal: boolean,
+    readonly signatureValid: boolean,
+  ) {}
+}
+
+/**
+ * `POST /hooks/{path_token}` in the spec's order: global backstop and token shape (no query), per-endpoint
+ * ingress limit (a known token before its lookup, a new one right after; always before the body is read
+ * or the secret resolved), body size, secret resolution, authentication, source allow-list, idempotency,
+ * delivery limit, body rules, device references, linked flow, then run admission and the accepted
+ * delivery in one transaction. Every refusal after the lookup is journaled (except the ones the spec
+ * keeps out) and audited as `webhook.rejected`; every outcome is logged once. docs/webhooks.md has the table.
+ */
+export class WebhookTrigger {
+  readonly #global: TokenBucket;
+  readonly #ingress = new TokenBucketRegistry();
+  readonly #delivery = new TokenBucketRegistry();
+  readonly #allowLists = new AllowListCache();
+  /** Path token -> the endpoint and ingress rate last seen, so a flood on a known token is shed without a query. */
+  readonly #known = new Map<string, KnownToken>();
+  /** Endpoint id -> when this instance last wrote its `last_triggered_at` (monotonic ms). */
+  readonly #touched = new Map<string, number>();
+
+  constructor(
+    private readonly repo: WebhooksRepo,
+    private readonly secrets: SecretResolver,
+    private readonly devices: DeviceDirectory,
+    private readonly readableOrgIds: (orgId: string) => Promise<string[]>,
+    private readonly admission: RunAdmission,
+    private readonly audit: AuditWriter,
+    private readonly log: Logger,
+    private readonly settings: TriggerSettings,
+  ) {
+    this.#global = new TokenBucket(settings.globalIngressPerMinute);
+  }
+
+  /** An endpoint changed or went away: its buckets and compiled allow-list start afresh. */
+  forget(endpointId: string): void {
+    for (const [token, known] of this.#known) {
+      if (known.endpointId === endpointId) {
+        this.#known.delete(token);
+        this.#ingress.delete(token);
+      }
+    }
+    this.#delivery.delete(endpointId);
+    this.#allowLists.delete(endpointId);
+    this.#touched.delete(endpointId);
+  }
+
+  /**
+   * The refusals that need no query are decided here, synchronously, and answered as an already rejected
+   * promise: a shed request then crosses no async frame (each would rethrow it, most of a refusal's cost).
+   */
+  trigger(request: TriggerRequest): Promise<TriggerEnvelope> {
+    const shed = this.#global.take();
+    if (!shed.ok) return Promise.reject(rateLimited(shed.retryAfterSeconds, 'global'));
+    // A token that cannot exist needs no query.
+    if (!PATH_TOKEN.test(request.pathToken)) return Promise.reject(endpointNotFound());
+    // A token seen before is charged before its lookup, so a flood on a known endpoint costs no query.
+    const known = this.#known.get(request.pathToken);
+    if (known) {
+      const charged = this.#ingress.take(request.pathToken, known.ratePerMinute * this.settings.ingressMultiplier);
+      if (!charged.ok) return Promise.reject(rateLimited(charged.retryAfterSeconds, 'endpoint_ingress'));
+    }
+    return this.process(request, known);
+  }
+
+  private async process(request: TriggerRequest, known: KnownToken | undefined): Promise<TriggerEnvelope> {
+    const idempotencyHeader = single(request.headers['x-idempotency-key']);
+    // A key the journal's column can hold; any other header value is refused, and journaled without it.
+    const idempotencyKey = typeof idempotencyHeader === 'string' && idempotencyHeader.length > 0 && idempotencyHeader.length <= IDEMPOTENCY_KEY_MAX ? idempotencyHeader : null;
+    const { endpoint, accepted } = await this.lookup(request.pathToken, known, idempotencyKey);
+
+    const started = performance.now();
+    const deliveryId = randomUUID();
+    let bodyHash: string | null = null;
+    try {
+      const raw = await this.readBody(request.body);
+      bodyHash = createHash('sha256').update(raw).digest('hex');
+      const key = await this.resolveKey(endpoint);
+      this.authenticate(endpoint, key, request.headers, raw);
+      if (!this.#allowLists.allows(endpoint, request.clientIp)) {
+        throw new Refusal(new Problem(403, 'source_not_allowed', 'The caller\'s address is not in the endpoint\'s allow-list.'), 'source_not_allowed', true, true);
+      }
+      if (idempotencyHeader !== undefined && idempotencyKey === null) {
+        throw new Refusal(invalidPayload(`X-Idempotency-Key must be one value of 1-${IDEMPOTENCY_KEY_MAX} characters.`), 'invalid_idempotency_key', true, true);
+      }
+      // Read with the endpoint, acted on only now that the caller is authenticated.
+      if (accepted) throw duplicate(accepted);
+      const metered = this.#delivery.take(endpoint.id, endpoint.rate_limit_per_minute);
+      if (!metered.ok) throw new Refusal(rateLimited(metered.retryAfterSeconds, 'endpoint_delivery'), 'rate_limited', false, true);
+      const body = this.parseBody(raw);
+      const targets = await this.resolveTargets(endpoint, body);
+      if (!endpoint.flow_id) throw new Refusal(new Problem(422, 'no_linked_flow', 'No linked flow'), 'no_linked_flow', true, true);
+
+      const touch = this.touchDue(endpoint.id);
+      const envelope = await this.repo.transaction(async (trx) => {
+        const run = await this.admission.admit(trx, {
+          orgId: endpoint.org_id,
+          flowId: endpoint.flow_id!,
+          version: endpoint.flow_version,
+          params: body.params,
+          targets,
+          trigger: { source: 'webhook', details: { webhook_endpoint_id: endpoint.id, delivery_id: deliveryId, source_ip_masked: maskSourceIp(request.clientIp) } },
+          audit: request.audit,
+          actor: WEBHOOK_ACTOR,
+          createdBy: WEBHOOK_ACTOR.sub,
+        });
+        // The audit entry first: the delivery's statement may update the endpoint row, whose lock is then held only until COMMIT.
+        await this.recordAudit(request, endpoint, 'webhook.triggered', 'success', { delivery_id: deliveryId, run_id: run.id, flow_id: run.flow_id, flow_version: run.flow_version }, trx);
+        const inserted = await this.repo.insertAccepted(trx, {
+          id: deliveryId,
+          webhook_endpoint_id: endpoint.id,
+          idempotency_key: idempotencyKey,
+          signature_valid: true,
+          source_ip: request.clientIp.slice(0, 45),
+          request_body_hash: bodyHash,
+          response_status: 202,
+          error_detail: null,
+          run_ids: [run.id],
+          processing_duration_ms: Math.round(performance.now() - started),
+        }, touch);
+        // A concurrent duplicate committed first: this run must not exist (the rollback removes it).
+        if (!inserted) throw new DuplicateRace();
+        return {
+          delivery_id: deliveryId,
+          triggered_runs: [{ target_type: 'flow' as const, target_id: run.flow_id, flow_id: run.flow_id, target_name: run.flow_name, flow_name: run.flow_name, run_id: run.id, workflow_id: run.workflow_id }],
+        };
+      });
+      if (touch) this.#touched.set(endpoint.id, performance.now());
+      this.logOutcome(endpoint, deliveryId, [envelope.triggered_runs[0]!.run_id], request.clientIp, 'accepted', 202);
+      return envelope;
+    } catch (error) {
+      const refusal = await this.asRefusal(error, endpoint.id, idempotencyKey);
+      if (!refusal) {
+        this.logOutcome(endpoint, deliveryId, [], request.clientIp, 'error', 500);
+        throw error;
+      }
+      await this.recordRefusal(request, endpoint, refusal, { deliveryId, bodyHash, idempotencyKey, started });
+      throw refusal.problem;
+    }
+  }
+
+  /**
+   * The endpoint lookup (with the accepted delivery holding the request's idempotency key, if any) and,
+   * for a token not seen before, its ingress charge right after: its rate lives on the row.
+   */
+  private async lookup(token: string, known: KnownToken | undefined, idempotencyKey: string | null): Promise<{ endpoint: WebhookEndpointRow; accepted: AcceptedDelivery | undefined }> {
+    const found = await this.repo.findByToken(token, idempotencyKey);
+    if (!found || !found.endpoint.enabled) {
+      this.#known.delete(token);
+      throw endpointNotFound();
+    }
+    const { endpoint } = found;
+    if (!known || known.ratePerMinute !== endpoint.rate_limit_per_minute) {
+      this.#known.delete(token);
+      this.#known.set(token, { endpointId: endpoint.id, ratePerMinute: endpoint.rate_limit_per_minute });
+      if (this.#known.size > KNOWN_TOKENS_CAP) this.#known.delete(this.#known.keys().next().value!);
+      if (!known) {
+        const charged = this.#ingress.take(token, endpoint.rate_limit_per_minute * this.settings.ingressMultiplier);
+        if (!charged.ok) throw rateLimited(charged.retryAfterSeconds, 'endpoint_ingress');
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Whether this accepted trigger also writes `last_triggered_at`: at most once a second per endpoint on
+   * this instance, so a busy endpoint's row is not rewritten (and locked) by every trigger.
+   */
+  private touchDue(endpointId: string): boolean {
+    const last = this.#touched.get(endpointId);
+    if (last !== undefined && performance.now() - last < TOUCH_INTERVAL_MS) return false;
+    if (last === undefined && this.#touched.size >= KNOWN_TOKENS_CAP) this.#touched.delete(this.#touched.keys().next().value!);
+    return true;
+  }
+
+  private async readBody(body: IncomingMessage): Promise<Buffer> {
+    try {
+      return await readLimited(body, this.settings.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof Problem) throw new Refusal(error, 'payload_too_large', true, false);
+      throw error;
+    }
+  }
+
+  /** The signing key or expected token, read through the secret's backend now (rotation applies at once). */
+  private async resolveKey(endpoint: WebhookEndpointRow): Promise<string> {
+    const unavailable = (reason: string) =>
+      new Refusal(new Problem(503, 'secret_backend_unavailable', 'The endpoint\'s secret cannot be resolved; retry later.', {}, { 'Retry-After': '30' }), reason, false, false);
+    if (!endpoint.secret_id) throw unavailable('secret_missing');
+    let folder: Readonly<Record<string, string>>;
+    try {
+      folder = await this.secrets.readFolder(endpoint.secret_id);
+    } catch {
+      throw unavailable('secret_backend_unavailable');
+    }
+    const value = pickSecretValue(folder);
+    if (value === undefined || value === '') throw unavailable('secret_unusable');
+    return value;
+  }
+
+  private authenticate(endpoint: WebhookEndpointRow, key: string, headers: IncomingMessage['headers'], raw: Buffer): void {
+    const result =
+      endpoint.auth_mode === 'bearer'
+        ? verifyBearer(key, headers.authorization)
+        : verifySignature({
+            key,
+            timestampHeader: headers['x-service-timestamp'],
+            signatureHeader: headers['x-service-signature'],
+            rawBody: raw,
+            nowSeconds: Math.floor(Date.now() / 1000),
+            replayWindowSeconds: endpoint.replay_window_seconds,
+          });
+    if (!result.ok) {
+      const problem = new Problem(401, 'webhook_auth_failed', 'The request is not authenticated for this endpoint.', { reason: result.reason });
+      throw new Refusal(problem, result.reason, true, false);
+    }
+  }
+
+  private parseBody(raw: Buffer): TriggerBody {
+    const decoded = decodeTriggerBody(raw);
+    if (!decoded.ok) throw bodyRefusal(decoded);
+    const parsed = parseTriggerBody(decoded.value, { maxTargets: this.settings.maxTargets });
+    if (!parsed.ok) throw bodyRefusal(parsed);
+    return parsed;
+  }
+
+  /**
+   * Rule 7: every device the body names must exist — a UUID in the endpoint's organization or the shared
+   * one, a provider reference in the endpoint's organization only. No query when the body names none.
+   */
+  private async resolveTargets(endpoint: WebhookEndpointRow, body: TriggerBody): Promise<Record<string, string[]>> {
+    const uuids = [...new Set(Object.values(body.targets).flat())];
+    if (uuids.length === 0 && body.providerRefs.length === 0) return Object.fromEntries(Object.keys(body.targets).map((role) => [role, []]));
+    const [liveIds, byProviderRef] = await Promise.all([
+      uuids.length === 0 ? new Set<string>() : this.devices.liveIds(await this.readableOrgIds(endpoint.org_id), uuids),
+      body.providerRefs.length === 0 ? new Map<string, string>() : this.devices.byProviderRefs(endpoint.org_id, body.providerRefs),
+    ]);
+    const resolved = resolveTargets(body, { liveIds, byProviderRef });
+    if (!resolved.ok) throw bodyRefusal(resolved);
+    return resolved.targets;
+  }
+
+  /** Turns what went wrong into a refusal, or undefined for a fault (answered 500, journal left alone). */
+  private async asRefusal(error: unknown, endpointId: string, idempotencyKey: string | null): Promise<Refusal | undefined> {
+    if (error instanceof Refusal) return error;
+    if (error instanceof DuplicateRace && idempotencyKey) {
+      const existing = await this.repo.acceptedByKey(endpointId, idempotencyKey);
+      return existing ? duplicate(existing) : undefined;
+    }
+    if (error instanceof Problem) {
+      // Admission speaks for every trigger path; for a webhook a flow that is gone is the endpoint's configuration problem.
+      const problem = error.code === 'flow_not_found' ? new Problem(422, error.code, error.message, error.extensions) : error;
+      return new Refusal(problem, error.code, true, true);
+    }
+    return undefined;
+  }
+
+  private async recordRefusal(
+    request: TriggerRequest,
+    endpoint: WebhookEndpointRow,
+    refusal: Refusal,
+    facts: { deliveryId: string; bodyHash: string | null; idempotencyKey: string | null; started: number },
+  ): Promise<void> {
+    const isDuplicate = refusal.problem.code === 'duplicate_delivery';
+    if (refusal.journal) {
+      await this.repo.insertRejected({
+        id: facts.deliveryId,
+        webhook_endpoint_id: endpoint.id,
+        idempotency_key: facts.idempotencyKey,
+        signature_valid: refusal.signatureValid,
+        source_ip: request.clientIp.slice(0, 45),
+        request_body_hash: facts.bodyHash,
+        response_status: refusal.problem.status,
+        error_detail: refusal.problem.message,
+        run_ids: [],
+        processing_duration_ms: Math.round(performance.now() - facts.started),
+      });
+    }
+    await this.recordAudit(request, endpoint, 'webhook.rejected', 'failure', {
+      reason: refusal.reason,
+      status: refusal.problem.status,
+      code: refusal.problem.code,
+      error: refusal.problem.message,
+      delivery_id: refusal.journal ? facts.deliveryId : null,
+      ...(isDuplicate ? { duplicate_of: refusal.problem.extensions.delivery_id } : {}),
+    });
+    const runIds = isDuplicate && typeof refusal.problem.extensions.run_id === 'string' ? [refusal.problem.extensions.run_id] : [];
+    this.logOutcome(endpoint, facts.deliveryId, runIds, request.clientIp, isDuplicate ? 'duplicate' : 'rejected', refusal.problem.status, refusal.reason);
+  }
+
+  private recordAudit(request: TriggerRequest, endpoint: WebhookEndpointRow, eventType: string, outcome: 'success' | 'failure', details: Record<string, unknown>, trx?: Parameters<AuditWriter['record']>[2]): Promise<string> {
+    return this.audit.record(
+      request.audit,
+      {
+        eventType,
+        action: 'webhook:receive',
+        resourceType: 'webhook_endpoint',
+        resourceId: endpoint.id,
+        outcome,
+        actor: WEBHOOK_ACTOR,
+        orgId: endpoint.org_id,
+        details: { ...details, webhook_endpoint_id: endpoint.id, source_ip_masked: maskSourceIp(request.clientIp), trigger_source: 'webhook' },
+      },
+      trx,
+    );
+  }
+
+  private logOutcome(endpoint: WebhookEndpointRow, deliveryId: string, runIds: string[], sourceIp: string, outcome: Outcome, status: number, reason?: string): void {
+    this.log.info(
+      { webhook_endpoint_id: endpoint.id, delivery_id: deliveryId, correlation_id: deliveryId, run_ids: runIds, source_ip: sourceIp, outcome, status, ...(reason ? { reason } : {}) },
+      `webhook ${outcome}`,
+    );
+  }
+}
+
+/** Thrown inside the accepting transaction to roll it back when a concurrent duplicate won the key. */
+class DuplicateRace extends Error {}
+
+function single(value: string | string[] | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) return value.length === 1 ? value[0]! : null;
+  return value;
+}
+
+function endpointNotFound(): Problem {
+  return new Problem(404, 'resource_not_found', 'No enabled webhook endpoint has this address.');
+}
+
+function rateLimited(retryAfterSeconds: number, limit: string): Problem {
+  return new Problem(429, 'rate_limited', 'Too many webhook requests; retry after `Retry-After` seconds.', { limit }, { 'Retry-After': String(retryAfterSeconds) });
+}
+
+function bodyRefusal(failure: TriggerBodyFailure): Refusal {
+  return new Refusal(new Problem(failure.status, failure.code, failure.detail, failure.extensions), failure.code, true, true);
+}
+
+function invalidPayload(message: string): Problem {
+  return new Problem(422, 'invalid_payload', message);
+}
+
+function duplicate(existing: { id: string; run_ids: string[] }): Refusal {
+  return new Refusal(
+    new Problem(409, 'duplicate_delivery', 'This idempotency key was already accepted for this endpoint.', { delivery_id: existing.id, run_id: existing.run_ids[0] ?? null }),
+    'duplicate',
+    true,
+    true,
+  );
+}
