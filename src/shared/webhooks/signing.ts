@@ -32,7 +32,8 @@ export function signPayload(key: Buffer | string, timestamp: string, rawBody: Bu
   return createHmac('sha256', key).update(timestamp, 'utf8').update(DOT).update(rawBody).digest('hex');
 }
 
-function single(value: HeaderValue): string | undefined | null {
+/** One header value: undefined when absent, null when sent more than once (as an array), else the value. */
+export function singleHeader(value: HeaderValue): string | undefined | null {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') return value.length === 1 ? value[0]! : null;
   return value;
@@ -54,8 +55,8 @@ export interface VerifySignatureInput {
  * digit nor hex.
  */
 export function verifySignature(input: VerifySignatureInput): VerifyResult {
-  const timestamp = single(input.timestampHeader);
-  const signature = single(input.signatureHeader);
+  const timestamp = singleHeader(input.timestampHeader);
+  const signature = singleHeader(input.signatureHeader);
   if (timestamp === undefined || signature === undefined) return { ok: false, reason: 'missing_headers' };
   if (timestamp === null || !TIMESTAMP.test(timestamp)) return { ok: false, reason: 'bad_timestamp' };
   if (Math.abs(input.nowSeconds - Number(timestamp)) > input.replayWindowSeconds) return { ok: false, reason: 'stale_timestamp' };
@@ -73,7 +74,7 @@ const digest = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * lengths, and an empty expected value never matches.
  */
 export function verifyBearer(expected: string, authorizationHeader: HeaderValue): BearerResult {
-  const header = single(authorizationHeader);
+  const header = singleHeader(authorizationHeader);
   if (header === undefined) return { ok: false, reason: 'missing_headers' };
   const match = header === null ? null : BEARER.exec(header);
   if (match === null) return { ok: false, reason: 'bad_bearer' };

@@ -1,4 +1,5 @@
 import type { ProblemCode } from '../api/problem-codes.js';
+import { providerRefKey } from '../inventory/provider-ref.js';
 
 /**
  * The trigger body rules (spec "Body rules" 1-7) as pure functions: `decodeTriggerBody` (bytes to JSON),
@@ -148,9 +149,7 @@ export function parseTriggerBody(body: unknown, limits: TriggerBodyLimits): ({ r
 }
 
 /** The key of a provider reference in the device directory's answer (`byProviderRefs`). */
-export function providerRefKey(ref: { readonly provider_id: string; readonly external_id: string }): string {
-  return `${ref.provider_id}\u0000${ref.external_id}`;
-}
+export { providerRefKey };
 
 export type MissingReference =
   | { readonly role: string; readonly device_id: string }

@@ -1,16 +1,8 @@
 import type { Knex } from 'knex';
+import { providerRefKey, type ProviderRef } from '../../../shared/inventory/provider-ref.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 
-/** A device named by its inventory provider: the provider id as it appears on the device, and the provider's own id for it. */
-export interface ProviderRef {
-  readonly provider_id: string;
-  readonly external_id: string;
-}
-
-/** The key `byProviderRefs` answers under: provider id and external id joined by NUL (which neither can hold). */
-export function providerRefKey(ref: ProviderRef): string {
-  return `${ref.provider_id}\u0000${ref.external_id}`;
-}
+export { providerRefKey, type ProviderRef };
 
 /**
  * Which devices the trigger paths (manual runs, webhooks, schedules) may target: live devices only. Both

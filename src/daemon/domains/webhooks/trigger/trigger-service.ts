@@ -8,7 +8,7 @@ import type { Logger } from '../../../logging/logger.js';
 import { TokenBucketRegistry, TokenBucket } from '../../../webhooks/token-bucket.js';
 import { maskSourceIp } from '../../../webhooks/source-allow-list.js';
 import { pickSecretValue } from '../../../../shared/secrets/pick-value.js';
-import { verifyBearer, verifySignature } from '../../../../shared/webhooks/signing.js';
+import { singleHeader, verifyBearer, verifySignature } from '../../../../shared/webhooks/signing.js';
 import { decodeTriggerBody, parseTriggerBody, resolveTargets, type TriggerBody, type TriggerBodyFailure } from '../../../../shared/webhooks/trigger-body.js';
 import type { DeviceDirectory } from '../../inventory/device-directory.js';
 import type { RunAdmission } from '../../runs/run-admission.js';
@@ -132,7 +132,7 @@ export class WebhookTrigger {
   }
 
   private async process(request: TriggerRequest, known: KnownToken | undefined): Promise<TriggerEnvelope> {
-    const idempotencyHeader = single(request.headers['x-idempotency-key']);
+    const idempotencyHeader = singleHeader(request.headers['x-idempotency-key']);
     // A key the journal's column can hold; any other header value is refused, and journaled without it.
     const idempotencyKey = typeof idempotencyHeader === 'string' && idempotencyHeader.length > 0 && idempotencyHeader.length <= IDEMPOTENCY_KEY_MAX ? idempotencyHeader : null;
     const { endpoint, accepted } = await this.lookup(request.pathToken, known, idempotencyKey);
@@ -384,11 +384,6 @@ export class WebhookTrigger {
 /** Thrown inside the accepting transaction to roll it back when a concurrent duplicate won the key. */
 class DuplicateRace extends Error {}
 
-function single(value: string | string[] | undefined): string | null | undefined {
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) return value.length === 1 ? value[0]! : null;
-  return value;
-}
 
 function endpointNotFound(): Problem {
   return new Problem(404, 'resource_not_found', 'No enabled webhook endpoint has this address.');
