@@ -22,7 +22,13 @@ export interface Server {
 
 /** Starts a server process on `port` (passed as PORT and SERVICE_PORT) and resolves once `probePath` answers. */
 export async function startServer(args: string[], port: number, probePath: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), SERVICE_PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every server process there (for finding where the time goes).
+  // BENCH_NODE_FLAGS adds V8/Node flags NODE_OPTIONS refuses (e.g. --trace-deopt); BENCH_SERVER_STDOUT shows their output.
+  const profile = [
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+  ];
+  const child = spawn(process.execPath, [...profile, ...args], { env: { ...process.env, ...env, PORT: String(port), SERVICE_PORT: String(port) }, stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`server exited with ${code}`))));
   for (;;) {
