@@ -11,6 +11,8 @@ import { PatService } from './auth/pat/pat-service.js';
 import { TicketsRepo } from './auth/tickets/tickets-repo.js';
 import { TicketsService } from './auth/tickets/tickets-service.js';
 import { Explainer } from './authz/explain.js';
+import { MembershipCache } from './authz/membership-cache.js';
+import { MembershipSync } from './authz/membership-sync.js';
 import { OrgAccessRepo } from './authz/org-access-repo.js';
 import { OverrideRepo } from './authz/override-repo.js';
 import { OverrideService } from './authz/override-service.js';
@@ -65,6 +67,8 @@ export interface Services {
   readonly overrideSync: OverrideSync;
   readonly overrides: OverrideService;
   readonly orgAccess: OrgAccessRepo;
+  readonly membershipCache: MembershipCache;
+  readonly membershipSync: MembershipSync;
   readonly explainer: Explainer;
   readonly authenticator: Authenticator;
   readonly idpMappings: IdpMappingsRepo;
@@ -114,6 +118,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   });
   services.overrideSync.start();
   services.mappingSync.start();
+  services.membershipSync.start();
 
   // The platform core, in dependency order: triggers need runs, runs need flows, devices and secrets.
   secretsOpening = openSecretsModule(services, { schemaReady: schema.ready });
@@ -125,6 +130,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     schema.stop();
     await services.overrideSync.stop();
     await services.mappingSync.stop();
+    await services.membershipSync.stop();
     if (!options.database) await db.close();
     throw error;
   }
@@ -148,7 +154,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
         services.orgAccess.invalidate();
         await services.mappingIndex.refresh();
       }),
-      members: new MembersService(services.orgs, new MembershipsRepo(db.knex), services.users, services.audit),
+      members: new MembersService(services.orgs, new MembershipsRepo(db.knex), services.users, services.audit, () => services.membershipCache.invalidate()),
     }),
     idpMappingRoutes(
       new IdpMappingsService(
@@ -196,6 +202,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
       schema.stop();
       await services.overrideSync.stop();
       await services.mappingSync.stop();
+      await services.membershipSync.stop();
       await db.close();
       log.info('svcd stopped');
     },
@@ -240,19 +247,17 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
   const overrideStore = new OverrideStore(overrideRepo, log);
   const overrideSync = new OverrideSync(overrideStore, { databaseUrl: config.databaseUrl, refreshSeconds: config.permissionRefreshSeconds }, log);
   const overrides = new OverrideService(db.knex, CATALOGUE, overrideRepo, overrideStore, audit);
-  const orgAccess = new OrgAccessRepo(db.knex);
+  const membershipCache = new MembershipCache({ ttlMs: config.permissionRefreshSeconds * 1000 });
+  const membershipSync = new MembershipSync(membershipCache, { databaseUrl: config.databaseUrl, refreshSeconds: config.permissionRefreshSeconds }, log);
+  const orgAccess = new OrgAccessRepo(db.knex, membershipCache);
   const explainer = new Explainer(overrideStore, orgAccess);
   const authenticator = new Authenticator(config, jwt, pats, tickets);
   const idpMappings = new IdpMappingsRepo(db.knex);
   const mappingIndex = new MappingIndex(idpMappings, log);
   const mappingSync = new MappingSync(mappingIndex, { databaseUrl: config.databaseUrl, refreshSeconds: config.permissionRefreshSeconds }, log);
-  const loginSync = new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), idpMappings, mappingIndex, audit, {
-    sync: config.orgIdpSync,
-    groupClaim: config.orgIdpGroupClaim,
-    authoritative: config.orgIdpSyncAuthoritative,
-    autoJoin: config.orgAutoJoin,
-  });
-  return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, explainer, authenticator, idpMappings, mappingIndex, mappingSync, loginSync };
+  const loginSyncOptions = { sync: config.orgIdpSync, groupClaim: config.orgIdpGroupClaim, authoritative: config.orgIdpSyncAuthoritative, autoJoin: config.orgAutoJoin };
+  const loginSync = new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), idpMappings, mappingIndex, audit, loginSyncOptions, () => membershipCache.invalidate());
+  return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, membershipCache, membershipSync, explainer, authenticator, idpMappings, mappingIndex, mappingSync, loginSync };
 }
 
 async function closeServer(server: Server, graceMs: number, log: Logger): Promise<void> {

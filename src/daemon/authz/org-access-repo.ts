@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import { prepared } from '../db/prepared.js';
 import { isUuid } from '../tenancy/orgs-repo.js';
+import { MembershipCache } from './membership-cache.js';
 
 export interface OrgRef {
   readonly id: string;
@@ -15,14 +17,18 @@ const ORG_TTL_MS = 5000;
 
 /**
  * Organizations and memberships as the request path needs them. Organizations (rarely changed) are
- * cached for five seconds per reference, so a platform admin's request needs no query at all;
- * memberships are read on every request that needs one, so a membership change applies at once.
+ * cached for five seconds per reference, so a platform admin's request needs no query at all.
+ * Memberships are cached until the next membership change (`MembershipCache`, emptied by every writer
+ * on this instance and by notification on the others), so a change still applies at once.
  */
 export class OrgAccessRepo {
   readonly #orgs = new Map<string, { row: OrgRef | undefined; until: number }>();
   #shared: { id: string | null; until: number } | undefined;
 
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly memberships: MembershipCache = new MembershipCache(),
+  ) {}
 
   async org(ref: string): Promise<OrgRef | undefined> {
     const cached = this.#orgs.get(ref);
@@ -52,18 +58,27 @@ export class OrgAccessRepo {
     return shared === null || shared === orgId ? [orgId] : [orgId, shared];
   }
 
-  /** Forgets cached organizations (after this instance changed one). */
+  /**
+   * Forgets cached organizations (after this instance changed one), and memberships with them: deleting
+   * an organization deletes its memberships.
+   */
   invalidate(): void {
     this.#orgs.clear();
     this.#shared = undefined;
+    this.memberships.invalidate();
   }
 
   /** The role of the (active) user with subject `sub` in the organization, if a member. */
   async role(orgId: string, sub: string): Promise<string | undefined> {
-    const row = await this.knex('org_memberships as m')
+    const cached = this.memberships.get(orgId, sub);
+    if (cached !== undefined) return cached ?? undefined;
+    const generation = this.memberships.generation;
+    const row: { role: string } | undefined = await this.knex('org_memberships as m')
       .join('users as u', 'u.id', 'm.user_id')
       .where({ 'm.org_id': orgId, 'u.sub': sub, 'u.is_active': true })
-      .first('m.role');
+      .first('m.role')
+      .options(prepared('svc_membership_role'));
+    this.memberships.set(orgId, sub, row?.role ?? null, generation);
     return row?.role;
   }
 

@@ -36,6 +36,10 @@ const EVENT: Record<Exclude<PlannedChange['kind'], 'untouched'>, string> = {
  * audit log), so a broken mapper in the identity provider cannot strip everybody's memberships.
  */
 export class LoginSync {
+  /**
+   * `onChange` runs once a transaction that changed memberships has committed, before the request goes
+   * on: its own organization lookup comes next and reads roles through `MembershipCache`.
+   */
   constructor(
     private readonly knex: Knex,
     private readonly users: UsersRepo,
@@ -44,6 +48,7 @@ export class LoginSync {
     private readonly index: MappingIndex,
     private readonly audit: AuditWriter,
     private readonly options: LoginSyncOptions,
+    private readonly onChange: () => void = () => {},
   ) {}
 
   async run(input: LoginInput, context: AuditContext | undefined): Promise<void> {
@@ -101,6 +106,7 @@ export class LoginSync {
         );
       }
     });
+    this.onChange();
     return plan.some((change) => change.kind !== 'remove') ? true : undefined;
   }
 
@@ -108,9 +114,11 @@ export class LoginSync {
     if (await this.repo.hasAnyMembership(userId)) return;
     const orgId = await this.repo.defaultOrgId();
     if (!orgId) return;
-    await this.knex.transaction(async (trx) => {
-      if (!(await this.repo.addManual(trx, userId, orgId, DEFAULT_ORG_ROLE))) return;
+    const joined = await this.knex.transaction(async (trx) => {
+      if (!(await this.repo.addManual(trx, userId, orgId, DEFAULT_ORG_ROLE))) return false;
       await this.audit.record(context, { eventType: 'org_member.auto_joined', action: 'org_member:sync', resourceType: 'org_membership', resourceId: userId, outcome: 'success', orgId, details: { role: DEFAULT_ORG_ROLE } }, trx);
+      return true;
     });
+    if (joined) this.onChange();
   }
 }

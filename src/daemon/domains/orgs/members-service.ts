@@ -31,11 +31,16 @@ const ACTION = 'org_member:manage';
  * are serialized on its row, so two admins demoting each other cannot both succeed.
  */
 export class MembersService {
+  /**
+   * `onChange` runs once a change has committed, before answering: the request path caches roles
+   * (`MembershipCache`), and the next request on this instance must already see the change.
+   */
   constructor(
     private readonly orgs: OrgsRepo,
     private readonly memberships: MembershipsRepo,
     private readonly users: UsersRepo,
     private readonly audit: AuditWriter,
+    private readonly onChange: () => void = () => {},
   ) {}
 
   async list(ref: string, page: { limit: number; offset: number }): Promise<Page<MemberView>> {
@@ -51,7 +56,7 @@ export class MembersService {
 
   async add(ref: string, input: { userId?: string | undefined; username?: string | undefined; role: OrgRole }, context: AuditContext | undefined): Promise<MemberView> {
     const user = await this.#user(input);
-    return this.orgs.transaction(async (trx) => {
+    return this.#write(async (trx) => {
       const org = await this.#lock(trx, ref);
       const row = await this.memberships.insert(trx, { org_id: org.id, user_id: user.id, role: input.role, source: 'manual' });
       if (!row) throw problems.conflict(`${user.username} is already a member of ${org.slug}.`);
@@ -62,7 +67,7 @@ export class MembersService {
 
   /** Any hand edit of an `idp` row (even one that keeps the role) makes it `manual`: sync then leaves it alone. */
   async changeRole(ref: string, userId: string, role: OrgRole, caller: OrgCaller, context: AuditContext | undefined): Promise<MemberView> {
-    return this.orgs.transaction(async (trx) => {
+    return this.#write(async (trx) => {
       const org = await this.#lock(trx, ref);
       const current = await this.#membership(trx, org, userId);
       if (current.role === role && current.source === 'manual') return memberView(current);
@@ -80,13 +85,20 @@ export class MembersService {
   }
 
   async remove(ref: string, userId: string, caller: OrgCaller, context: AuditContext | undefined): Promise<void> {
-    await this.orgs.transaction(async (trx) => {
+    await this.#write(async (trx) => {
       const org = await this.#lock(trx, ref);
       const current = await this.#membership(trx, org, userId);
       if (current.role === 'admin') await this.#keepAnAdmin(trx, org, caller, 'user_id', 'remove');
       await this.memberships.remove(trx, org.id, userId);
       await this.#record(context, trx, 'org_member.removed', org, userId, { user: current.username, role: current.role, source: current.source });
     });
+  }
+
+  /** `work` in one transaction, then `onChange` once it has committed. */
+  async #write<T>(work: (trx: Tx) => Promise<T>): Promise<T> {
+    const result = await this.orgs.transaction(work);
+    this.onChange();
+    return result;
   }
 
   async #org(ref: string): Promise<OrgRecord> {
