@@ -23,7 +23,8 @@ import { requestId } from './middleware/request-id.js';
 import { resolvePolicy } from './middleware/resolve-policy.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { mountRoutes } from './mount-routes.js';
-import type { AppState, DomainRoutes, MountedRoute, Step } from './types.js';
+import { requestPath } from './request-path.js';
+import type { AppState, DomainRoutes, Finisher, MountedRoute, Step } from './types.js';
 
 export interface AppOptions {
   readonly log: Logger;
@@ -44,14 +45,15 @@ export interface AssembledApp {
   readonly mounted: readonly MountedRoute[];
 }
 
-/** Assembles the Koa app. The request path is this one array, in order; each step has one concern. */
+/**
+ * Assembles the Koa app. The request path is listed here, in order; each step has one concern. It runs
+ * as one Koa middleware (`requestPath`), which calls the steps directly instead of through Koa's chain.
+ */
 export function createApp(options: AppOptions): AssembledApp {
   const { trie, mounted } = mountRoutes(CATALOGUE, options.domains);
+  const answerProblem = problemResponse();
   const steps: Step[] = [
     requestId(options.log),
-    accessLog(options.log),
-    drainConnections(options.isDraining),
-    problemResponse(),
     securityHeaders(),
     clientAddress(options.trustProxyHeaders),
     matchRoute(trie),
@@ -63,11 +65,12 @@ export function createApp(options: AppOptions): AssembledApp {
     resolveOrganization(options.orgAccess),
     authorize(options.audit),
     parseBody(options.maxBodyBytes),
-    dispatch(),
+    dispatch(answerProblem),
   ];
+  const finishers: Finisher[] = [drainConnections(options.isDraining), accessLog(options.log)];
   const app = new Koa<AppState>();
-  for (const step of steps) app.use(step as Koa.Middleware<AppState>);
-  // Errors are answered by problemResponse; what reaches Koa's handler happened after the response began.
+  app.use(requestPath({ steps, answerProblem, finishers }));
+  // Errors are answered by answerProblem; what reaches Koa's handler happened after the response began.
   app.on('error', (error: unknown) => options.log.error({ err: error }, 'response failed after it started'));
   return { app, mounted };
 }

@@ -35,7 +35,8 @@ export interface MountedRoute {
 
 export interface AppState {
   requestId: string;
-  log: Logger;
+  /** The request's logger, bound to its id. */
+  readonly log: Logger;
   clientIp: string;
   mounted?: MountedRoute;
   params: Record<string, string>;
@@ -56,4 +57,18 @@ export interface AppState {
 }
 
 export type AppContext = ParameterizedContext<AppState>;
-export type Step = (ctx: AppContext, next: () => Promise<void>) => Promise<void>;
+
+/** What a step returns: nothing to go on to the next step, `'answered'` when it has answered the request itself. */
+export type StepOutcome = void | 'answered';
+
+/**
+ * One step of the request path. A step returns a promise only when it has to wait (a query, the body), so
+ * the path costs no promise for the steps that decide at once. A refusal is thrown (or rejected) as a Problem.
+ */
+export type Step = (ctx: AppContext) => StepOutcome | Promise<StepOutcome>;
+
+/** Runs once the request has its answer (a problem included), after every step; `started` is when it arrived. */
+export type Finisher = (ctx: AppContext, started: bigint) => void;
+
+/** Turns whatever a step threw into the request's answer. */
+export type ProblemResponder = (ctx: AppContext, error: unknown) => void;

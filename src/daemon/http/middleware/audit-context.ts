@@ -6,15 +6,14 @@ import type { Step } from '../types.js';
  * steps (authentication, organization) fill in the actor and the active organization on the same object.
  */
 export function auditContext(): Step {
-  return function auditContextStep(ctx, next) {
+  return function auditContextStep(ctx) {
     const route = ctx.state.mounted!.route;
     const context: AuditContext = {
       requestId: ctx.state.requestId,
-      route: `${route.method} ${route.path}`,
+      route: route.key,
       clientIp: ctx.state.clientIp,
       userAgent: ctx.get('user-agent') || undefined,
     };
     ctx.state.audit = context;
-    return next();
   };
 }

@@ -6,7 +6,7 @@ import type { Step } from '../types.js';
 
 /** The effective policy against the caller; a refusal is 403 and an `authz.denied` audit entry. */
 export function authorize(audit: AuditWriter): Step {
-  return function authorizeStep(ctx, next) {
+  return function authorizeStep(ctx) {
     const route = ctx.state.mounted!.route;
     const policy = ctx.state.policy!;
     const principal = ctx.state.auth?.principal;
@@ -16,7 +16,7 @@ export function authorize(audit: AuditWriter): Step {
       org: ctx.state.org,
       orgRole: ctx.state.orgRole,
     });
-    if (decision.allowed) return next();
+    if (decision.allowed) return;
     const details = { policy, scope: ctx.state.scope, reason: decision.reason, required_roles: decision.requiredRoles };
     return recordDenial(audit, ctx.state.audit, route, details).then(() => {
       const required = decision.requiredRoles.at(-1) ?? policy;

@@ -2,8 +2,9 @@ import { resolveClientAddress } from '../client-address.js';
 import type { Step } from '../types.js';
 
 export function clientAddress(trustProxyHeaders: boolean): Step {
-  return function clientAddressStep(ctx, next) {
-    ctx.state.clientIp = resolveClientAddress(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustProxyHeaders);
-    return next();
+  return function clientAddressStep(ctx) {
+    // The header is read only when it is trusted: otherwise it could not change the answer.
+    const forwardedFor = trustProxyHeaders ? ctx.get('x-forwarded-for') || undefined : undefined;
+    ctx.state.clientIp = resolveClientAddress(ctx.req.socket.remoteAddress, forwardedFor, trustProxyHeaders);
   };
 }

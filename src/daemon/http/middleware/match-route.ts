@@ -7,14 +7,14 @@ import type { MountedRoute, Step } from '../types.js';
  * by the GET route; OPTIONS on a known path lists its methods.
  */
 export function matchRoute(trie: RouteTrie<MountedRoute>): Step {
-  return function matchRouteStep(ctx, next) {
+  return function matchRouteStep(ctx) {
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     const match = trie.match(method, ctx.path);
     switch (match.kind) {
       case 'found':
         ctx.state.mounted = match.value;
         ctx.state.params = match.params;
-        return next();
+        return;
       case 'bad_path':
         throw problems.invalidPath();
       case 'not_found':
@@ -24,7 +24,7 @@ export function matchRoute(trie: RouteTrie<MountedRoute>): Step {
         if (ctx.method === 'OPTIONS') {
           ctx.set('Allow', [...allow, 'OPTIONS'].join(', '));
           ctx.status = 204;
-          return Promise.resolve();
+          return 'answered';
         }
         throw problems.methodNotAllowed(allow);
       }

@@ -30,15 +30,15 @@ export async function readLimited(req: IncomingMessage, limit: number): Promise<
  * routing (and, later, authorization), so an anonymous caller cannot make the daemon read a body.
  */
 export function parseBody(defaultLimit: number): Step {
-  return function parseBodyStep(ctx, next) {
+  return function parseBodyStep(ctx) {
     const binding = ctx.state.mounted!.binding;
     const mode = binding?.body ?? 'json';
-    if (mode === 'none' || !METHODS_WITH_BODY.has(ctx.method) || !hasBody(ctx.req)) return next();
-    return readAndParse(ctx, next, mode, binding?.maxBodyBytes ?? defaultLimit);
+    if (mode === 'none' || !METHODS_WITH_BODY.has(ctx.method) || !hasBody(ctx.req)) return;
+    return readAndParse(ctx, mode, binding?.maxBodyBytes ?? defaultLimit);
   };
 }
 
-async function readAndParse(ctx: AppContext, next: () => Promise<void>, mode: BodyMode, limit: number): Promise<void> {
+async function readAndParse(ctx: AppContext, mode: BodyMode, limit: number): Promise<void> {
   if (mode === 'json' && !JSON_TYPE.test(ctx.get('content-type'))) throw problems.unsupportedMediaType();
   const raw = await readLimited(ctx.req, limit);
   ctx.state.rawBody = raw;
@@ -49,5 +49,4 @@ async function readAndParse(ctx: AppContext, next: () => Promise<void>, mode: Bo
       throw problems.malformedJson();
     }
   }
-  return next();
 }

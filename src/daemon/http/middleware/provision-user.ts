@@ -10,11 +10,11 @@ import type { Step } from '../types.js';
  */
 export function provisionUser(loginSync: LoginSync, log: Logger): Step {
   let devUserProvisioned = false;
-  return function provisionUserStep(ctx, next) {
+  return function provisionUserStep(ctx) {
     const auth = ctx.state.auth!;
     const firstOfSession = (auth.method === 'jwt' && ctx.state.freshCredential) || (auth.method === 'dev_bypass' && !devUserProvisioned);
-    if (!firstOfSession || !auth.principal) return next();
-    return provision().then(next);
+    if (!firstOfSession || !auth.principal) return;
+    return provision();
 
     async function provision(): Promise<void> {
       try {

@@ -8,8 +8,8 @@ import type { Step } from '../types.js';
  * and development mode included. The audit entry's actor is the caller's address.
  */
 export function refuseDisabled(audit: AuditWriter): Step {
-  return function refuseDisabledStep(ctx, next) {
-    if (ctx.state.policy !== 'disabled') return next();
+  return function refuseDisabledStep(ctx) {
+    if (ctx.state.policy !== 'disabled') return;
     const route = ctx.state.mounted!.route;
     return recordDenial(audit, ctx.state.audit, route, { policy: 'disabled', reason: 'the route is disabled' }).then(() => {
       throw new Problem(403, 'route_disabled', 'This route is disabled.', { action: route.action, policy: 'disabled' });

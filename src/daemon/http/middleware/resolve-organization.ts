@@ -1,9 +1,11 @@
+import type { Principal } from '../../../shared/auth/principal.js';
 import { decidesOnOrganization } from '../../../shared/policy/decision.js';
 import { DEFAULT_ORG_SLUG, scopeOf } from '../../../shared/policy/org-scope.js';
 import { STRUCTURAL_POLICIES } from '../../../shared/policy/policies.js';
+import type { AuthResult } from '../../auth/auth-result.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import { Problem } from '../problem.js';
-import type { Step } from '../types.js';
+import type { AppContext, Step } from '../types.js';
 
 const ORG_REF = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[a-z0-9]+(?:-[a-z0-9]+)*)$/i;
 
@@ -14,15 +16,18 @@ const ORG_REF = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * look the same to the caller: no organization, so the decision refuses with 403.
  */
 export function resolveOrganization(access: OrgAccessRepo): Step {
-  return async function resolveOrganizationStep(ctx, next) {
+  return function resolveOrganizationStep(ctx) {
     const route = ctx.state.mounted!.route;
     const policy = ctx.state.policy!;
     const scope = scopeOf(route);
     ctx.state.scope = scope;
     const needsOrg = !STRUCTURAL_POLICIES.has(policy) && decidesOnOrganization(policy, scope);
     const auth = ctx.state.auth;
-    if (!needsOrg || !auth?.principal) return next();
+    if (!needsOrg || !auth?.principal) return;
+    return resolve(ctx, auth, auth.principal);
+  };
 
+  async function resolve(ctx: AppContext, auth: AuthResult, principal: Principal): Promise<void> {
     const header = ctx.get('x-org-id');
     if (header !== '' && (header.length > 100 || !ORG_REF.test(header))) {
       throw new Problem(400, 'invalid_org_header', 'X-Org-Id must be one organization id or slug.');
@@ -39,10 +44,9 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
       ctx.state.audit!.orgId = org.id;
       // A platform admin passes without a membership (a token carries no realm role); a personal access
       // token acts only in its own organization.
-      const platformAdmin = auth.principal.realmRoles.includes('admin');
+      const platformAdmin = principal.realmRoles.includes('admin');
       const tokenElsewhere = auth.pat !== undefined && auth.pat.orgId !== org.id;
-      ctx.state.orgRole = platformAdmin || tokenElsewhere ? undefined : await access.role(org.id, auth.principal.sub);
+      ctx.state.orgRole = platformAdmin || tokenElsewhere ? undefined : await access.role(org.id, principal.sub);
     }
-    return next();
-  };
+  }
 }
