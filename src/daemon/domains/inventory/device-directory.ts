@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { providerRefKey, type ProviderRef } from '../../../shared/inventory/provider-ref.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
+import { prepared } from '../../db/prepared.js';
 
 export { providerRefKey, type ProviderRef };
 
@@ -24,7 +25,8 @@ export class DeviceDirectory {
       .whereRaw('id = ANY(?::uuid[])', [wanted])
       .whereRaw('org_id = ANY(?::uuid[])', [[...orgIds]])
       .whereNull('deleted_at')
-      .select('id');
+      .select('id')
+      .options(prepared('svc_devices_live'));
     const found = new Set(rows.map((r) => r.id));
     return new Set(given.filter((id) => found.has(id.toLowerCase())));
   }

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { AuditRow } from '../../audit/audit-repo.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
+import { prepared } from '../../db/prepared.js';
+import type { AdmissionCompanion } from './run-admission.js';
 import { RUN_COLUMNS, type RunRow } from './run-view.js';
 
 /** A flow as admission sees it, with the version it would run (absent when that version does not exist). */
@@ -35,19 +37,35 @@ export interface NewRun {
 const READABLE_ORG = '(%s = ? OR %s = (SELECT o.id FROM organizations o WHERE o.is_shared AND o.is_active))';
 const readable = (column: string) => READABLE_ORG.replaceAll('%s', column);
 
+const RUN_INSERT_COLUMNS = `id, org_id, flow_id, flow_version, flow_name, name, status, params_json, targets_json,
+        trigger_source, trigger_details_json, workflow_id, created_by, updated_by`;
+const RUN_VALUES = `?::uuid, ?::uuid, ?::uuid, ?::integer, ?, ?, 'queued', ?::jsonb, ?::jsonb, ?, ?::jsonb, ?, ?, ?`;
+const ENTRY = `entry AS (
+    INSERT INTO audit_logs (org_id, event_type, actor_sub, actor_username, resource_type, resource_id, action, outcome,
+        details_json, client_ip, user_agent)
+      SELECT ?::uuid, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? FROM run
+  )`;
+
 // Written out once rather than built per call: this statement runs for every admitted run. The run and
 // its `run.started` entry go in one statement, atomic without a transaction of the caller's.
 const INSERT_RUN = `WITH run AS (
-    INSERT INTO runs (id, org_id, flow_id, flow_version, flow_name, name, status, params_json, targets_json,
-        trigger_source, trigger_details_json, workflow_id, created_by, updated_by)
-      VALUES (?, ?, ?, ?, ?, ?, 'queued', ?::jsonb, ?::jsonb, ?, ?::jsonb, ?, ?, ?)
+    INSERT INTO runs (${RUN_INSERT_COLUMNS})
+      VALUES (${RUN_VALUES})
       RETURNING ${RUN_COLUMNS.join(', ')}
-  ), entry AS (
-    INSERT INTO audit_logs (org_id, event_type, actor_sub, actor_username, resource_type, resource_id, action, outcome,
-        details_json, client_ip, user_agent)
-      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? FROM run
-  )
+  ), ${ENTRY}
   SELECT * FROM run`;
+
+/** The same statement with a companion's parts: the run is written only from the gate's row. */
+function insertRunWith(companion: AdmissionCompanion): string {
+  const gate = companion.gate ? `gate AS (${companion.gate.sql}), ` : '';
+  const after = (companion.after ?? []).map((part, i) => `, after_${i} AS (${part.sql})`).join('');
+  return `WITH ${gate}run AS (
+    INSERT INTO runs (${RUN_INSERT_COLUMNS})
+      SELECT ${RUN_VALUES}${companion.gate ? ' FROM gate' : ''}
+      RETURNING ${RUN_COLUMNS.join(', ')}
+  ), ${ENTRY}${after}
+  SELECT * FROM run`;
+}
 
 /**
  * The read and the write of run admission, each one round trip in the caller's transaction (or none): the flow
@@ -69,7 +87,7 @@ export class AdmissionRepo {
          LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = COALESCE(?::integer, f.latest_version)
         WHERE f.id = ? AND f.deleted_at IS NULL AND ${readable('f.org_id')}`,
       [[...deviceIds], orgId, version, flowId, orgId],
-    );
+    ).options(prepared('svc_admission_flow'));
     return (rows as AdmissionFlow[])[0];
   }
 
@@ -77,17 +95,18 @@ export class AdmissionRepo {
    * The insert, or undefined when the flow row was purged since it was read (the foreign key refuses the
    * run; admission then answers as for a flow that is not there).
    */
-  async insertOrGone(trx: Knex | Knex.Transaction, run: NewRun, entry: AuditRow): Promise<RunRow | undefined> {
+  async insertOrGone(trx: Knex | Knex.Transaction, run: NewRun, entry: AuditRow, companion?: AdmissionCompanion): Promise<RunRow | 'gate_closed' | undefined> {
     try {
-      return await this.insert(trx, run, entry);
+      return await this.insert(trx, run, entry, companion);
     } catch (error) {
       if ((error as { code?: unknown }).code === '23503') return undefined;
       throw error;
     }
   }
 
-  async insert(trx: Knex | Knex.Transaction, run: NewRun, entry: AuditRow): Promise<RunRow> {
-    const { rows } = await trx.raw(INSERT_RUN, [
+  /** The run and its entry (and a companion's rows); 'gate_closed' when the companion's gate let nothing through. */
+  async insert(trx: Knex | Knex.Transaction, run: NewRun, entry: AuditRow, companion?: AdmissionCompanion): Promise<RunRow | 'gate_closed'> {
+    const bindings = [
       run.id,
       run.org_id,
       run.flow_id,
@@ -112,7 +131,13 @@ export class AdmissionRepo {
       JSON.stringify(entry.details_json),
       entry.client_ip,
       entry.user_agent,
-    ]);
-    return (rows as RunRow[])[0]!;
+    ];
+    if (!companion) {
+      const { rows } = await trx.raw(INSERT_RUN, bindings).options(prepared('svc_admission_insert'));
+      return (rows as RunRow[])[0]!;
+    }
+    const all = [...(companion.gate?.bindings ?? []), ...bindings, ...(companion.after ?? []).flatMap((part) => part.bindings)];
+    const { rows } = await trx.raw(insertRunWith(companion), all).options(prepared(`svc_admission_insert_${companion.name}`));
+    return (rows as RunRow[])[0] ?? 'gate_closed';
   }
 }

@@ -5,7 +5,7 @@ import type { AuditWriter } from '../../audit/audit-writer.js';
 import { Problem, problems } from '../../http/problem.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 import type { AdmissionRepo } from './admission-repo.js';
-import type { AdmissionRequest, AdmittedRun, RunAdmission, TriggerSource } from './run-admission.js';
+import { AdmissionGateClosed, type AdmissionCompanion, type AdmissionFacts, type AdmissionRequest, type AdmittedRun, type RunAdmission, type TriggerSource } from './run-admission.js';
 import { runView } from './run-view.js';
 import { checkTargets, countTargets } from './targets.js';
 
@@ -36,7 +36,7 @@ export class RunAdmissionService implements RunAdmission {
     private readonly settings: AdmissionSettings,
   ) {}
 
-  async admit(trx: Knex | Knex.Transaction, request: AdmissionRequest): Promise<AdmittedRun> {
+  async admit(trx: Knex | Knex.Transaction, request: AdmissionRequest, companion?: (run: AdmissionFacts) => AdmissionCompanion): Promise<AdmittedRun> {
     const count = countTargets(request.targets);
     if (count > this.settings.maxTargets) {
       throw new Problem(422, 'too_many_targets', `The run names ${count} targets; at most ${this.settings.maxTargets} are allowed.`, {
@@ -95,7 +95,7 @@ export class RunAdmissionService implements RunAdmission {
         },
       },
     );
-    const row = await this.repo.insertOrGone(trx, {
+    const written = await this.repo.insertOrGone(trx, {
       id,
       org_id: request.orgId,
       flow_id: flow.id,
@@ -108,7 +108,9 @@ export class RunAdmissionService implements RunAdmission {
       trigger_details: { ...request.trigger.details },
       workflow_id: workflowId,
       created_by: createdBy,
-    }, entry);
+    }, entry, companion?.({ id, flow_id: flow.id, flow_version: flow.version }));
+    if (written === 'gate_closed') throw new AdmissionGateClosed();
+    const row = written;
     if (!row) throw new Problem(source === 'webhook' ? 422 : 404, 'flow_not_found', 'No live flow with this id in the organization or the shared one.');
     return { id, org_id: request.orgId, flow_id: flow.id, flow_name: flow.name, flow_version: flow.version, workflow_id: workflowId, status: 'queued', run: runView(row) };
   }

@@ -67,5 +67,43 @@ export interface AdmittedRun {
  * | a device id names no live device of the organization or the shared one | 400 | `unknown_device_reference` (`missing: [{role, device_id}]`) |
  */
 export interface RunAdmission {
-  admit(trx: Knex | Knex.Transaction, request: AdmissionRequest): Promise<AdmittedRun>;
+  /**
+   * `companion`, when given, adds rows of the trigger path's own to the run's one statement, so they commit
+   * with the run and need no transaction (the webhook's delivery journal row and its audit entry).
+   */
+  admit(trx: Knex | Knex.Transaction, request: AdmissionRequest, companion?: (run: AdmissionFacts) => AdmissionCompanion): Promise<AdmittedRun>;
+}
+
+/** What a companion may refer to: the run about to be written. */
+export interface AdmissionFacts {
+  readonly id: string;
+  readonly flow_id: string;
+  readonly flow_version: number;
+}
+
+/** One part of a statement: SQL with `?` placeholders and their values, in order. */
+export interface SqlPart {
+  readonly sql: string;
+  readonly bindings: readonly Knex.Value[];
+}
+
+/**
+ * Writes that go into the run's statement as common table expressions. `gate` runs first: a
+ * data-modifying statement whose returned row lets the run be written (an insert that does nothing on an
+ * idempotency conflict); when it returns none, nothing of the run is written and admission throws
+ * `AdmissionGateClosed`. `after` parts run with the run and may select from `run`. `name` identifies the
+ * shape of the SQL (a prepared statement per shape), so parts with the same name must have the same SQL.
+ */
+export interface AdmissionCompanion {
+  readonly name: string;
+  readonly gate?: SqlPart;
+  readonly after?: readonly SqlPart[];
+}
+
+/** The companion's gate returned no row: nothing was written. */
+export class AdmissionGateClosed extends Error {
+  constructor() {
+    super('the admission gate returned no row');
+    this.name = 'AdmissionGateClosed';
+  }
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { secretLocation } from '../../../shared/secrets/reference.js';
+import { prepared } from '../../db/prepared.js';
 
 /** A secret row with what its views need from its organization and backend. */
 export interface SecretRecord {
@@ -65,7 +66,7 @@ export class SecretsRepo {
   }
 
   async findById(id: string): Promise<SecretRecord | undefined> {
-    return this.#joined(this.knex).where('s.id', id).first();
+    return this.#joined(this.knex).where('s.id', id).first().options(prepared('svc_secret_by_id'));
   }
 
   async findByName(orgId: string, name: string): Promise<SecretRecord | undefined> {

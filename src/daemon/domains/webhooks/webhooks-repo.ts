@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { AuditRow } from '../../audit/audit-repo.js';
+import type { AdmissionCompanion, SqlPart } from '../runs/run-admission.js';
+import { prepared } from '../../db/prepared.js';
 
 export interface WebhookEndpointRow {
   readonly id: string;
@@ -113,12 +116,13 @@ export class WebhooksRepo {
   async findByToken(pathToken: string, idempotencyKey: string | null): Promise<{ endpoint: WebhookEndpointRow; accepted: AcceptedDelivery | undefined } | undefined> {
     const query = this.knex('webhook_endpoints as e').where('e.path_token', pathToken).whereNull('e.deleted_at');
     if (idempotencyKey === null) {
-      const endpoint: WebhookEndpointRow | undefined = await query.first('e.*');
+      const endpoint: WebhookEndpointRow | undefined = await query.first(...ENDPOINT_COLUMNS).options(prepared('svc_webhook_endpoint'));
       return endpoint && { endpoint, accepted: undefined };
     }
     const row: (WebhookEndpointRow & { accepted_id: string | null; accepted_run_ids: unknown }) | undefined = await query
       .leftJoin('webhook_deliveries as d', (join) => join.on('d.webhook_endpoint_id', 'e.id').andOnVal('d.idempotency_key', idempotencyKey).andOnVal('d.response_status', 202))
-      .first('e.*', 'd.id as accepted_id', 'd.run_ids as accepted_run_ids');
+      .first(...ENDPOINT_COLUMNS, 'd.id as accepted_id', 'd.run_ids as accepted_run_ids')
+      .options(prepared('svc_webhook_endpoint_by_key'));
     if (!row) return undefined;
     const { accepted_id: acceptedId, accepted_run_ids: acceptedRunIds, ...endpoint } = row;
     return { endpoint, accepted: acceptedId === null ? undefined : { id: acceptedId, run_ids: runIds(acceptedRunIds) } };
@@ -177,28 +181,47 @@ export class WebhooksRepo {
     return row ? { id: row.id, run_ids: runIds(row.run_ids) } : undefined;
   }
 
+  /** The database for work that needs no transaction of its own (the accepted trigger's one statement). */
+  get direct(): Knex {
+    return this.knex;
+  }
+
   /**
-   * Journals an accepted delivery, unless an accepted one with the same idempotency key committed first:
-   * then answers undefined (the caller rolls back its run). `ON CONFLICT DO NOTHING` waits for a competing
-   * transaction holding the key, so exactly one of concurrent duplicates wins. With `touchEndpoint` the same
-   * statement sets the endpoint's `last_triggered_at` (a CTE: no second round trip).
+   * The accepted delivery's rows as parts of run admission's one statement: the journal row as the gate
+   * (`ON CONFLICT DO NOTHING` waits for a competing statement holding the same idempotency key, so exactly
+   * one of concurrent duplicates writes its run), the `webhook.triggered` entry, and with `touchEndpoint`
+   * the endpoint's `last_triggered_at`. No transaction, no round trip of their own.
    */
-  async insertAccepted(trx: WebhooksTx, row: NewDelivery, touchEndpoint: boolean): Promise<string | undefined> {
-    const insert = trx('webhook_deliveries')
-      .insert({ ...row, run_ids: trx.raw('?::uuid[]', [`{${row.run_ids.join(',')}}`]) })
-      .onConflict(trx.raw('(webhook_endpoint_id, idempotency_key) WHERE idempotency_key IS NOT NULL AND response_status = 202'))
-      .ignore()
-      .returning('id');
-    if (!touchEndpoint) {
-      const [inserted] = await insert;
-      return (inserted as { id: string } | undefined)?.id;
+  acceptedDeliveryParts(row: NewDelivery, triggered: AuditRow, touchEndpoint: boolean): AdmissionCompanion {
+    const after: SqlPart[] = [
+      {
+        sql: `INSERT INTO audit_logs (org_id, event_type, actor_sub, actor_username, resource_type, resource_id, action, outcome,
+            details_json, client_ip, user_agent)
+          SELECT ?::uuid, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? FROM run`,
+        bindings: [
+          triggered.org_id, triggered.event_type, triggered.actor_sub, triggered.actor_username, triggered.resource_type,
+          triggered.resource_id, triggered.action, triggered.outcome, JSON.stringify(triggered.details_json), triggered.client_ip, triggered.user_agent,
+        ],
+      },
+    ];
+    if (touchEndpoint) {
+      after.push({ sql: 'UPDATE webhook_endpoints SET last_triggered_at = now() WHERE id = ?::uuid AND EXISTS (SELECT 1 FROM run)', bindings: [row.webhook_endpoint_id] });
     }
-    const touch = trx('webhook_endpoints')
-      .where('id', row.webhook_endpoint_id)
-      .whereExists((sub) => sub.select(trx.raw('1')).from('inserted'))
-      .update({ last_triggered_at: trx.fn.now() });
-    const [inserted] = await trx.with('inserted', insert).with('touched', touch).select('id').from('inserted');
-    return (inserted as { id: string } | undefined)?.id;
+    return {
+      name: touchEndpoint ? 'webhook_touch' : 'webhook',
+      gate: {
+        sql: `INSERT INTO webhook_deliveries (id, webhook_endpoint_id, idempotency_key, signature_valid, source_ip, request_body_hash,
+            response_status, error_detail, run_ids, processing_duration_ms)
+          VALUES (?::uuid, ?::uuid, ?, ?, ?, ?, ?::integer, ?, ?::uuid[], ?::integer)
+          ON CONFLICT (webhook_endpoint_id, idempotency_key) WHERE idempotency_key IS NOT NULL AND response_status = 202 DO NOTHING
+          RETURNING id`,
+        bindings: [
+          row.id, row.webhook_endpoint_id, row.idempotency_key, row.signature_valid, row.source_ip, row.request_body_hash,
+          row.response_status, row.error_detail, `{${row.run_ids.join(',')}}`, row.processing_duration_ms,
+        ],
+      },
+      after,
+    };
   }
 
   async insertRejected(row: NewDelivery, db: Knex | WebhooksTx = this.knex): Promise<string> {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { BackendTx } from './secret-backend.js';
+import { prepared } from '../../../db/prepared.js';
 
 export interface SecretValueRow {
   readonly key_name: string;
@@ -34,7 +35,8 @@ export class SecretValuesRepo {
     const rows: SecretValueRow[] = await this.#db(tx)('secret_values')
       .where({ backend_id: backendId, location })
       .orderBy('key_name')
-      .select('key_name', 'nonce', 'ciphertext', 'auth_tag', 'key_id');
+      .select('key_name', 'nonce', 'ciphertext', 'auth_tag', 'key_id')
+      .options(prepared('svc_secret_values_read'));
     return rows.map((r) => ({ ...r, nonce: bytes(r.nonce), ciphertext: bytes(r.ciphertext), auth_tag: bytes(r.auth_tag) }));
   }
 

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AuditContext } from '../../../audit/audit-context.js';
-import type { AuditWriter } from '../../../audit/audit-writer.js';
+import type { AuditRow } from '../../../audit/audit-repo.js';
+import type { AuditEvent, AuditWriter } from '../../../audit/audit-writer.js';
 import { readLimited } from '../../../http/middleware/parse-body.js';
 import { Problem } from '../../../http/problem.js';
 import type { Logger } from '../../../logging/logger.js';
@@ -11,7 +12,7 @@ import { pickSecretValue } from '../../../../shared/secrets/pick-value.js';
 import { singleHeader, verifyBearer, verifySignature } from '../../../../shared/webhooks/signing.js';
 import { decodeTriggerBody, parseTriggerBody, resolveTargets, type TriggerBody, type TriggerBodyFailure } from '../../../../shared/webhooks/trigger-body.js';
 import type { DeviceDirectory } from '../../inventory/device-directory.js';
-import type { RunAdmission } from '../../runs/run-admission.js';
+import { AdmissionGateClosed, type RunAdmission } from '../../runs/run-admission.js';
 import type { SecretResolver } from '../../secrets/secret-resolver.js';
 import type { AcceptedDelivery, WebhookEndpointRow, WebhooksRepo } from '../webhooks-repo.js';
 import { AllowListCache } from './allow-list-cache.js';
@@ -160,10 +161,12 @@ export class WebhookTrigger {
       if (!endpoint.flow_id) throw new Refusal(new Problem(422, 'no_linked_flow', 'No linked flow'), 'no_linked_flow', true, true);
 
       const touch = this.touchDue(endpoint.id);
-      const envelope = await this.repo.transaction(async (trx) => {
-        const run = await this.admission.admit(trx, {
+      // The run, its entry, the journal row and `webhook.triggered` in one statement: no transaction.
+      const run = await this.admission.admit(
+        this.repo.direct,
+        {
           orgId: endpoint.org_id,
-          flowId: endpoint.flow_id!,
+          flowId: endpoint.flow_id,
           version: endpoint.flow_version,
           params: body.params,
           targets,
@@ -171,28 +174,29 @@ export class WebhookTrigger {
           audit: request.audit,
           actor: WEBHOOK_ACTOR,
           createdBy: WEBHOOK_ACTOR.sub,
-        });
-        // The audit entry first: the delivery's statement may update the endpoint row, whose lock is then held only until COMMIT.
-        await this.recordAudit(request, endpoint, 'webhook.triggered', 'success', { delivery_id: deliveryId, run_id: run.id, flow_id: run.flow_id, flow_version: run.flow_version }, trx);
-        const inserted = await this.repo.insertAccepted(trx, {
-          id: deliveryId,
-          webhook_endpoint_id: endpoint.id,
-          idempotency_key: idempotencyKey,
-          signature_valid: true,
-          source_ip: request.clientIp.slice(0, 45),
-          request_body_hash: bodyHash,
-          response_status: 202,
-          error_detail: null,
-          run_ids: [run.id],
-          processing_duration_ms: Math.round(performance.now() - started),
-        }, touch);
-        // A concurrent duplicate committed first: this run must not exist (the rollback removes it).
-        if (!inserted) throw new DuplicateRace();
-        return {
-          delivery_id: deliveryId,
-          triggered_runs: [{ target_type: 'flow' as const, target_id: run.flow_id, flow_id: run.flow_id, target_name: run.flow_name, flow_name: run.flow_name, run_id: run.id, workflow_id: run.workflow_id }],
-        };
-      });
+        },
+        (facts) =>
+          this.repo.acceptedDeliveryParts(
+            {
+              id: deliveryId,
+              webhook_endpoint_id: endpoint.id,
+              idempotency_key: idempotencyKey,
+              signature_valid: true,
+              source_ip: request.clientIp.slice(0, 45),
+              request_body_hash: bodyHash,
+              response_status: 202,
+              error_detail: null,
+              run_ids: [facts.id],
+              processing_duration_ms: Math.round(performance.now() - started),
+            },
+            this.auditEntry(request, endpoint, 'webhook.triggered', 'success', { delivery_id: deliveryId, run_id: facts.id, flow_id: facts.flow_id, flow_version: facts.flow_version }),
+            touch,
+          ),
+      );
+      const envelope: TriggerEnvelope = {
+        delivery_id: deliveryId,
+        triggered_runs: [{ target_type: 'flow' as const, target_id: run.flow_id, flow_id: run.flow_id, target_name: run.flow_name, flow_name: run.flow_name, run_id: run.id, workflow_id: run.workflow_id }],
+      };
       if (touch) this.#touched.set(endpoint.id, performance.now());
       this.logOutcome(endpoint, deliveryId, [envelope.triggered_runs[0]!.run_id], request.clientIp, 'accepted', 202);
       return envelope;
@@ -311,7 +315,7 @@ export class WebhookTrigger {
   /** Turns what went wrong into a refusal, or undefined for a fault (answered 500, journal left alone). */
   private async asRefusal(error: unknown, endpointId: string, idempotencyKey: string | null): Promise<Refusal | undefined> {
     if (error instanceof Refusal) return error;
-    if (error instanceof DuplicateRace && idempotencyKey) {
+    if (error instanceof AdmissionGateClosed && idempotencyKey) {
       const existing = await this.repo.acceptedByKey(endpointId, idempotencyKey);
       return existing ? duplicate(existing) : undefined;
     }
@@ -356,10 +360,16 @@ export class WebhookTrigger {
     this.logOutcome(endpoint, facts.deliveryId, runIds, request.clientIp, isDuplicate ? 'duplicate' : 'rejected', refusal.problem.status, refusal.reason);
   }
 
-  private recordAudit(request: TriggerRequest, endpoint: WebhookEndpointRow, eventType: string, outcome: 'success' | 'failure', details: Record<string, unknown>, trx?: Parameters<AuditWriter['record']>[2]): Promise<string> {
-    return this.audit.record(
-      request.audit,
-      {
+  private recordAudit(request: TriggerRequest, endpoint: WebhookEndpointRow, eventType: string, outcome: 'success' | 'failure', details: Record<string, unknown>): Promise<string> {
+    return this.audit.record(request.audit, this.auditEvent(request, endpoint, eventType, outcome, details));
+  }
+
+  private auditEntry(request: TriggerRequest, endpoint: WebhookEndpointRow, eventType: string, outcome: 'success' | 'failure', details: Record<string, unknown>): AuditRow {
+    return this.audit.entry(request.audit, this.auditEvent(request, endpoint, eventType, outcome, details));
+  }
+
+  private auditEvent(request: TriggerRequest, endpoint: WebhookEndpointRow, eventType: string, outcome: 'success' | 'failure', details: Record<string, unknown>): AuditEvent {
+    return {
         eventType,
         action: 'webhook:receive',
         resourceType: 'webhook_endpoint',
@@ -368,9 +378,7 @@ export class WebhookTrigger {
         actor: WEBHOOK_ACTOR,
         orgId: endpoint.org_id,
         details: { ...details, webhook_endpoint_id: endpoint.id, source_ip_masked: maskSourceIp(request.clientIp), trigger_source: 'webhook' },
-      },
-      trx,
-    );
+    };
   }
 
   private logOutcome(endpoint: WebhookEndpointRow, deliveryId: string, runIds: string[], sourceIp: string, outcome: Outcome, status: number, reason?: string): void {
@@ -382,7 +390,6 @@ export class WebhookTrigger {
 }
 
 /** Thrown inside the accepting transaction to roll it back when a concurrent duplicate won the key. */
-class DuplicateRace extends Error {}
 
 
 function endpointNotFound(): Problem {
