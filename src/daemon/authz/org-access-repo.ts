@@ -30,6 +30,18 @@ export class OrgAccessRepo {
     private readonly memberships: MembershipCache = new MembershipCache(),
   ) {}
 
+  /** The organization when a current answer is cached (null: cached as none); undefined when a query is needed. */
+  cachedOrg(ref: string): OrgRef | null | undefined {
+    const cached = this.#orgs.get(ref);
+    if (!cached || cached.until <= Date.now()) return undefined;
+    return cached.row ?? null;
+  }
+
+  /** The role when a current answer is cached (null: cached as none); undefined when a query is needed. */
+  cachedRole(orgId: string, sub: string): string | null | undefined {
+    return this.memberships.get(orgId, sub);
+  }
+
   async org(ref: string): Promise<OrgRef | undefined> {
     const cached = this.#orgs.get(ref);
     if (cached && cached.until > Date.now()) return cached.row;

@@ -3,7 +3,7 @@ import { decidesOnOrganization } from '../../../shared/policy/decision.js';
 import { DEFAULT_ORG_SLUG, scopeOf } from '../../../shared/policy/org-scope.js';
 import { STRUCTURAL_POLICIES } from '../../../shared/policy/policies.js';
 import type { AuthResult } from '../../auth/auth-result.js';
-import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
+import type { OrgAccessRepo, OrgRef } from '../../authz/org-access-repo.js';
 import { Problem } from '../problem.js';
 import type { AppContext, Step } from '../types.js';
 
@@ -24,29 +24,43 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     const needsOrg = !STRUCTURAL_POLICIES.has(policy) && decidesOnOrganization(policy, scope);
     const auth = ctx.state.auth;
     if (!needsOrg || !auth?.principal) return;
-    return resolve(ctx, auth, auth.principal);
-  };
-
-  async function resolve(ctx: AppContext, auth: AuthResult, principal: Principal): Promise<void> {
     const header = ctx.get('x-org-id');
     if (header !== '' && (header.length > 100 || !ORG_REF.test(header))) {
       throw new Problem(400, 'invalid_org_header', 'X-Org-Id must be one organization id or slug.');
     }
     const pathRef = ctx.state.params.org_ref;
     const ref = pathRef ?? (header || undefined) ?? auth.pat?.orgId ?? DEFAULT_ORG_SLUG;
+    // The usual request finds its organization (and role) cached: answered without a promise.
+    const cached = pathRef && header ? undefined : access.cachedOrg(ref);
+    if (cached !== undefined) return enter(ctx, auth, auth.principal, cached ?? undefined);
+    return resolve(ctx, auth, auth.principal, ref, pathRef, header);
+  };
+
+  async function resolve(ctx: AppContext, auth: AuthResult, principal: Principal, ref: string, pathRef: string | undefined, header: string): Promise<void> {
     const org = await access.org(ref);
     if (pathRef && header && org) {
       const named = header === org.id || header === org.slug ? org : await access.org(header);
       if (named?.id !== org.id) throw new Problem(400, 'org_header_mismatch', 'X-Org-Id names another organization than the path.');
     }
-    if (org?.is_active) {
-      ctx.state.org = { id: org.id, slug: org.slug };
-      ctx.state.audit!.orgId = org.id;
-      // A platform admin passes without a membership (a token carries no realm role); a personal access
-      // token acts only in its own organization.
-      const platformAdmin = principal.realmRoles.includes('admin');
-      const tokenElsewhere = auth.pat !== undefined && auth.pat.orgId !== org.id;
-      ctx.state.orgRole = platformAdmin || tokenElsewhere ? undefined : await access.role(org.id, principal.sub);
+    return enter(ctx, auth, principal, org);
+  }
+
+  function enter(ctx: AppContext, auth: AuthResult, principal: Principal, org: OrgRef | undefined): void | Promise<void> {
+    if (!org?.is_active) return;
+    ctx.state.org = { id: org.id, slug: org.slug };
+    ctx.state.audit!.orgId = org.id;
+    // A platform admin passes without a membership (a token carries no realm role); a personal access
+    // token acts only in its own organization.
+    const platformAdmin = principal.realmRoles.includes('admin');
+    const tokenElsewhere = auth.pat !== undefined && auth.pat.orgId !== org.id;
+    if (platformAdmin || tokenElsewhere) return;
+    const role = access.cachedRole(org.id, principal.sub);
+    if (role !== undefined) {
+      ctx.state.orgRole = role ?? undefined;
+      return;
     }
+    return access.role(org.id, principal.sub).then((found) => {
+      ctx.state.orgRole = found;
+    });
   }
 }
