@@ -8,7 +8,7 @@ import { problems } from '../http/problem.js';
 import type { AuthResult } from './auth-result.js';
 import { readCredential } from './credentials.js';
 import { internalTokenMatches } from './internal-token.js';
-import type { JwtVerifier } from './jwt/jwt-verifier.js';
+import type { JwtVerifier, VerifiedJwt } from './jwt/jwt-verifier.js';
 import { looksLikePersonalAccessToken } from './pat/pat-format.js';
 import type { PatService } from './pat/pat-service.js';
 import type { TicketsService } from './tickets/tickets-service.js';
@@ -29,6 +29,12 @@ export interface AuthRequest {
   readonly audit: AuditContext;
 }
 
+export type AuthOutcome = AuthResult & { fresh?: boolean };
+
+function jwtOutcome(verified: VerifiedJwt): AuthOutcome {
+  return { method: 'jwt', principal: verified.principal, fresh: verified.fresh, claimValues: verified.claimValues };
+}
+
 /** One authenticator per credential kind, chosen by the route's effective policy. */
 export class Authenticator {
   constructor(
@@ -38,7 +44,8 @@ export class Authenticator {
     private readonly tickets: TicketsService,
   ) {}
 
-  async authenticate(request: AuthRequest): Promise<AuthResult & { fresh?: boolean }> {
+  /** Answers at once where no I/O is needed (public, development mode, worker token, a warm JWT). */
+  authenticate(request: AuthRequest): AuthOutcome | Promise<AuthOutcome> {
     const { route, policy } = request;
     if (policy === 'public') return { method: 'public' };
     if (this.config.authDisabled) return { method: 'dev_bypass', principal: DEV_PRINCIPAL };
@@ -67,7 +74,7 @@ export class Authenticator {
     return { method: authMethod === 'pat' ? 'pat' : 'jwt', principal };
   }
 
-  async #bearer(request: AuthRequest): Promise<AuthResult & { fresh?: boolean }> {
+  #bearer(request: AuthRequest): AuthOutcome | Promise<AuthOutcome> {
     const credential = readCredential(request.headers);
     switch (credential.kind) {
       case 'none':
@@ -79,12 +86,15 @@ export class Authenticator {
         throw problems.invalidToken();
       case 'bearer': {
         if (looksLikePersonalAccessToken(credential.token)) {
-          const identity = await this.pats.authenticate(credential.token, request.audit);
-          return { method: 'pat', principal: identity.principal, pat: { tokenId: identity.tokenId, orgId: identity.orgId, userId: identity.userId } };
+          return this.pats.authenticate(credential.token, request.audit).then((identity) => ({
+            method: 'pat' as const,
+            principal: identity.principal,
+            pat: { tokenId: identity.tokenId, orgId: identity.orgId, userId: identity.userId },
+          }));
         }
         if (!this.jwt) throw problems.authNotConfigured();
-        const verified = await this.jwt.verify(credential.token);
-        return { method: 'jwt', principal: verified.principal, fresh: verified.fresh, claimValues: verified.claimValues };
+        const verified = this.jwt.verify(credential.token);
+        return verified instanceof Promise ? verified.then(jwtOutcome) : jwtOutcome(verified);
       }
     }
   }

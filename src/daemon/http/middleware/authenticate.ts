@@ -1,28 +1,30 @@
-import type { Authenticator } from '../../auth/authenticator.js';
-import type { Step } from '../types.js';
+import type { AuthOutcome, Authenticator } from '../../auth/authenticator.js';
+import type { AppContext, Step } from '../types.js';
 
 /** Establishes who the caller is by the route's policy, and records it in the audit context. */
 export function authenticate(authenticator: Authenticator): Step {
   return function authenticateStep(ctx) {
     const ticket = ctx.query.ticket;
-    const audit = ctx.state.audit!;
-    return authenticator
-      .authenticate({
-        route: ctx.state.mounted!.route,
-        policy: ctx.state.policy!,
-        headers: ctx.headers,
-        ticket: typeof ticket === 'string' ? ticket : undefined,
-        audit,
-      })
-      .then((result) => {
-        ctx.state.auth = result;
-        audit.authMethod = result.method;
-        if (result.principal) {
-          audit.subject = result.principal.sub;
-          audit.username = result.principal.username;
-        }
-        if (result.pat) audit.orgId = result.pat.orgId;
-        ctx.state.freshCredential = result.fresh === true;
-      });
+    const outcome = authenticator.authenticate({
+      route: ctx.state.mounted!.route,
+      policy: ctx.state.policy!,
+      headers: ctx.headers,
+      ticket: typeof ticket === 'string' ? ticket : undefined,
+      audit: ctx.state.audit!,
+    });
+    if (outcome instanceof Promise) return outcome.then((result) => record(ctx, result));
+    record(ctx, outcome);
   };
+}
+
+function record(ctx: AppContext, result: AuthOutcome): void {
+  const audit = ctx.state.audit!;
+  ctx.state.auth = result;
+  audit.authMethod = result.method;
+  if (result.principal) {
+    audit.subject = result.principal.sub;
+    audit.username = result.principal.username;
+  }
+  if (result.pat) audit.orgId = result.pat.orgId;
+  ctx.state.freshCredential = result.fresh === true;
 }
