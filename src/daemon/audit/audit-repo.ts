@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { SqlPart } from '../db/sql-part.js';
 
 /** The columns of an audit entry that are the same whether written, read, or sent to a client. */
 export interface AuditFields {
@@ -27,4 +28,21 @@ export class AuditRepo {
       .returning('id');
     return (inserted as { id: string }).id;
   }
+}
+
+/**
+ * The entry as a data-modifying common table expression of a larger statement, written once per row of
+ * `source` (so only if that row was written): run admission's `run.started`, the webhook's
+ * `webhook.triggered`. The SQL depends on `source` alone, so a statement built from it can be prepared.
+ */
+export function auditInsertFrom(source: string, row: AuditRow): SqlPart {
+  return {
+    sql: `INSERT INTO audit_logs (org_id, event_type, actor_sub, actor_username, resource_type, resource_id, action, outcome,
+        details_json, client_ip, user_agent)
+      SELECT ?::uuid, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? FROM ${source}`,
+    bindings: [
+      row.org_id, row.event_type, row.actor_sub, row.actor_username, row.resource_type, row.resource_id,
+      row.action, row.outcome, JSON.stringify(row.details_json), row.client_ip, row.user_agent,
+    ],
+  };
 }

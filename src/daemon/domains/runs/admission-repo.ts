@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import type { AuditRow } from '../../audit/audit-repo.js';
+import { auditInsertFrom, type AuditRow } from '../../audit/audit-repo.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { prepared } from '../../db/prepared.js';
+import type { SqlPart } from '../../db/sql-part.js';
 import type { AdmissionCompanion } from './run-admission.js';
 import { RUN_COLUMNS, type RunRow } from './run-view.js';
 
@@ -40,30 +41,19 @@ const readable = (column: string) => READABLE_ORG.replaceAll('%s', column);
 const RUN_INSERT_COLUMNS = `id, org_id, flow_id, flow_version, flow_name, name, status, params_json, targets_json,
         trigger_source, trigger_details_json, workflow_id, created_by, updated_by`;
 const RUN_VALUES = `?::uuid, ?::uuid, ?::uuid, ?::integer, ?, ?, 'queued', ?::jsonb, ?::jsonb, ?, ?::jsonb, ?, ?, ?`;
-const ENTRY = `entry AS (
-    INSERT INTO audit_logs (org_id, event_type, actor_sub, actor_username, resource_type, resource_id, action, outcome,
-        details_json, client_ip, user_agent)
-      SELECT ?::uuid, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? FROM run
-  )`;
 
-// Written out once rather than built per call: this statement runs for every admitted run. The run and
-// its `run.started` entry go in one statement, atomic without a transaction of the caller's.
-const INSERT_RUN = `WITH run AS (
-    INSERT INTO runs (${RUN_INSERT_COLUMNS})
-      VALUES (${RUN_VALUES})
-      RETURNING ${RUN_COLUMNS.join(', ')}
-  ), ${ENTRY}
-  SELECT * FROM run`;
-
-/** The same statement with a companion's parts: the run is written only from the gate's row. */
-function insertRunWith(companion: AdmissionCompanion): string {
-  const gate = companion.gate ? `gate AS (${companion.gate.sql}), ` : '';
-  const after = (companion.after ?? []).map((part, i) => `, after_${i} AS (${part.sql})`).join('');
+/**
+ * The run and its `run.started` entry in one statement, atomic without a transaction of the caller's,
+ * with a companion's parts around them: with a gate, the run is written only from the gate's row.
+ */
+function insertRunSql(entry: SqlPart, companion: AdmissionCompanion | undefined): string {
+  const gate = companion?.gate ? `gate AS (${companion.gate.sql}), ` : '';
+  const after = (companion?.after ?? []).map((part, i) => `, after_${i} AS (${part.sql})`).join('');
   return `WITH ${gate}run AS (
     INSERT INTO runs (${RUN_INSERT_COLUMNS})
-      SELECT ${RUN_VALUES}${companion.gate ? ' FROM gate' : ''}
+      SELECT ${RUN_VALUES}${companion?.gate ? ' FROM gate' : ''}
       RETURNING ${RUN_COLUMNS.join(', ')}
-  ), ${ENTRY}${after}
+  ), entry AS (${entry.sql})${after}
   SELECT * FROM run`;
 }
 
@@ -106,7 +96,7 @@ export class AdmissionRepo {
 
   /** The run and its entry (and a companion's rows); 'gate_closed' when the companion's gate let nothing through. */
   async insert(trx: Knex | Knex.Transaction, run: NewRun, entry: AuditRow, companion?: AdmissionCompanion): Promise<RunRow | 'gate_closed'> {
-    const bindings = [
+    const runBindings = [
       run.id,
       run.org_id,
       run.flow_id,
@@ -120,24 +110,16 @@ export class AdmissionRepo {
       run.workflow_id,
       run.created_by,
       run.created_by,
-      entry.org_id,
-      entry.event_type,
-      entry.actor_sub,
-      entry.actor_username,
-      entry.resource_type,
-      entry.resource_id,
-      entry.action,
-      entry.outcome,
-      JSON.stringify(entry.details_json),
-      entry.client_ip,
-      entry.user_agent,
     ];
-    if (!companion) {
-      const { rows } = await trx.raw(INSERT_RUN, bindings).options(prepared('svc_admission_insert'));
-      return (rows as RunRow[])[0]!;
-    }
-    const all = [...(companion.gate?.bindings ?? []), ...bindings, ...(companion.after ?? []).flatMap((part) => part.bindings)];
-    const { rows } = await trx.raw(insertRunWith(companion), all).options(prepared(`svc_admission_insert_${companion.name}`));
+    const started = auditInsertFrom('run', entry);
+    const bindings = [
+      ...(companion?.gate?.bindings ?? []),
+      ...runBindings,
+      ...started.bindings,
+      ...(companion?.after ?? []).flatMap((part) => part.bindings),
+    ];
+    const name = companion ? `svc_admission_insert_${companion.name}` : 'svc_admission_insert';
+    const { rows } = await trx.raw(insertRunSql(started, companion), bindings).options(prepared(name));
     return (rows as RunRow[])[0] ?? 'gate_closed';
   }
 }

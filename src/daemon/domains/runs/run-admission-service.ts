@@ -110,9 +110,8 @@ export class RunAdmissionService implements RunAdmission {
       created_by: createdBy,
     }, entry, companion?.({ id, flow_id: flow.id, flow_version: flow.version }));
     if (written === 'gate_closed') throw new AdmissionGateClosed();
-    const row = written;
-    if (!row) throw new Problem(source === 'webhook' ? 422 : 404, 'flow_not_found', 'No live flow with this id in the organization or the shared one.');
-    return { id, org_id: request.orgId, flow_id: flow.id, flow_name: flow.name, flow_version: flow.version, workflow_id: workflowId, status: 'queued', run: runView(row) };
+    if (!written) throw new Problem(source === 'webhook' ? 422 : 404, 'flow_not_found', 'No live flow with this id in the organization or the shared one.');
+    return { id, org_id: request.orgId, flow_id: flow.id, flow_name: flow.name, flow_version: flow.version, workflow_id: workflowId, status: 'queued', run: runView(written) };
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { SqlPart } from '../../db/sql-part.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { RunView } from './run-view.js';
 
@@ -81,11 +82,7 @@ export interface AdmissionFacts {
   readonly flow_version: number;
 }
 
-/** One part of a statement: SQL with `?` placeholders and their values, in order. */
-export interface SqlPart {
-  readonly sql: string;
-  readonly bindings: readonly Knex.Value[];
-}
+export type { SqlPart };
 
 /**
  * Writes that go into the run's statement as common table expressions. `gate` runs first: a

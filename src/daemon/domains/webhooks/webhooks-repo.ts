@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AuditRow } from '../../audit/audit-repo.js';
+import { auditInsertFrom, type AuditRow } from '../../audit/audit-repo.js';
 import type { AdmissionCompanion, SqlPart } from '../runs/run-admission.js';
 import { prepared } from '../../db/prepared.js';
 
@@ -193,17 +193,7 @@ export class WebhooksRepo {
    * the endpoint's `last_triggered_at`. No transaction, no round trip of their own.
    */
   acceptedDeliveryParts(row: NewDelivery, triggered: AuditRow, touchEndpoint: boolean): AdmissionCompanion {
-    const after: SqlPart[] = [
-      {
-        sql: `INSERT INTO audit_logs (org_id, event_type, actor_sub, actor_username, resource_type, resource_id, action, outcome,
-            details_json, client_ip, user_agent)
-          SELECT ?::uuid, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? FROM run`,
-        bindings: [
-          triggered.org_id, triggered.event_type, triggered.actor_sub, triggered.actor_username, triggered.resource_type,
-          triggered.resource_id, triggered.action, triggered.outcome, JSON.stringify(triggered.details_json), triggered.client_ip, triggered.user_agent,
-        ],
-      },
-    ];
+    const after: SqlPart[] = [auditInsertFrom('run', triggered)];
     if (touchEndpoint) {
       after.push({ sql: 'UPDATE webhook_endpoints SET last_triggered_at = now() WHERE id = ?::uuid AND EXISTS (SELECT 1 FROM run)', bindings: [row.webhook_endpoint_id] });
     }
