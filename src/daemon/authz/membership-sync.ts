@@ -1,4 +1,4 @@
-import { ReloadTriggers } from '../db/reload-triggers.js';
+import { ReloadTriggers, type SyncOptions } from '../db/reload-triggers.js';
 import type { Logger } from '../logging/logger.js';
 import type { MembershipCache } from './membership-cache.js';
 
@@ -9,12 +9,6 @@ import type { MembershipCache } from './membership-cache.js';
  */
 export const MEMBERSHIPS_CHANNEL = 'svc_memberships';
 
-export interface MembershipSyncOptions {
-  /** PostgreSQL URL for LISTEN; absent on the embedded database, where one instance is all there is. */
-  readonly databaseUrl?: string | undefined;
-  readonly refreshSeconds: number;
-}
-
 /**
  * Empties the membership cache when another instance (or plain SQL) changed memberships, on every
  * (re)connection of the listener (notifications sent while it was away are lost), and periodically as
@@ -23,7 +17,7 @@ export interface MembershipSyncOptions {
 export class MembershipSync {
   readonly #triggers: ReloadTriggers;
 
-  constructor(cache: MembershipCache, options: MembershipSyncOptions, log: Logger) {
+  constructor(cache: MembershipCache, options: SyncOptions, log: Logger) {
     this.#triggers = new ReloadTriggers({ ...options, channel: MEMBERSHIPS_CHANNEL, reload: () => cache.invalidate(), log });
   }
 

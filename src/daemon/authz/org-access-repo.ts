@@ -43,8 +43,8 @@ export class OrgAccessRepo {
   }
 
   async org(ref: string): Promise<OrgRef | undefined> {
-    const cached = this.#orgs.get(ref);
-    if (cached && cached.until > Date.now()) return cached.row;
+    const cached = this.cachedOrg(ref);
+    if (cached !== undefined) return cached ?? undefined;
     const row: OrgRef | undefined = await this.knex('organizations')
       .where(isUuid(ref) ? { id: ref } : { slug: ref })
       .first('id', 'slug', 'is_active');
@@ -82,7 +82,7 @@ export class OrgAccessRepo {
 
   /** The role of the (active) user with subject `sub` in the organization, if a member. */
   async role(orgId: string, sub: string): Promise<string | undefined> {
-    const cached = this.memberships.get(orgId, sub);
+    const cached = this.cachedRole(orgId, sub);
     if (cached !== undefined) return cached ?? undefined;
     const generation = this.memberships.generation;
     const row: { role: string } | undefined = await this.knex('org_memberships as m')

@@ -1,14 +1,8 @@
-import { ReloadTriggers } from '../db/reload-triggers.js';
+import { ReloadTriggers, type SyncOptions } from '../db/reload-triggers.js';
 import type { Logger } from '../logging/logger.js';
 import type { OverrideStore } from './override-store.js';
 
 export const OVERRIDES_CHANNEL = 'svc_permission_overrides';
-
-export interface OverrideSyncOptions {
-  /** PostgreSQL URL for LISTEN/NOTIFY; absent on the embedded database, where one instance is all there is. */
-  readonly databaseUrl?: string | undefined;
-  readonly refreshSeconds: number;
-}
 
 /**
  * Keeps the store current across instances: a NOTIFY from the saving instance triggers a reload at
@@ -21,7 +15,7 @@ export class OverrideSync {
 
   constructor(
     private readonly store: OverrideStore,
-    options: OverrideSyncOptions,
+    options: SyncOptions,
     private readonly log: Logger,
   ) {
     this.#triggers = new ReloadTriggers({ ...options, channel: OVERRIDES_CHANNEL, reload: () => this.refresh(), log });

@@ -1,15 +1,9 @@
-import { ReloadTriggers } from '../db/reload-triggers.js';
+import { ReloadTriggers, type SyncOptions } from '../db/reload-triggers.js';
 import type { Logger } from '../logging/logger.js';
 import type { MappingIndex } from './mapping-index.js';
 
 /** Sent in the transaction of every mapping write and every change to an organization's activity. */
 export const MAPPINGS_CHANNEL = 'svc_idp_mappings';
-
-export interface MappingSyncOptions {
-  /** PostgreSQL URL for LISTEN/NOTIFY; absent on the embedded database, where one instance is all there is. */
-  readonly databaseUrl?: string | undefined;
-  readonly refreshSeconds: number;
-}
 
 /**
  * Keeps the mapping index current across instances, with the same triggers as the permission
@@ -20,7 +14,7 @@ export class MappingSync {
 
   constructor(
     private readonly index: MappingIndex,
-    options: MappingSyncOptions,
+    options: SyncOptions,
     log: Logger,
   ) {
     this.#triggers = new ReloadTriggers({ ...options, channel: MAPPINGS_CHANNEL, reload: () => void this.index.refresh(), log });
