@@ -62,6 +62,22 @@ describe('TokenBucket', () => {
     expect(bucket.take().ok).toBe(true);
   });
 
+  it('takes back a token given back, never beyond its capacity', () => {
+    const clock = manualClock();
+    const bucket = new TokenBucket(3, clock.now);
+    bucket.giveBack();
+    expect(takeN(() => bucket.take(), 4)).toBe(3);
+    bucket.giveBack();
+    expect(bucket.take().ok).toBe(true);
+    expect(bucket.take().ok).toBe(false);
+    const registry = new TokenBucketRegistry({ now: clock.now });
+    expect(takeN(() => registry.take('e', 2), 2)).toBe(2);
+    registry.giveBack('e');
+    registry.giveBack('unknown');
+    expect(registry.take('e', 2).ok).toBe(true);
+    expect(registry.has('unknown')).toBe(false);
+  });
+
   it('refuses a rate that is not positive', () => {
     expect(() => new TokenBucket(0)).toThrow(TypeError);
     expect(() => new TokenBucket(Number.NaN)).toThrow(TypeError);

@@ -22,6 +22,7 @@ import type { Config } from './config/config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { SchemaKeeper } from './db/schema-keeper.js';
 import type { SyncOptions } from './db/reload-triggers.js';
+import { TriggerConfig } from './db/trigger-config.js';
 import { apiTokenRoutes } from './domains/api-tokens/routes.js';
 import { AuditLogRepo } from './domains/audit-logs/audit-log-repo.js';
 import { AuditLogService } from './domains/audit-logs/audit-log-service.js';
@@ -70,6 +71,8 @@ export interface Services {
   readonly orgAccess: OrgAccessRepo;
   readonly membershipCache: MembershipCache;
   readonly membershipSync: MembershipSync;
+  /** Caches of the run-starting paths and what empties them. */
+  readonly triggerConfig: TriggerConfig;
   readonly explainer: Explainer;
   readonly authenticator: Authenticator;
   readonly idpMappings: IdpMappingsRepo;
@@ -120,6 +123,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   services.overrideSync.start();
   services.mappingSync.start();
   services.membershipSync.start();
+  services.triggerConfig.start();
 
   // The platform core, in dependency order: triggers need runs, runs need flows, devices and secrets.
   secretsOpening = openSecretsModule(services, { schemaReady: schema.ready });
@@ -132,6 +136,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     await services.overrideSync.stop();
     await services.mappingSync.stop();
     await services.membershipSync.stop();
+    await services.triggerConfig.stop();
     if (!options.database) await db.close();
     throw error;
   }
@@ -153,6 +158,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     orgRoutes({
       orgs: new OrgsService(services.orgs, services.audit, async () => {
         services.orgAccess.invalidate();
+        services.triggerConfig.invalidate();
         await services.mappingIndex.refresh();
       }),
       members: new MembersService(services.orgs, new MembershipsRepo(db.knex), services.users, services.audit, () => services.membershipCache.invalidate()),
@@ -204,6 +210,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
       await services.overrideSync.stop();
       await services.mappingSync.stop();
       await services.membershipSync.stop();
+      await services.triggerConfig.stop();
       await db.close();
       log.info('svcd stopped');
     },
@@ -246,20 +253,21 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
     : undefined;
   const overrideRepo = new OverrideRepo(db.knex);
   const overrideStore = new OverrideStore(overrideRepo, log);
-  const sync: SyncOptions = { databaseUrl: config.databaseUrl, refreshSeconds: config.permissionRefreshSeconds };
+  const sync: SyncOptions = { listen: db.listen, refreshSeconds: config.permissionRefreshSeconds };
   const overrideSync = new OverrideSync(overrideStore, sync, log);
   const overrides = new OverrideService(db.knex, CATALOGUE, overrideRepo, overrideStore, audit);
   const membershipCache = new MembershipCache({ ttlMs: config.permissionRefreshSeconds * 1000 });
-  const membershipSync = new MembershipSync(membershipCache, sync, log);
+  const membershipSync = new MembershipSync(membershipCache, sync);
+  const triggerConfig = new TriggerConfig(sync);
   const orgAccess = new OrgAccessRepo(db.knex, membershipCache);
   const explainer = new Explainer(overrideStore, orgAccess);
   const authenticator = new Authenticator(config, jwt, pats, tickets);
   const idpMappings = new IdpMappingsRepo(db.knex);
   const mappingIndex = new MappingIndex(idpMappings, log);
-  const mappingSync = new MappingSync(mappingIndex, sync, log);
+  const mappingSync = new MappingSync(mappingIndex, sync);
   const loginSyncOptions = { sync: config.orgIdpSync, groupClaim: config.orgIdpGroupClaim, authoritative: config.orgIdpSyncAuthoritative, autoJoin: config.orgAutoJoin };
   const loginSync = new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), idpMappings, mappingIndex, audit, loginSyncOptions, () => membershipCache.invalidate());
-  return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, membershipCache, membershipSync, explainer, authenticator, idpMappings, mappingIndex, mappingSync, loginSync };
+  return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, membershipCache, membershipSync, triggerConfig, explainer, authenticator, idpMappings, mappingIndex, mappingSync, loginSync };
 }
 
 async function closeServer(server: Server, graceMs: number, log: Logger): Promise<void> {

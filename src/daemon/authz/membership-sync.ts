@@ -1,5 +1,4 @@
 import { ReloadTriggers, type SyncOptions } from '../db/reload-triggers.js';
-import type { Logger } from '../logging/logger.js';
 import type { MembershipCache } from './membership-cache.js';
 
 /**
@@ -17,8 +16,8 @@ export const MEMBERSHIPS_CHANNEL = 'svc_memberships';
 export class MembershipSync {
   readonly #triggers: ReloadTriggers;
 
-  constructor(cache: MembershipCache, options: SyncOptions, log: Logger) {
-    this.#triggers = new ReloadTriggers({ ...options, channel: MEMBERSHIPS_CHANNEL, reload: () => cache.invalidate(), log });
+  constructor(cache: MembershipCache, options: SyncOptions) {
+    this.#triggers = new ReloadTriggers({ ...options, channel: MEMBERSHIPS_CHANNEL, reload: () => cache.invalidate() });
   }
 
   start(): void {

@@ -18,7 +18,7 @@ export class OverrideSync {
     options: SyncOptions,
     private readonly log: Logger,
   ) {
-    this.#triggers = new ReloadTriggers({ ...options, channel: OVERRIDES_CHANNEL, reload: () => this.refresh(), log });
+    this.#triggers = new ReloadTriggers({ ...options, channel: OVERRIDES_CHANNEL, reload: () => this.refresh() });
   }
 
   start(): void {

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import type { Logger } from '../logging/logger.js';
+import { NotificationListener, type Signal } from './notification-listener.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -12,9 +13,18 @@ export type DatabaseKind = 'postgres' | 'pglite';
 export interface Database {
   readonly kind: DatabaseKind;
   readonly knex: Knex;
+  /**
+   * Calls `onSignal` for every NOTIFY on `channel` (committed writes, this instance's included) and after
+   * every (re)connection of the listening session, since notifications sent while it was away are lost.
+   */
+  listen(channel: string, onSignal: (signal: Signal) => void): Listening;
   /** Answers when the database does, within `timeoutMs`; throws otherwise. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface Listening {
+  stop(): Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -47,7 +57,11 @@ function openPostgres(url: string, log: Logger): Database {
     acquireConnectionTimeout: 5000,
     pool: { min: 0, max: 10 },
   });
-  return wrap('postgres', knex);
+  return wrap('postgres', knex, (channel, onSignal) => {
+    const listener = new NotificationListener({ url, channel, onSignal, log });
+    listener.start();
+    return listener;
+  });
 }
 
 /**
@@ -62,13 +76,24 @@ async function openPglite(directory: string, log: Logger): Promise<Database> {
   }
   const pglite = await PGlite.create(directory);
   const knex = knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, connection: { pglite } as never, log: knexLog(log) });
-  return wrap('pglite', knex);
+  // PGlite's one session hears its own NOTIFYs once it LISTENs; the handle only delivers them here, it runs nothing.
+  return wrap('pglite', knex, (channel, onSignal) => {
+    const off = pglite.onNotification((heard) => {
+      if (heard === channel) onSignal('notification');
+    });
+    knex.raw(`LISTEN ${channel}`).then(
+      () => onSignal('connected'),
+      (error: unknown) => log.warn({ err: error, channel }, 'could not LISTEN on the embedded database; changes made by plain SQL wait for the periodic refresh'),
+    );
+    return { stop: async () => off() };
+  });
 }
 
-function wrap(kind: DatabaseKind, knex: Knex): Database {
+function wrap(kind: DatabaseKind, knex: Knex, listen: Database['listen']): Database {
   return {
     kind,
     knex,
+    listen,
     async ping(timeoutMs = PING_TIMEOUT_MS) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {

@@ -1,11 +1,14 @@
 import pg from 'pg';
 import type { Logger } from '../logging/logger.js';
 
+/** Why a listener calls back: a notification, or a (re)connection after which everything must be reread. */
+export type Signal = 'notification' | 'connected';
+
 export interface ListenerOptions {
   readonly url: string;
   readonly channel: string;
   /** Called for each notification, and after every (re)connection, since notifications sent while disconnected are lost. */
-  readonly onSignal: (reason: 'notification' | 'connected') => void;
+  readonly onSignal: (reason: Signal) => void;
   readonly log: Logger;
 }
 

@@ -1,10 +1,9 @@
-import type { Logger } from '../logging/logger.js';
-import { NotificationListener } from './notification-listener.js';
+import type { Database, Listening } from './database.js';
 
-/** What an in-process copy's sync takes from the configuration. */
+/** What an in-process copy's sync takes from the database and the configuration. */
 export interface SyncOptions {
-  /** PostgreSQL URL for LISTEN; absent on the embedded database, where one instance is all there is. */
-  readonly databaseUrl?: string | undefined;
+  /** The database's LISTEN (on PostgreSQL a session of its own, on PGlite its one session). */
+  readonly listen: Database['listen'];
   readonly refreshSeconds: number;
 }
 
@@ -13,7 +12,6 @@ export interface ReloadTriggerOptions extends SyncOptions {
   readonly channel: string;
   /** Starts a reload; it must not throw (failures are the reloader's to log). */
   readonly reload: () => void;
-  readonly log: Logger;
 }
 
 /**
@@ -23,7 +21,7 @@ export interface ReloadTriggerOptions extends SyncOptions {
  * membership cache.
  */
 export class ReloadTriggers {
-  #listener: NotificationListener | undefined;
+  #listener: Listening | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ReloadTriggerOptions) {}
@@ -33,10 +31,7 @@ export class ReloadTriggers {
     reload();
     this.#timer = setInterval(reload, this.options.refreshSeconds * 1000);
     this.#timer.unref();
-    if (this.options.databaseUrl) {
-      this.#listener = new NotificationListener({ url: this.options.databaseUrl, channel: this.options.channel, onSignal: () => reload(), log: this.options.log });
-      this.#listener.start();
-    }
+    this.#listener = this.options.listen(this.options.channel, () => reload());
   }
 
   async stop(): Promise<void> {

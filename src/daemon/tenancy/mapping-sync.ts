@@ -1,5 +1,4 @@
 import { ReloadTriggers, type SyncOptions } from '../db/reload-triggers.js';
-import type { Logger } from '../logging/logger.js';
 import type { MappingIndex } from './mapping-index.js';
 
 /** Sent in the transaction of every mapping write and every change to an organization's activity. */
@@ -15,9 +14,8 @@ export class MappingSync {
   constructor(
     private readonly index: MappingIndex,
     options: SyncOptions,
-    log: Logger,
   ) {
-    this.#triggers = new ReloadTriggers({ ...options, channel: MAPPINGS_CHANNEL, reload: () => void this.index.refresh(), log });
+    this.#triggers = new ReloadTriggers({ ...options, channel: MAPPINGS_CHANNEL, reload: () => void this.index.refresh() });
   }
 
   start(): void {

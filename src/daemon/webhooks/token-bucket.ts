@@ -43,6 +43,11 @@ export class TokenBucket {
     const waitMs = (MS_PER_MINUTE - this.#units) / this.ratePerMinute;
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
+
+  /** Returns a token taken for work that turned out not to be metered (never beyond capacity). */
+  giveBack(): void {
+    this.#units = Math.min(this.#capacity, this.#units + MS_PER_MINUTE);
+  }
 }
 
 export const DEFAULT_REGISTRY_CAP = 100_000;
@@ -72,6 +77,11 @@ export class TokenBucketRegistry {
     this.#buckets.set(key, bucket);
     if (this.#buckets.size > this.#maxEntries) this.#buckets.delete(this.#buckets.keys().next().value!);
     return bucket.take();
+  }
+
+  /** Returns a token to the key's bucket, if it still has one. */
+  giveBack(key: string): void {
+    this.#buckets.get(key)?.giveBack();
   }
 
   /** Forget a key (endpoint deleted); its next request starts full. */

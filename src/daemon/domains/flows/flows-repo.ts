@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
+import { TransactionalRepo } from '../../db/transactional-repo.js';
 
 export interface FlowRow {
   readonly id: string;
@@ -71,13 +72,7 @@ function likeContains(text: string): string {
 }
 
 /** The `flows` and `flow_versions` tables. Writes take the caller's transaction, so the audit entry commits with them. */
-export class FlowsRepo {
-  constructor(private readonly knex: Knex) {}
-
-  transaction<T>(work: (trx: FlowsTx) => Promise<T>): Promise<T> {
-    return this.knex.transaction(work);
-  }
-
+export class FlowsRepo extends TransactionalRepo {
   /** A flow of one of `orgIds` (deleted or not: the caller decides what a deleted flow means). */
   async find(orgIds: readonly string[], id: string): Promise<FlowRow | undefined> {
     return flow(await this.knex('flows').where({ id }).whereIn('org_id', orgIds).first(FULL));

@@ -21,7 +21,7 @@ export interface FlowsModule {
 
 /** Flows, drafts and committed versions. */
 export function flowsModule(services: Services): FlowsModule {
-  const repo = new FlowsRepo(services.db.knex);
+  const repo = new FlowsRepo(services.db.knex, services.triggerConfig.invalidate);
   const access = new FlowAccess(repo, services.orgAccess, services.audit);
   const flows = new FlowsService(repo, access);
   const versions = new VersionsService(repo, access);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { auditInsertFrom, type AuditRow } from '../../audit/audit-repo.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
+import { NotifiedCache } from '../../db/notified-cache.js';
 import { prepared } from '../../db/prepared.js';
 import type { SqlPart } from '../../db/sql-part.js';
 import type { AdmissionCompanion } from './run-admission.js';
@@ -15,8 +16,13 @@ export interface AdmissionFlow {
   readonly latest_version: number;
   readonly version: number | null;
   readonly definition_json: FlowDefinition | null;
-  /** Those of the ids asked about that name live devices admission may target. */
-  readonly live_device_ids: string[];
+}
+
+/** The devices a run will target: admission writes the run only if every one is live where it may be used. */
+export interface TargetDevices {
+  readonly orgId: string;
+  /** Distinct, lower-case UUIDs. */
+  readonly ids: readonly string[];
 }
 
 export interface NewRun {
@@ -44,58 +50,60 @@ const RUN_VALUES = `?::uuid, ?::uuid, ?::uuid, ?::integer, ?, ?, 'queued', ?::js
 
 /**
  * The run and its `run.started` entry in one statement, atomic without a transaction of the caller's,
- * with a companion's parts around them: with a gate, the run is written only from the gate's row.
+ * with a companion's parts around them. `admitted` holds one row only when every target device is live
+ * in the organization or the shared one (so an unknown device costs no round trip of its own); a gate
+ * selects from it, and the run is written from the gate's row, or from `admitted` when there is no gate.
  */
 function insertRunSql(entry: SqlPart, companion: AdmissionCompanion | undefined): string {
-  const gate = companion?.gate ? `gate AS (${companion.gate.sql}), ` : '';
+  const gate = companion?.gate ? `, gate AS (${companion.gate.sql})` : '';
   const after = (companion?.after ?? []).map((part, i) => `, after_${i} AS (${part.sql})`).join('');
-  return `WITH ${gate}run AS (
+  return `WITH admitted AS (
+    SELECT 1 AS ok
+     WHERE (SELECT count(*) FROM devices d WHERE d.id = ANY(?::uuid[]) AND d.deleted_at IS NULL AND ${readable('d.org_id')}) = ?::bigint
+  )${gate}, run AS (
     INSERT INTO runs (${RUN_INSERT_COLUMNS})
-      SELECT ${RUN_VALUES}${companion?.gate ? ' FROM gate' : ''}
+      SELECT ${RUN_VALUES} FROM ${companion?.gate ? 'gate' : 'admitted'}
       RETURNING ${RUN_COLUMNS.join(', ')}
   ), entry AS (${entry.sql})${after}
   SELECT * FROM run`;
 }
 
 /**
- * The read and the write of run admission, each one round trip in the caller's transaction (or none): the flow
- * with its version and the devices, then the insert. The shared organization is looked up inside the query
- * rather than through the cached lookup, which would need a second connection while the transaction
- * holds the only one PGlite has.
+ * The read and the write of run admission. The flow with its version is read through a cache that every
+ * change to flows, their versions or the shared organization empties (`svc_trigger_config`), so a steady
+ * stream of runs costs one round trip each: the insert, which checks the devices itself. The shared
+ * organization is looked up inside the queries rather than through the cached lookup, which would need a
+ * second connection while a caller's transaction holds the only one PGlite has.
  */
 export class AdmissionRepo {
-  /**
-   * A live flow of the organization or the shared one, joined to version `version` (null: the newest),
-   * with which of `deviceIds` (UUIDs) are live devices of the organization or the shared one: one round
-   * trip for everything admission checks, on the webhook's hot path.
-   */
-  async flowWithVersion(trx: Knex | Knex.Transaction, orgId: string, flowId: string, version: number | null, deviceIds: readonly string[]): Promise<AdmissionFlow | undefined> {
-    const { rows } = await trx.raw(
-      `SELECT f.id, f.org_id, f.name, f.manual_runs_enabled, f.latest_version, v.version, v.definition_json,
-              ARRAY(SELECT d.id FROM devices d WHERE d.id = ANY(?::uuid[]) AND d.deleted_at IS NULL AND ${readable('d.org_id')}) AS live_device_ids
-         FROM flows f
-         LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = COALESCE(?::integer, f.latest_version)
-        WHERE f.id = ? AND f.deleted_at IS NULL AND ${readable('f.org_id')}`,
-      [[...deviceIds], orgId, version, flowId, orgId],
-    ).options(prepared('svc_admission_flow'));
-    return (rows as AdmissionFlow[])[0];
+  constructor(private readonly flows: NotifiedCache<AdmissionFlow> = new NotifiedCache()) {}
+
+  /** A live flow of the organization or the shared one, joined to version `version` (null: the newest). */
+  async flowWithVersion(db: Knex | Knex.Transaction, orgId: string, flowId: string, version: number | null): Promise<AdmissionFlow | undefined> {
+    return this.flows.through(`${orgId} ${flowId} ${version ?? ''}`, async () => {
+      const { rows } = await db.raw(
+        `SELECT f.id, f.org_id, f.name, f.manual_runs_enabled, f.latest_version, v.version, v.definition_json
+           FROM flows f
+           LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = COALESCE(?::integer, f.latest_version)
+          WHERE f.id = ? AND f.deleted_at IS NULL AND ${readable('f.org_id')}`,
+        [version, flowId, orgId],
+      ).options(prepared('svc_admission_flow'));
+      return (rows as AdmissionFlow[])[0];
+    });
+  }
+
+  /** Those of `ids` (UUIDs) that name live devices of the organization or the shared one: for a refusal's answer. */
+  async liveDevices(db: Knex | Knex.Transaction, orgId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await db.raw(`SELECT d.id FROM devices d WHERE d.id = ANY(?::uuid[]) AND d.deleted_at IS NULL AND ${readable('d.org_id')}`, [[...ids], orgId]);
+    return new Set((rows as { id: string }[]).map((row) => row.id));
   }
 
   /**
-   * The insert, or undefined when the flow row was purged since it was read (the foreign key refuses the
-   * run; admission then answers as for a flow that is not there).
+   * The insert; 'not_admitted' when a target device is not live or the companion's gate let nothing
+   * through, 'gone' when the flow row was purged since it was read (the foreign key refuses the run).
    */
-  async insertOrGone(trx: Knex | Knex.Transaction, run: NewRun, entry: AuditRow, companion?: AdmissionCompanion): Promise<RunRow | 'gate_closed' | undefined> {
-    try {
-      return await this.insert(trx, run, entry, companion);
-    } catch (error) {
-      if ((error as { code?: unknown }).code === '23503') return undefined;
-      throw error;
-    }
-  }
-
-  /** The run and its entry (and a companion's rows); 'gate_closed' when the companion's gate let nothing through. */
-  async insert(trx: Knex | Knex.Transaction, run: NewRun, entry: AuditRow, companion?: AdmissionCompanion): Promise<RunRow | 'gate_closed'> {
+  async insert(db: Knex | Knex.Transaction, run: NewRun, devices: TargetDevices, entry: AuditRow, companion?: AdmissionCompanion): Promise<RunRow | 'not_admitted' | 'gone'> {
     const runBindings = [
       run.id,
       run.org_id,
@@ -113,13 +121,21 @@ export class AdmissionRepo {
     ];
     const started = auditInsertFrom('run', entry);
     const bindings = [
+      [...devices.ids],
+      devices.orgId,
+      devices.ids.length,
       ...(companion?.gate?.bindings ?? []),
       ...runBindings,
       ...started.bindings,
       ...(companion?.after ?? []).flatMap((part) => part.bindings),
     ];
     const name = companion ? `svc_admission_insert_${companion.name}` : 'svc_admission_insert';
-    const { rows } = await trx.raw(insertRunSql(started, companion), bindings).options(prepared(name));
-    return (rows as RunRow[])[0] ?? 'gate_closed';
+    try {
+      const { rows } = await db.raw(insertRunSql(started, companion), bindings).options(prepared(name));
+      return (rows as RunRow[])[0] ?? 'not_admitted';
+    } catch (error) {
+      if ((error as { code?: unknown }).code === '23503') return 'gone';
+      throw error;
+    }
   }
 }

@@ -4,6 +4,7 @@ import { validateParams } from '../../../shared/flows/params.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { Problem, problems } from '../../http/problem.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
+import { unknownReferencesMessage } from '../../../shared/webhooks/trigger-body.js';
 import type { AdmissionRepo } from './admission-repo.js';
 import { AdmissionGateClosed, type AdmissionCompanion, type AdmissionFacts, type AdmissionRequest, type AdmittedRun, type RunAdmission, type TriggerSource } from './run-admission.js';
 import { runView } from './run-view.js';
@@ -25,9 +26,10 @@ export interface AdmissionSettings {
 }
 
 /**
- * The one run admission (see `RunAdmission` for the refusals). Three round trips: the flow with its
- * version and the named devices, the run, the `run.started` entry; all in the caller's transaction, so
- * a refused or failed admission leaves nothing behind.
+ * The one run admission (see `RunAdmission` for the refusals). The flow with its version comes from
+ * AdmissionRepo's cache when it can; the run, its `run.started` entry and a companion's rows are one
+ * statement that also checks the target devices, so an admitted run costs one round trip, and a refused
+ * or failed admission leaves nothing behind. Only a refusal for unknown devices reads them, to name them.
  */
 export class RunAdmissionService implements RunAdmission {
   constructor(
@@ -45,11 +47,9 @@ export class RunAdmissionService implements RunAdmission {
       });
     }
     const source = request.trigger.source;
-    // Devices are looked up with the flow (one round trip), and judged only once params and targets are valid.
-    const named = [...new Set(Object.values(request.targets).flat().filter(isUuid).map((id) => id.toLowerCase()))];
-    const flow = isUuid(request.flowId) ? await this.repo.flowWithVersion(trx, request.orgId, request.flowId, request.version, named) : undefined;
+    const flow = isUuid(request.flowId) ? await this.repo.flowWithVersion(trx, request.orgId, request.flowId, request.version) : undefined;
     // For a webhook the flow is the endpoint's configuration, not the caller's input: the spec answers 422.
-    if (!flow) throw new Problem(source === 'webhook' ? 422 : 404, 'flow_not_found', 'No live flow with this id in the organization or the shared one.');
+    if (!flow) throw flowNotFound(source);
     if (source === 'manual' && !flow.manual_runs_enabled && !request.forceManual) {
       throw new Problem(409, 'manual_runs_disabled', 'Manual runs of this flow are switched off.', { flow_id: flow.id });
     }
@@ -69,7 +69,10 @@ export class RunAdmissionService implements RunAdmission {
     const issues = [...(params.ok ? [] : params.issues), ...(targets.ok ? [] : targets.issues)];
     if (!params.ok || !targets.ok) throw problems.validation(issues.map((i) => ({ path: i.path, message: i.message })));
 
-    refuseUnknownDevices(targets.targets, new Set(flow.live_device_ids));
+    // Devices are judged only once params and targets are valid; the insert checks them itself.
+    const named = Object.values(targets.targets).flat();
+    const devices = { orgId: request.orgId, ids: [...new Set(named.filter(isUuid).map((id) => id.toLowerCase()))] };
+    if (!named.every(isUuid)) await this.refuseUnknownDevices(trx, request, targets.targets, devices.ids);
 
     const id = randomUUID();
     const workflowId = `run-${id}`;
@@ -95,7 +98,7 @@ export class RunAdmissionService implements RunAdmission {
         },
       },
     );
-    const written = await this.repo.insertOrGone(trx, {
+    const written = await this.repo.insert(trx, {
       id,
       org_id: request.orgId,
       flow_id: flow.id,
@@ -108,22 +111,35 @@ export class RunAdmissionService implements RunAdmission {
       trigger_details: { ...request.trigger.details },
       workflow_id: workflowId,
       created_by: createdBy,
-    }, entry, companion?.({ id, flow_id: flow.id, flow_version: flow.version }));
-    if (written === 'gate_closed') throw new AdmissionGateClosed();
-    if (!written) throw new Problem(source === 'webhook' ? 422 : 404, 'flow_not_found', 'No live flow with this id in the organization or the shared one.');
+    }, devices, entry, companion?.({ id, flow_id: flow.id, flow_version: flow.version }));
+    if (written === 'gone') throw flowNotFound(source);
+    if (written === 'not_admitted') {
+      // Nothing was written: a target device is not live, or the companion's gate stayed shut.
+      await this.refuseUnknownDevices(trx, request, targets.targets, devices.ids);
+      if (companion) throw new AdmissionGateClosed();
+      throw problems.conflict('The run could not be admitted; retry.');
+    }
     return { id, org_id: request.orgId, flow_id: flow.id, flow_name: flow.name, flow_version: flow.version, workflow_id: workflowId, status: 'queued', run: runView(written) };
+  }
+
+  /** Refuses the targets that are not live devices, reading which are (a refusal's path, not the hot one). */
+  private async refuseUnknownDevices(trx: Knex | Knex.Transaction, request: AdmissionRequest, targets: Record<string, string[]>, uuids: readonly string[]): Promise<void> {
+    refuseMissing(targets, await this.repo.liveDevices(trx, request.orgId, uuids), request.trigger.source);
   }
 }
 
-/** 400 naming each target that is not a live device of the organization or the shared one. */
-function refuseUnknownDevices(targets: Record<string, string[]>, live: ReadonlySet<string>): void {
-  const missing = Object.entries(targets).flatMap(([role, ids]) => ids.filter((id) => !live.has(id)).map((id) => ({ role, device_id: id })));
+function flowNotFound(source: TriggerSource): Problem {
+  return new Problem(source === 'webhook' ? 422 : 404, 'flow_not_found', 'No live flow with this id in the organization or the shared one.');
+}
+
+/** 400 naming each target that is not a live device of the organization or the shared one (from `live`), if any. */
+function refuseMissing(targets: Record<string, string[]>, live: ReadonlySet<string>, source: TriggerSource): void {
+  const missing = Object.entries(targets).flatMap(([role, ids]) => ids.filter((id) => !live.has(id.toLowerCase())).map((id) => ({ role, device_id: id })));
   if (missing.length === 0) return;
   const named = missing.slice(0, 10).map((m) => `${m.role}: ${m.device_id}`).join(', ');
-  throw new Problem(
-    400,
-    'unknown_device_reference',
-    `targets name devices not in this organization's inventory: ${named}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}`,
-    { missing: missing.slice(0, MISSING_SHOWN), missing_count: missing.length },
-  );
+  // A webhook's caller named the devices in `related_targets`: the spec's wording for that refusal.
+  const message = source === 'webhook'
+    ? unknownReferencesMessage(missing)
+    : `targets name devices not in this organization's inventory: ${named}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}`;
+  throw new Problem(400, 'unknown_device_reference', message, { missing: missing.slice(0, MISSING_SHOWN), missing_count: missing.length });
 }

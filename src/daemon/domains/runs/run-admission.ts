@@ -86,9 +86,10 @@ export type { SqlPart };
 
 /**
  * Writes that go into the run's statement as common table expressions. `gate` runs first: a
- * data-modifying statement whose returned row lets the run be written (an insert that does nothing on an
- * idempotency conflict); when it returns none, nothing of the run is written and admission throws
- * `AdmissionGateClosed`. `after` parts run with the run and may select from `run`. `name` identifies the
+ * data-modifying statement that selects its row FROM `admitted` (one row when admission's checks inside
+ * the statement hold, none otherwise) and whose returned row lets the run be written (an insert that does
+ * nothing on an idempotency conflict); when it returns none, nothing of the run is written and admission
+ * throws `AdmissionGateClosed`. `after` parts run with the run and may select from `run`. `name` identifies the
  * shape of the SQL (a prepared statement per shape), so parts with the same name must have the same SQL.
  */
 export interface AdmissionCompanion {

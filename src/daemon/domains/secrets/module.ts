@@ -42,11 +42,11 @@ export async function openSecretsModule(services: Services, options: SecretsModu
   const guard = new KeyGuard(new KeyChecksRepo(db.knex), key, log);
   if (options.schemaReady !== false) await guard.verify();
 
-  const secrets = new SecretsRepo(db.knex);
+  const secrets = new SecretsRepo(db.knex, services.triggerConfig.invalidate);
   const backends = new SecretBackendsRepo(db.knex);
   const registry = new BackendRegistry(new SecretValuesRepo(db.knex), key, guard);
   const secretLog = log.child({ domain: 'secrets' });
-  const resolver = new SecretsResolver(secrets, backends, registry, async (orgId) => (await services.orgs.findByRef(orgId))?.slug);
+  const resolver = new SecretsResolver(secrets, backends, registry, async (orgId) => (await services.orgs.findByRef(orgId))?.slug, services.triggerConfig.cache());
   return {
     routes: [
       secretRoutes(new SecretsService(secrets, backends, registry, audit, secretLog)),

@@ -1,5 +1,6 @@
 import { pickSecretValue } from '../../../shared/secrets/pick-value.js';
 import { parseSecretReference, secretLocation } from '../../../shared/secrets/reference.js';
+import { NotifiedCache } from '../../db/notified-cache.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 import type { BackendRegistry } from './backends/backend-registry.js';
 import type { SecretBackendsRepo } from './secret-backends-repo.js';
@@ -20,6 +21,7 @@ export class SecretsResolver implements SecretResolver {
     private readonly backends: SecretBackendsRepo,
     private readonly registry: BackendRegistry,
     private readonly orgSlugOf: OrgSlugOf,
+    private readonly builtinFolders: NotifiedCache<Readonly<Record<string, string>>> = new NotifiedCache(),
   ) {}
 
   async find(orgId: string, secretId: string): Promise<SecretSummary | undefined> {
@@ -32,6 +34,17 @@ export class SecretsResolver implements SecretResolver {
     const record = isUuid(secretId) ? await this.secrets.findById(secretId) : undefined;
     if (!record) throw new SecretNotFoundError('no secret has this id');
     return this.#read(record);
+  }
+
+  async readFolderCached(secretId: string): Promise<Readonly<Record<string, string>>> {
+    const cached = this.builtinFolders.get(secretId);
+    if (cached) return cached;
+    const generation = this.builtinFolders.generation;
+    const record = isUuid(secretId) ? await this.secrets.findById(secretId) : undefined;
+    if (!record) throw new SecretNotFoundError('no secret has this id');
+    const folder = await this.#read(record);
+    if (record.backend_type === 'builtin') this.builtinFolders.set(secretId, folder, generation);
+    return folder;
   }
 
   async resolveReference(orgId: string, reference: string): Promise<string> {

@@ -52,6 +52,12 @@ export interface SecretResolver {
   /** A live read of the secret's key folder through its backend; throws SecretBackendError when the backend fails. */
   readFolder(secretId: string): Promise<Readonly<Record<string, string>>>;
   /**
+   * As `readFolder`, for a hot path (a webhook's signing key): a built-in backend's folder, whose values
+   * change only through this database, may come from a cache that every change to secrets or their values
+   * empties (TriggerConfig); other backends are read live.
+   */
+  readFolderCached(secretId: string): Promise<Readonly<Record<string, string>>>;
+  /**
    * Resolves `{{ secret('<ref>') }}` or `<backend_scheme>://orgs/<org_slug>/secrets/<path>` for a caller in `orgId`
    * to one value: `#<key>` selects a key, otherwise `pickSecretValue` (src/shared/secrets/pick-value.ts)
    * chooses. Throws SecretReferenceError for a reference it refuses (another organization's among them)

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { secretLocation } from '../../../shared/secrets/reference.js';
 import { prepared } from '../../db/prepared.js';
+import { TransactionalRepo } from '../../db/transactional-repo.js';
 
 /** A secret row with what its views need from its organization and backend. */
 export interface SecretRecord {
@@ -40,13 +41,7 @@ const SELECT = [
 ];
 
 /** The `secrets` table (metadata only: values live in the backends). */
-export class SecretsRepo {
-  constructor(private readonly knex: Knex) {}
-
-  transaction<T>(work: (trx: SecretsTx) => Promise<T>): Promise<T> {
-    return this.knex.transaction(work);
-  }
-
+export class SecretsRepo extends TransactionalRepo {
   async list(orgId: string, page: { limit: number; offset: number; backendId?: string | undefined }): Promise<{ rows: SecretRecord[]; total: number }> {
     const filter = (query: Knex.QueryBuilder) => {
       query.where('s.org_id', orgId);

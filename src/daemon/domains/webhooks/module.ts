@@ -21,13 +21,13 @@ export interface WebhooksModule {
 
 /** Inbound webhooks: endpoint management, the delivery journal and the public trigger route. */
 export function webhooksModule(services: Services, core: { secrets: SecretResolver; devices: DeviceDirectory; admission: RunAdmission }): WebhooksModule {
-  const repo = new WebhooksRepo(services.db.knex);
+  const repo = new WebhooksRepo(services.db.knex, services.triggerConfig.invalidate);
   const trigger = new WebhookTrigger(repo, core.secrets, core.devices, (orgId) => services.orgAccess.readableOrgIds(orgId), core.admission, services.audit, services.log, {
     globalIngressPerMinute: services.config.webhookGlobalIngressPerMinute,
     ingressMultiplier: services.config.webhookIngressLimitMultiplier,
     maxBodyBytes: services.config.webhookMaxBodyBytes,
     maxTargets: services.config.inventoryMaxRunTargets,
-  });
+  }, services.triggerConfig.cache());
   const endpoints = new WebhookEndpointsService(repo, services.audit, core.secrets, services.orgAccess, (id) => trigger.forget(id));
   const referencingFlow = (flowId: string, trx?: WebhooksTx) => endpoints.referencingFlow(flowId, trx);
   return {

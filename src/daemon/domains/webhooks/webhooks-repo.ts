@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { auditInsertFrom, type AuditRow } from '../../audit/audit-repo.js';
 import type { AdmissionCompanion, SqlPart } from '../runs/run-admission.js';
 import { prepared } from '../../db/prepared.js';
+import { TransactionalRepo } from '../../db/transactional-repo.js';
 
 export interface WebhookEndpointRow {
   readonly id: string;
@@ -80,13 +81,7 @@ function delivery(row: DeliveryRow): DeliveryRow {
 }
 
 /** `webhook_endpoints` and the `webhook_deliveries` journal, plus the flow facts endpoint management checks. */
-export class WebhooksRepo {
-  constructor(private readonly knex: Knex) {}
-
-  transaction<T>(work: (trx: WebhooksTx) => Promise<T>): Promise<T> {
-    return this.knex.transaction(work);
-  }
-
+export class WebhooksRepo extends TransactionalRepo {
   private endpoints(db: Knex | WebhooksTx = this.knex): Knex.QueryBuilder {
     return db('webhook_endpoints as e')
       .leftJoin('flows as f', 'f.id', 'e.flow_id')
@@ -109,23 +104,11 @@ export class WebhooksRepo {
   }
 
   /**
-   * The trigger path's lookup: a live endpoint by its token and, when the request carries an idempotency
-   * key, the accepted delivery already holding it (the partial unique index answers that part), in one
-   * round trip. The caller acts on the delivery only after authentication.
+   * The trigger path's lookup: an endpoint that is not soft-deleted, by its token (disabled ones too: the
+   * caller answers for them). Duplicates are found by the accepted delivery's write, not here.
    */
-  async findByToken(pathToken: string, idempotencyKey: string | null): Promise<{ endpoint: WebhookEndpointRow; accepted: AcceptedDelivery | undefined } | undefined> {
-    const query = this.knex('webhook_endpoints as e').where('e.path_token', pathToken).whereNull('e.deleted_at');
-    if (idempotencyKey === null) {
-      const endpoint: WebhookEndpointRow | undefined = await query.first(...ENDPOINT_COLUMNS).options(prepared('svc_webhook_endpoint'));
-      return endpoint && { endpoint, accepted: undefined };
-    }
-    const row: (WebhookEndpointRow & { accepted_id: string | null; accepted_run_ids: unknown }) | undefined = await query
-      .leftJoin('webhook_deliveries as d', (join) => join.on('d.webhook_endpoint_id', 'e.id').andOnVal('d.idempotency_key', idempotencyKey).andOnVal('d.response_status', 202))
-      .first(...ENDPOINT_COLUMNS, 'd.id as accepted_id', 'd.run_ids as accepted_run_ids')
-      .options(prepared('svc_webhook_endpoint_by_key'));
-    if (!row) return undefined;
-    const { accepted_id: acceptedId, accepted_run_ids: acceptedRunIds, ...endpoint } = row;
-    return { endpoint, accepted: acceptedId === null ? undefined : { id: acceptedId, run_ids: runIds(acceptedRunIds) } };
+  async findByToken(pathToken: string): Promise<WebhookEndpointRow | undefined> {
+    return this.knex('webhook_endpoints as e').where('e.path_token', pathToken).whereNull('e.deleted_at').first(...ENDPOINT_COLUMNS).options(prepared('svc_webhook_endpoint'));
   }
 
   async insert(trx: WebhooksTx, row: Record<string, unknown>): Promise<string> {
@@ -188,6 +171,7 @@ export class WebhooksRepo {
 
   /**
    * The accepted delivery's rows as parts of run admission's one statement: the journal row as the gate
+   * (written only when admission's own checks in the statement hold, from its `admitted` row)
    * (`ON CONFLICT DO NOTHING` waits for a competing statement holding the same idempotency key, so exactly
    * one of concurrent duplicates writes its run), the `webhook.triggered` entry, and with `touchEndpoint`
    * the endpoint's `last_triggered_at`. No transaction, no round trip of their own.
@@ -202,7 +186,7 @@ export class WebhooksRepo {
       gate: {
         sql: `INSERT INTO webhook_deliveries (id, webhook_endpoint_id, idempotency_key, signature_valid, source_ip, request_body_hash,
             response_status, error_detail, run_ids, processing_duration_ms)
-          VALUES (?::uuid, ?::uuid, ?, ?, ?, ?, ?::integer, ?, ?::uuid[], ?::integer)
+          SELECT ?::uuid, ?::uuid, ?, ?, ?, ?, ?::integer, ?, ?::uuid[], ?::integer FROM admitted
           ON CONFLICT (webhook_endpoint_id, idempotency_key) WHERE idempotency_key IS NOT NULL AND response_status = 202 DO NOTHING
           RETURNING id`,
         bindings: [

@@ -16,6 +16,7 @@ import { AdmissionGateClosed, type RunAdmission } from '../../runs/run-admission
 import type { SecretResolver } from '../../secrets/secret-resolver.js';
 import type { AcceptedDelivery, WebhookEndpointRow, WebhooksRepo } from '../webhooks-repo.js';
 import { AllowListCache } from './allow-list-cache.js';
+import { NotifiedCache } from '../../../db/notified-cache.js';
 
 export interface TriggerSettings {
   readonly globalIngressPerMinute: number;
@@ -73,10 +74,12 @@ class Refusal {
 /**
  * `POST /hooks/{path_token}` in the spec's order: global backstop and token shape (no query), per-endpoint
  * ingress limit (a known token before its lookup, a new one right after; always before the body is read
- * or the secret resolved), body size, secret resolution, authentication, source allow-list, idempotency,
- * delivery limit, body rules, device references, linked flow, then run admission and the accepted
- * delivery in one transaction. Every refusal after the lookup is journaled (except the ones the spec
- * keeps out) and audited as `webhook.rejected`; every outcome is logged once. docs/webhooks.md has the table.
+ * or the secret resolved), body size, secret resolution, authentication, source allow-list, idempotency
+ * (found by the accepted delivery's insert, or looked up before a later refusal is answered), delivery
+ * limit, body rules, device references, linked flow, then run admission and the accepted delivery in one
+ * statement. The endpoint, its built-in secret and the flow come from caches emptied by every change.
+ * Every refusal after the lookup is journaled (except the ones the spec keeps out) and audited as
+ * `webhook.rejected`; every outcome is logged once. docs/webhooks.md has the table.
  */
 export class WebhookTrigger {
   readonly #global: TokenBucket;
@@ -97,6 +100,8 @@ export class WebhookTrigger {
     private readonly audit: AuditWriter,
     private readonly log: Logger,
     private readonly settings: TriggerSettings,
+    /** Endpoints by path token, emptied by every endpoint change (TriggerConfig). */
+    private readonly endpoints: NotifiedCache<WebhookEndpointRow> = new NotifiedCache(),
   ) {
     this.#global = new TokenBucket(settings.globalIngressPerMinute);
   }
@@ -136,11 +141,15 @@ export class WebhookTrigger {
     const idempotencyHeader = singleHeader(request.headers['x-idempotency-key']);
     // A key the journal's column can hold; any other header value is refused, and journaled without it.
     const idempotencyKey = typeof idempotencyHeader === 'string' && idempotencyHeader.length > 0 && idempotencyHeader.length <= IDEMPOTENCY_KEY_MAX ? idempotencyHeader : null;
-    const { endpoint, accepted } = await this.lookup(request.pathToken, known, idempotencyKey);
+    const endpoint = await this.lookup(request.pathToken, known);
 
     const started = performance.now();
     const deliveryId = randomUUID();
     let bodyHash: string | null = null;
+    // Past the idempotency step, a refusal of a key already accepted answers as the duplicate it is.
+    let keyChecked = false;
+    // Whether a delivery token was taken: a duplicate found later gives it back (the spec meters only new deliveries).
+    let charged = false;
     try {
       const raw = await this.readBody(request.body);
       bodyHash = createHash('sha256').update(raw).digest('hex');
@@ -152,10 +161,11 @@ export class WebhookTrigger {
       if (idempotencyHeader !== undefined && idempotencyKey === null) {
         throw new Refusal(invalidPayload(`X-Idempotency-Key must be one value of 1-${IDEMPOTENCY_KEY_MAX} characters.`), 'invalid_idempotency_key', true, true);
       }
-      // Read with the endpoint, acted on only now that the caller is authenticated.
-      if (accepted) throw duplicate(accepted);
+      // A duplicate is found by the accepted delivery's write (its gate), or by the refusal below.
+      keyChecked = idempotencyKey !== null;
       const metered = this.#delivery.take(endpoint.id, endpoint.rate_limit_per_minute);
       if (!metered.ok) throw new Refusal(rateLimited(metered.retryAfterSeconds, 'endpoint_delivery'), 'rate_limited', false, true);
+      charged = true;
       const body = this.parseBody(raw);
       const targets = await this.resolveTargets(endpoint, body);
       if (!endpoint.flow_id) throw new Refusal(new Problem(422, 'no_linked_flow', 'No linked flow'), 'no_linked_flow', true, true);
@@ -201,7 +211,8 @@ export class WebhookTrigger {
       this.logOutcome(endpoint, deliveryId, [envelope.triggered_runs[0]!.run_id], request.clientIp, 'accepted', 202);
       return envelope;
     } catch (error) {
-      const refusal = await this.asRefusal(error, endpoint.id, idempotencyKey);
+      const refusal = await this.asRefusal(error, endpoint.id, keyChecked ? idempotencyKey : null);
+      if (charged && refusal?.problem.code === 'duplicate_delivery') this.#delivery.giveBack(endpoint.id);
       if (!refusal) {
         this.logOutcome(endpoint, deliveryId, [], request.clientIp, 'error', 500);
         throw error;
@@ -212,16 +223,15 @@ export class WebhookTrigger {
   }
 
   /**
-   * The endpoint lookup (with the accepted delivery holding the request's idempotency key, if any) and,
-   * for a token not seen before, its ingress charge right after: its rate lives on the row.
+   * The endpoint (cached until an endpoint changes) and, for a token not seen before, its ingress charge
+   * right after: its rate lives on the row.
    */
-  private async lookup(token: string, known: KnownToken | undefined, idempotencyKey: string | null): Promise<{ endpoint: WebhookEndpointRow; accepted: AcceptedDelivery | undefined }> {
-    const found = await this.repo.findByToken(token, idempotencyKey);
-    if (!found || !found.endpoint.enabled) {
+  private async lookup(token: string, known: KnownToken | undefined): Promise<WebhookEndpointRow> {
+    const endpoint = await this.endpoints.through(token, () => this.repo.findByToken(token));
+    if (!endpoint || !endpoint.enabled) {
       this.#known.delete(token);
       throw endpointNotFound();
     }
-    const { endpoint } = found;
     if (!known || known.ratePerMinute !== endpoint.rate_limit_per_minute) {
       this.#known.delete(token);
       this.#known.set(token, { endpointId: endpoint.id, ratePerMinute: endpoint.rate_limit_per_minute });
@@ -231,7 +241,7 @@ export class WebhookTrigger {
         if (!charged.ok) throw rateLimited(charged.retryAfterSeconds, 'endpoint_ingress');
       }
     }
-    return found;
+    return endpoint;
   }
 
   /**
@@ -254,14 +264,14 @@ export class WebhookTrigger {
     }
   }
 
-  /** The signing key or expected token, read through the secret's backend now (rotation applies at once). */
+  /** The signing key or expected token, through the secret's backend (a built-in one's cached until the secret changes). */
   private async resolveKey(endpoint: WebhookEndpointRow): Promise<string> {
     const unavailable = (reason: string) =>
       new Refusal(new Problem(503, 'secret_backend_unavailable', 'The endpoint\'s secret cannot be resolved; retry later.', {}, { 'Retry-After': '30' }), reason, false, false);
     if (!endpoint.secret_id) throw unavailable('secret_missing');
     let folder: Readonly<Record<string, string>>;
     try {
-      folder = await this.secrets.readFolder(endpoint.secret_id);
+      folder = await this.secrets.readFolderCached(endpoint.secret_id);
     } catch {
       throw unavailable('secret_backend_unavailable');
     }
@@ -298,11 +308,13 @@ export class WebhookTrigger {
 
   /**
    * Rule 7: every device the body names must exist — a UUID in the endpoint's organization or the shared
-   * one, a provider reference in the endpoint's organization only. No query when the body names none.
+   * one, a provider reference in the endpoint's organization only. No query unless the body names a
+   * provider reference: UUIDs alone are left to run admission (same answer, 400 `unknown_device_reference`).
    */
   private async resolveTargets(endpoint: WebhookEndpointRow, body: TriggerBody): Promise<Record<string, string[]>> {
+    // UUIDs alone are checked by run admission's own statement, which writes nothing when one is unknown.
+    if (body.providerRefs.length === 0) return Object.fromEntries(Object.entries(body.targets).map(([role, ids]) => [role, [...new Set(ids)]]));
     const uuids = [...new Set(Object.values(body.targets).flat())];
-    if (uuids.length === 0 && body.providerRefs.length === 0) return Object.fromEntries(Object.keys(body.targets).map((role) => [role, []]));
     const [liveIds, byProviderRef] = await Promise.all([
       uuids.length === 0 ? new Set<string>() : this.devices.liveIds(await this.readableOrgIds(endpoint.org_id), uuids),
       body.providerRefs.length === 0 ? new Map<string, string>() : this.devices.byProviderRefs(endpoint.org_id, body.providerRefs),
@@ -312,13 +324,20 @@ export class WebhookTrigger {
     return resolved.targets;
   }
 
-  /** Turns what went wrong into a refusal, or undefined for a fault (answered 500, journal left alone). */
+  /**
+   * Turns what went wrong into a refusal, or undefined for a fault (answered 500, journal left alone).
+   * `idempotencyKey` is given once the request is past the idempotency step: a key already accepted then
+   * makes any refusal the duplicate's 409, as if it had been looked up there (a query only on this path).
+   */
   private async asRefusal(error: unknown, endpointId: string, idempotencyKey: string | null): Promise<Refusal | undefined> {
+    const refusal = this.refusalOf(error);
+    if (idempotencyKey === null || !(refusal || error instanceof AdmissionGateClosed)) return refusal;
+    const existing = await this.repo.acceptedByKey(endpointId, idempotencyKey);
+    return existing ? duplicate(existing) : refusal;
+  }
+
+  private refusalOf(error: unknown): Refusal | undefined {
     if (error instanceof Refusal) return error;
-    if (error instanceof AdmissionGateClosed && idempotencyKey) {
-      const existing = await this.repo.acceptedByKey(endpointId, idempotencyKey);
-      return existing ? duplicate(existing) : undefined;
-    }
     if (error instanceof Problem) {
       // Admission speaks for every trigger path; for a webhook a flow that is gone is the endpoint's configuration problem.
       const problem = error.code === 'flow_not_found' ? new Problem(422, error.code, error.message, error.extensions) : error;
@@ -388,9 +407,6 @@ export class WebhookTrigger {
     );
   }
 }
-
-/** Thrown inside the accepting transaction to roll it back when a concurrent duplicate won the key. */
-
 
 function endpointNotFound(): Problem {
   return new Problem(404, 'resource_not_found', 'No enabled webhook endpoint has this address.');
