@@ -4,8 +4,8 @@ import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { NotifiedCache } from '../../db/notified-cache.js';
 import { prepared } from '../../db/prepared.js';
 import type { SqlPart } from '../../db/sql-part.js';
-import type { AdmissionCompanion } from './run-admission.js';
-import { RUN_COLUMNS, type RunRow } from './run-view.js';
+import type { AdmissionCompanion, TriggerSource } from './run-admission.js';
+import type { RunRow } from './run-view.js';
 
 /** A flow as admission sees it, with the version it would run (absent when that version does not exist). */
 export interface AdmissionFlow {
@@ -34,10 +34,42 @@ export interface NewRun {
   readonly name: string;
   readonly params: Record<string, unknown>;
   readonly targets: Record<string, string[]>;
-  readonly trigger_source: string;
+  readonly trigger_source: TriggerSource;
   readonly trigger_details: Record<string, unknown>;
   readonly workflow_id: string;
   readonly created_by: string | null;
+}
+
+/**
+ * The row just inserted, from what was written and the one value the database chose: the statement
+ * returns only `created_at`, sparing both sides a copy of the JSON columns.
+ */
+function newRunRow(run: NewRun, createdAt: Date): RunRow {
+  return {
+    id: run.id,
+    org_id: run.org_id,
+    flow_id: run.flow_id,
+    flow_version: run.flow_version,
+    flow_name: run.flow_name,
+    name: run.name,
+    status: 'queued',
+    params_json: run.params,
+    targets_json: run.targets,
+    trigger_source: run.trigger_source,
+    trigger_details_json: run.trigger_details,
+    workflow_id: run.workflow_id,
+    created_by: run.created_by,
+    updated_by: run.created_by,
+    created_at: createdAt,
+    updated_at: createdAt,
+    started_at: null,
+    paused_at: null,
+    finished_at: null,
+    cancelled_at: null,
+    cancelled_by: null,
+    deleted_at: null,
+    deleted_by: null,
+  };
 }
 
 /** The organizations whose resources `?` may use: itself, and the shared organization if one is active. */
@@ -63,7 +95,7 @@ function insertRunSql(entry: SqlPart, companion: AdmissionCompanion | undefined)
   )${gate}, run AS (
     INSERT INTO runs (${RUN_INSERT_COLUMNS})
       SELECT ${RUN_VALUES} FROM ${companion?.gate ? 'gate' : 'admitted'}
-      RETURNING ${RUN_COLUMNS.join(', ')}
+      RETURNING created_at
   ), entry AS (${entry.sql})${after}
   SELECT * FROM run`;
 }
@@ -132,7 +164,8 @@ export class AdmissionRepo {
     const name = companion ? `svc_admission_insert_${companion.name}` : 'svc_admission_insert';
     try {
       const { rows } = await db.raw(insertRunSql(started, companion), bindings).options(prepared(name));
-      return (rows as RunRow[])[0] ?? 'not_admitted';
+      const written = (rows as { created_at: Date }[])[0];
+      return written ? newRunRow(run, written.created_at) : 'not_admitted';
     } catch (error) {
       if ((error as { code?: unknown }).code === '23503') return 'gone';
       throw error;
