@@ -57,6 +57,14 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/**
+ * The median over rounds of `numerator[r] / denominator[r]`, each pair measured back to back: on a shared
+ * host the load drifts between rounds, and a ratio of two medians can pair a quiet round with a busy one.
+ */
+export function pairedRatio(numerator: readonly number[], denominator: readonly number[]): number {
+  return median(numerator.map((value, round) => value / denominator[round]!));
+}
+
 /** Milliseconds from spawning a process until `readyPath` answers 200. */
 export async function timeToReady(args: string[], env: Record<string, string>, readyPath: string): Promise<number> {
   const started = performance.now();

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import knexFactory, { type Knex } from 'knex';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
-import { freePort, median, startServer } from './lib.js';
+import { freePort, median, pairedRatio, startServer } from './lib.js';
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE_INSERT = fileURLToPath(new URL('./servers/bare-koa-insert.js', import.meta.url));
@@ -125,10 +125,10 @@ export async function runAdmissionBenchmark(line: (name: string, value: string) 
     for (let round = 0; round < options.rounds; round += 1) {
       for (const [i, s] of subjects.entries()) rates[i]!.push(await createdPerSecond(s, options.seconds));
     }
-    const [b, d] = rates.map(median);
-    line('bare Koa, one INSERT per request, PostgreSQL (req/s, median)', b!.toFixed(0));
-    line('svcd, POST /runs (runs created/s, median)', d!.toFixed(0));
-    line('ratio POST /runs / bare INSERT (aim >= 0.4)', (d! / b!).toFixed(2));
+    const [b, d] = rates;
+    line('bare Koa, one INSERT per request, PostgreSQL (req/s, median)', median(b!).toFixed(0));
+    line('svcd, POST /runs (runs created/s, median)', median(d!).toFixed(0));
+    line('ratio POST /runs / bare INSERT (aim >= 0.4)', pairedRatio(d!, b!).toFixed(2));
     line('  ceiling: one two-row statement / one INSERT on this database, no HTTP', (await roundTripCeiling(url.toString(), options.seconds)).toFixed(2));
   } finally {
     await Promise.all(servers.map((s) => s.stop()));

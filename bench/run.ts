@@ -8,7 +8,7 @@ import { startDevIdp } from '../src/daemon/dev-idp/index.js';
 import { cliStartupBenchmark } from './cli-startup.js';
 import { decisionBenchmark } from './decision.js';
 import { loginSyncBenchmark } from './login-sync.js';
-import { freePort, median, requestsPerSecond, startServer, timeToReady } from './lib.js';
+import { freePort, median, pairedRatio, requestsPerSecond, startServer, timeToReady } from './lib.js';
 import { overrideMaps, overrideRows, seedOverrides, type OverrideRows } from './overrides.js';
 import { runAdmissionBenchmark } from './run-admission.js';
 import { webhookTriggerBenchmark } from './webhook-trigger.js';
@@ -20,7 +20,8 @@ import { webhookTriggerBenchmark } from './webhook-trigger.js';
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./servers/bare-koa.js', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = 3;
+// More rounds steady the medians on a busy host (BENCH_ROUNDS), at the cost of time.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const POSTGRES_URL = process.env.SVC_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 // Request logging off in every figure: the baseline does not log either.
 const quietDaemon = { SERVICE_LOG_LEVEL: 'warn' };
@@ -41,14 +42,14 @@ interface Subject {
   readonly headers?: Record<string, string>;
 }
 
-/** Median requests/s of each subject, measured in interleaved rounds so drift hits them alike. */
-async function interleaved(subjects: readonly Subject[]): Promise<number[]> {
+/** Requests/s of each subject in every round, measured in interleaved rounds so drift hits them alike. */
+async function interleaved(subjects: readonly Subject[]): Promise<number[][]> {
   for (const s of subjects) await requestsPerSecond(s.url, 1, s.status, s.headers);
   const rates = subjects.map(() => [] as number[]);
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [i, s] of subjects.entries()) rates[i]!.push(await requestsPerSecond(s.url, SECONDS, s.status, s.headers));
   }
-  return rates.map(median);
+  return rates;
 }
 
 /** The route answering 501 in development mode: routing, the whole middleware chain, the problem body. */
@@ -60,9 +61,9 @@ async function throughput(dataDir: string): Promise<void> {
     { name: 'svcd', url: `${daemon.url}${UNBUILT}`, status: 501 },
   ]);
   await Promise.all([bare.stop(), daemon.stop()]);
-  line('bare Koa, one route (req/s, median)', b!.toFixed(0));
-  line('svcd, catalogue route answering 501 (req/s, median)', d!.toFixed(0));
-  line('ratio svcd / bare Koa (aim >= 0.8)', (d! / b!).toFixed(2));
+  line('bare Koa, one route (req/s, median)', median(b!).toFixed(0));
+  line('svcd, catalogue route answering 501 (req/s, median)', median(d!).toFixed(0));
+  line('ratio svcd / bare Koa (aim >= 0.8)', pairedRatio(d!, b!).toFixed(2));
 }
 
 /**
@@ -83,10 +84,10 @@ async function jwtThroughput(dataDir: string): Promise<void> {
       { name: 'warm', url: `${warm.url}${UNBUILT}`, status: 501, headers: auth },
       { name: 'cold', url: `${cold.url}${UNBUILT}`, status: 501, headers: auth },
     ]);
-    line('svcd, JWT, verified-token cache warm (req/s, median)', w!.toFixed(0));
-    line('ratio warm JWT / bare Koa (aim >= 0.7)', (w! / b!).toFixed(2));
-    line('svcd, JWT, RS256 verified every request (req/s, median)', c!.toFixed(0));
-    line('ratio verified-each-time / warm (aim >= 0.35)', (c! / w!).toFixed(2));
+    line('svcd, JWT, verified-token cache warm (req/s, median)', median(w!).toFixed(0));
+    line('ratio warm JWT / bare Koa (aim >= 0.7)', pairedRatio(w!, b!).toFixed(2));
+    line('svcd, JWT, RS256 verified every request (req/s, median)', median(c!).toFixed(0));
+    line('ratio verified-each-time / warm (aim >= 0.35)', pairedRatio(c!, w!).toFixed(2));
     await cliStartupBenchmark(line, { server: warm.url, token });
   } finally {
     await Promise.all([bare.stop(), warm.stop(), cold.stop()]);
@@ -115,8 +116,8 @@ async function overrideThroughput(dataDir: string, rows: OverrideRows): Promise<
         { name: 'bare', url: `${bare.url}/runs/r1`, status: 200 },
         { name: 'svcd', url: `${daemon.url}/settings/plugins`, status: 501 },
       ]);
-      line(`svcd, ${count} overrides, GET /settings/plugins (req/s, median)`, d!.toFixed(0));
-      line('ratio svcd with overrides / bare Koa (aim >= 0.75)', (d! / b!).toFixed(2));
+      line(`svcd, ${count} overrides, GET /settings/plugins (req/s, median)`, median(d!).toFixed(0));
+      line('ratio svcd with overrides / bare Koa (aim >= 0.75)', pairedRatio(d!, b!).toFixed(2));
     } finally {
       await Promise.all([bare.stop(), daemon.stop()]);
     }

@@ -9,7 +9,7 @@ import { loadConfig } from '../src/daemon/config/config.js';
 import { startDaemon } from '../src/daemon/daemon.js';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
-import { freePort, median, startServer } from './lib.js';
+import { freePort, median, pairedRatio, startServer } from './lib.js';
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE_INSERT = fileURLToPath(new URL('./servers/bare-koa-insert.js', import.meta.url));
@@ -202,15 +202,15 @@ export async function webhookTriggerBenchmark(line: (name: string, value: string
     for (let round = 0; round < options.rounds; round += 1) {
       for (const [i, s] of subjects.entries()) rates[i]!.push(await perSecond(s, options.seconds));
     }
-    const [insert, accepted, health, shed, unrouted] = rates.map(median);
-    line('bare Koa, one INSERT per request, PostgreSQL (req/s, median)', insert!.toFixed(0));
-    line('svcd, POST /hooks accepted (HMAC, fresh key; 202/s, median)', accepted!.toFixed(0));
-    line('ratio accepted trigger / bare INSERT (aim >= 0.6)', (accepted! / insert!).toFixed(2));
-    line('svcd, GET /health (req/s, median)', health!.toFixed(0));
-    line('svcd, POST /hooks shed by the global backstop (429/s, median)', shed!.toFixed(0));
-    line('ratio shed trigger / GET /health (aim >= 0.9)', (shed! / health!).toFixed(2));
-    line('svcd, the same signed POST answered 404 at routing (req/s, median)', unrouted!.toFixed(0));
-    line('ratio shed trigger / same request 404 at routing', (shed! / unrouted!).toFixed(2));
+    const [insert, accepted, health, shed, unrouted] = rates;
+    line('bare Koa, one INSERT per request, PostgreSQL (req/s, median)', median(insert!).toFixed(0));
+    line('svcd, POST /hooks accepted (HMAC, fresh key; 202/s, median)', median(accepted!).toFixed(0));
+    line('ratio accepted trigger / bare INSERT (aim >= 0.6)', pairedRatio(accepted!, insert!).toFixed(2));
+    line('svcd, GET /health (req/s, median)', median(health!).toFixed(0));
+    line('svcd, POST /hooks shed by the global backstop (429/s, median)', median(shed!).toFixed(0));
+    line('ratio shed trigger / GET /health (aim >= 0.9)', pairedRatio(shed!, health!).toFixed(2));
+    line('svcd, the same signed POST answered 404 at routing (req/s, median)', median(unrouted!).toFixed(0));
+    line('ratio shed trigger / same request 404 at routing', pairedRatio(shed!, unrouted!).toFixed(2));
 
     const runs = Number((await db('runs').count({ n: '*' }))[0]!.n);
     const deliveries = Number((await db('webhook_deliveries').where({ response_status: 202 }).count({ n: '*' }))[0]!.n);
