@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 
@@ -72,4 +73,60 @@ export async function timeToReady(args: string[], env: Record<string, string>, r
   const elapsed = performance.now() - started;
   await server.stop();
   return elapsed;
+}
+
+/** CPU milliseconds a process has used so far (Linux /proc; 0 where that is not readable). */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+const CLOCK_TICKS = 100;
+
+/** Every PostgreSQL process of this host (the server and its backends), by command name. */
+function postgresPids(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number)
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+        } catch {
+          return false;
+        }
+      });
+  } catch {
+    return [];
+  }
+}
+
+export interface CpuSplit {
+  /** Microseconds of CPU per request: the measured server, every PostgreSQL process, this load generator. */
+  readonly server: number;
+  readonly postgres: number;
+  readonly client: number;
+}
+
+/**
+ * Starts counting CPU of `serverPid`, PostgreSQL and this process; the returned function divides what was
+ * used by `requests`. Where a figure's time goes, for the docs; it is not a figure itself (with two cores
+ * shared by all three, each one's share moves with the others').
+ */
+export function cpuMeter(serverPid: number): (requests: number) => CpuSplit {
+  const pids = postgresPids();
+  const postgres = () => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  const self = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
+  const start = { server: processCpuMs(serverPid), postgres: postgres(), client: self() };
+  return (requests) => {
+    const per = (now: number, then: number) => ((now - then) * 1000) / Math.max(1, requests);
+    return { server: per(processCpuMs(serverPid), start.server), postgres: per(postgres(), start.postgres), client: per(self(), start.client) };
+  };
 }

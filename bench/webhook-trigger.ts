@@ -9,7 +9,7 @@ import { loadConfig } from '../src/daemon/config/config.js';
 import { startDaemon } from '../src/daemon/daemon.js';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
-import { freePort, median, pairedRatio, startServer } from './lib.js';
+import { cpuMeter, freePort, median, pairedRatio, startServer, type CpuSplit } from './lib.js';
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE_INSERT = fileURLToPath(new URL('./servers/bare-koa-insert.js', import.meta.url));
@@ -32,10 +32,13 @@ interface Subject {
   /** Each request its own `X-Idempotency-Key`. */
   readonly freshKey?: boolean;
   readonly expect: 200 | 201 | 202 | 404 | 429;
+  /** The process answering, whose CPU BENCH_CPU_SPLIT reports. */
+  readonly pid: number;
 }
 
 /** Answers per second with the expected status, over loopback, bounded in connections and seconds; any other status fails the figure. */
-async function perSecond(subject: Subject, seconds: number): Promise<number> {
+async function perSecond(subject: Subject, seconds: number, split?: CpuSplit[]): Promise<number> {
+  const meter = cpuMeter(subject.pid);
   const result = await autocannon({
     url: subject.url,
     connections: 16,
@@ -61,6 +64,7 @@ async function perSecond(subject: Subject, seconds: number): Promise<number> {
       `${subject.method} ${subject.url}: ${result['2xx']} 2xx, ${result['4xx']} 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts; one more answers ${sample.status} ${await sample.text()}`,
     );
   }
+  split?.push(meter(result.requests.total));
   return result.requests.average;
 }
 
@@ -190,17 +194,18 @@ export async function webhookTriggerBenchmark(line: (name: string, value: string
     // generator about as much as the daemon's whole answer.
     const keyed = { ...signed, 'x-idempotency-key': randomUUID() };
     const subjects: Subject[] = [
-      { url: `${bare.url}/runs`, method: 'POST', headers: signed, body, freshKey: true, expect: 201 },
-      { url: `${accepting.url}${hookPath}`, method: 'POST', headers: signed, body, freshKey: true, expect: 202 },
-      { url: `${shedding.url}/health`, method: 'GET', headers: {}, expect: 200 },
-      { url: `${shedding.url}${hookPath}`, method: 'POST', headers: keyed, body, expect: 429 },
+      { url: `${bare.url}/runs`, method: 'POST', headers: signed, body, freshKey: true, expect: 201, pid: bare.child.pid! },
+      { url: `${accepting.url}${hookPath}`, method: 'POST', headers: signed, body, freshKey: true, expect: 202, pid: accepting.child.pid! },
+      { url: `${shedding.url}/health`, method: 'GET', headers: {}, expect: 200, pid: shedding.child.pid! },
+      { url: `${shedding.url}${hookPath}`, method: 'POST', headers: keyed, body, expect: 429, pid: shedding.child.pid! },
       // The same request to a path no route has: answered 404 at routing, before the trigger's code runs.
-      { url: `${shedding.url}/hooks-nowhere`, method: 'POST', headers: keyed, body, expect: 404 },
+      { url: `${shedding.url}/hooks-nowhere`, method: 'POST', headers: keyed, body, expect: 404, pid: shedding.child.pid! },
     ];
     for (const s of subjects) await perSecond(s, 1);
     const rates = subjects.map(() => [] as number[]);
+    const splits = subjects.map(() => [] as CpuSplit[]);
     for (let round = 0; round < options.rounds; round += 1) {
-      for (const [i, s] of subjects.entries()) rates[i]!.push(await perSecond(s, options.seconds));
+      for (const [i, s] of subjects.entries()) rates[i]!.push(await perSecond(s, options.seconds, splits[i]));
     }
     const [insert, accepted, health, shed, unrouted] = rates;
     line('bare Koa, one INSERT per request, PostgreSQL (req/s, median)', median(insert!).toFixed(0));
@@ -212,6 +217,13 @@ export async function webhookTriggerBenchmark(line: (name: string, value: string
     line('svcd, the same signed POST answered 404 at routing (req/s, median)', median(unrouted!).toFixed(0));
     line('ratio shed trigger / same request 404 at routing', pairedRatio(shed!, unrouted!).toFixed(2));
 
+    if (process.env.BENCH_CPU_SPLIT) {
+      const names = ['bare INSERT', 'accepted trigger', 'GET /health', 'shed trigger', '404 at routing'];
+      for (const [i, name] of names.entries()) {
+        const of = (part: keyof CpuSplit) => median(splits[i]!.map((split) => split[part])).toFixed(0);
+        line(`  CPU per request, ${name} (µs: server / PostgreSQL / load generator)`, `${of('server')} / ${of('postgres')} / ${of('client')}`);
+      }
+    }
     const runs = Number((await db('runs').count({ n: '*' }))[0]!.n);
     const deliveries = Number((await db('webhook_deliveries').where({ response_status: 202 }).count({ n: '*' }))[0]!.n);
     const others = Number((await db('webhook_deliveries').whereNot({ response_status: 202 }).count({ n: '*' }))[0]!.n);

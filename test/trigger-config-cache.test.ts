@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotifiedCache } from '../src/daemon/db/notified-cache.js';
-import { BARE, call, createEndpoint, createSecret, fire, seedDevice, seedFlow, startWorld, TARGETED, type Answer, type World } from './helpers/webhooks-fixtures.js';
+import { BARE, call, createEndpoint, createSecret, fire, seedDevice, seedFlow, startWorld, statementsDuring, TARGETED, type Answer, type World } from './helpers/webhooks-fixtures.js';
 
 /**
  * What an accepted trigger and a run admission read on every request (the endpoint by its token, the
@@ -27,18 +27,7 @@ afterAll(async () => {
   await w?.close();
 });
 
-/** Runs `work` and answers the statements the daemon sent meanwhile. */
-async function statements(work: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const listener = (query: { sql: string }) => seen.push(query.sql);
-  w.knex().on('query', listener);
-  try {
-    await work();
-  } finally {
-    w.knex().off('query', listener);
-  }
-  return seen;
-}
+const statements = (work: () => Promise<unknown>) => statementsDuring(w, work);
 
 /** Repeats `attempt` until `done` holds for its answer, or two seconds pass; answers the last one. */
 async function within<T>(attempt: () => Promise<T>, done: (value: T) => boolean): Promise<T> {

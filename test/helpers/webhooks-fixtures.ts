@@ -175,3 +175,16 @@ export const deliveriesOf = (world: World, endpointId: string) => world.knex()('
 export const auditsOf = (world: World, eventType: string, resourceId: string) => world.knex()('audit_logs').where({ event_type: eventType, resource_id: resourceId }).orderBy('ts').select();
 export const runsOfEndpoint = (world: World, endpointId: string) => world.knex()('runs').whereRaw("trigger_details_json->>'webhook_endpoint_id' = ?", [endpointId]).select();
 export const count = async (query: Knex.QueryBuilder) => Number(((await query.count({ n: '*' })) as { n: string | number }[])[0]!.n);
+
+/** Runs `work` and answers the statements the world's daemon sent meanwhile. */
+export async function statementsDuring(world: World, work: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const listener = (query: { sql: string }) => seen.push(query.sql);
+  world.knex().on('query', listener);
+  try {
+    await work();
+  } finally {
+    world.knex().off('query', listener);
+  }
+  return seen;
+}

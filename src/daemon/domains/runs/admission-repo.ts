@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { auditInsertFrom, type AuditRow } from '../../audit/audit-repo.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
+import { Coalescer, type CoalescerOptions, type Settled } from '../../db/coalescer.js';
 import { NotifiedCache } from '../../db/notified-cache.js';
 import { prepared } from '../../db/prepared.js';
 import type { SqlPart } from '../../db/sql-part.js';
@@ -79,26 +80,73 @@ const readable = (column: string) => READABLE_ORG.replaceAll('%s', column);
 const RUN_INSERT_COLUMNS = `id, org_id, flow_id, flow_version, flow_name, name, status, params_json, targets_json,
         trigger_source, trigger_details_json, workflow_id, created_by, updated_by`;
 const RUN_VALUES = `?::uuid, ?::uuid, ?::uuid, ?::integer, ?, ?, 'queued', ?::jsonb, ?::jsonb, ?, ?::jsonb, ?, ?, ?`;
+const LIVE_DEVICES = `(SELECT count(*) FROM devices d WHERE d.id = ANY(?::uuid[]) AND d.deleted_at IS NULL AND ${readable('d.org_id')}) = ?::bigint`;
+
+/** One admission's insert, waiting for its statement. */
+interface PendingInsert {
+  readonly run: NewRun;
+  readonly devices: TargetDevices;
+  readonly entry: AuditRow;
+  readonly companion: AdmissionCompanion | undefined;
+}
+
+type InsertOutcome = RunRow | 'not_admitted' | 'gone';
+
+function runBindings(run: NewRun): Knex.Value[] {
+  return [
+    run.id,
+    run.org_id,
+    run.flow_id,
+    run.flow_version,
+    run.flow_name,
+    run.name,
+    JSON.stringify(run.params),
+    JSON.stringify(run.targets),
+    run.trigger_source,
+    JSON.stringify(run.trigger_details),
+    run.workflow_id,
+    run.created_by,
+    run.created_by,
+  ];
+}
 
 /**
- * The run and its `run.started` entry in one statement, atomic without a transaction of the caller's,
- * with a companion's parts around them. `admitted` holds one row only when every target device is live
- * in the organization or the shared one (so an unknown device costs no round trip of its own); a gate
- * selects from it, and the run is written from the gate's row, or from `admitted` when there is no gate.
+ * One admission's common table expressions, their names starting with `prefix`: the run and its
+ * `run.started` entry, atomic without a transaction of the caller's, with a companion's parts around them.
+ * `admitted` holds one row only when every target device is live in the organization or the shared one (so
+ * an unknown device costs no round trip of its own); a gate selects from it, and the run is written from
+ * the gate's row, or from `admitted` when there is no gate.
  */
-function insertRunSql(entry: SqlPart, companion: AdmissionCompanion | undefined): string {
-  const gate = companion?.gate ? `, gate AS (${companion.gate.sql})` : '';
-  const after = (companion?.after ?? []).map((part, i) => `, after_${i} AS (${part.sql})`).join('');
-  return `WITH admitted AS (
-    SELECT 1 AS ok
-     WHERE (SELECT count(*) FROM devices d WHERE d.id = ANY(?::uuid[]) AND d.deleted_at IS NULL AND ${readable('d.org_id')}) = ?::bigint
-  )${gate}, run AS (
+function admissionCtes(prefix: string, item: PendingInsert): SqlPart {
+  const names = { admitted: `${prefix}admitted`, run: `${prefix}run` };
+  const gate = item.companion?.gate?.(names);
+  const after = (item.companion?.after ?? []).map((part) => part(names));
+  const entry = auditInsertFrom(names.run, item.entry);
+  const sql = `${names.admitted} AS (SELECT 1 AS ok WHERE ${LIVE_DEVICES})${gate ? `, ${prefix}gate AS (${gate.sql})` : ''}, ${names.run} AS (
     INSERT INTO runs (${RUN_INSERT_COLUMNS})
-      SELECT ${RUN_VALUES} FROM ${companion?.gate ? 'gate' : 'admitted'}
+      SELECT ${RUN_VALUES} FROM ${gate ? `${prefix}gate` : names.admitted}
       RETURNING created_at
-  ), entry AS (${entry.sql})${after}
-  SELECT * FROM run`;
+  ), ${prefix}entry AS (${entry.sql})${after.map((part, i) => `, ${prefix}after_${i} AS (${part.sql})`).join('')}`;
+  const bindings = [
+    [...item.devices.ids],
+    item.devices.orgId,
+    item.devices.ids.length,
+    ...(gate?.bindings ?? []),
+    ...runBindings(item.run),
+    ...entry.bindings,
+    ...after.flatMap((part) => part.bindings),
+  ];
+  return { sql, bindings };
 }
+
+/** The prepared statement's name for `count` admissions of one companion shape (its text depends on nothing else). */
+function statementName(companion: AdmissionCompanion | undefined, count: number): string {
+  const single = companion ? `svc_admission_insert_${companion.name}` : 'svc_admission_insert';
+  return count === 1 ? single : `${single}_x${count}`;
+}
+
+/** Admission inserts sent at once, and how many one statement carries at most. */
+export const ADMISSION_BATCHING: CoalescerOptions = { inFlight: 1, maxBatch: 32 };
 
 /**
  * The read and the write of run admission. The flow with its version is read through a cache that every
@@ -108,7 +156,13 @@ function insertRunSql(entry: SqlPart, companion: AdmissionCompanion | undefined)
  * second connection while a caller's transaction holds the only one PGlite has.
  */
 export class AdmissionRepo {
-  constructor(private readonly flows: NotifiedCache<AdmissionFlow> = new NotifiedCache()) {}
+  /** Per database handle, per companion shape: a statement carries admissions of one shape only. */
+  private readonly coalescers = new WeakMap<Knex, Map<string, Coalescer<PendingInsert, InsertOutcome>>>();
+
+  constructor(
+    private readonly flows: NotifiedCache<AdmissionFlow> = new NotifiedCache(),
+    private readonly batching: CoalescerOptions = ADMISSION_BATCHING,
+  ) {}
 
   /** A live flow of the organization or the shared one, joined to version `version` (null: the newest). */
   async flowWithVersion(db: Knex | Knex.Transaction, orgId: string, flowId: string, version: number | null): Promise<AdmissionFlow | undefined> {
@@ -134,41 +188,58 @@ export class AdmissionRepo {
   /**
    * The insert; 'not_admitted' when a target device is not live or the companion's gate let nothing
    * through, 'gone' when the flow row was purged since it was read (the foreign key refuses the run).
+   * Outside a transaction, inserts that arrive while others are being written share the next statement
+   * (see `Coalescer`); one that fails as a whole is retried one admission per statement, so each gets its
+   * own outcome.
    */
-  async insert(db: Knex | Knex.Transaction, run: NewRun, devices: TargetDevices, entry: AuditRow, companion?: AdmissionCompanion): Promise<RunRow | 'not_admitted' | 'gone'> {
-    const runBindings = [
-      run.id,
-      run.org_id,
-      run.flow_id,
-      run.flow_version,
-      run.flow_name,
-      run.name,
-      JSON.stringify(run.params),
-      JSON.stringify(run.targets),
-      run.trigger_source,
-      JSON.stringify(run.trigger_details),
-      run.workflow_id,
-      run.created_by,
-      run.created_by,
-    ];
-    const started = auditInsertFrom('run', entry);
-    const bindings = [
-      [...devices.ids],
-      devices.orgId,
-      devices.ids.length,
-      ...(companion?.gate?.bindings ?? []),
-      ...runBindings,
-      ...started.bindings,
-      ...(companion?.after ?? []).flatMap((part) => part.bindings),
-    ];
-    const name = companion ? `svc_admission_insert_${companion.name}` : 'svc_admission_insert';
+  async insert(db: Knex | Knex.Transaction, run: NewRun, devices: TargetDevices, entry: AuditRow, companion?: AdmissionCompanion): Promise<InsertOutcome> {
+    const item: PendingInsert = { run, devices, entry, companion };
+    if (db.isTransaction) return this.insertOne(db, item);
+    const shape = statementName(companion, 1);
+    let byShape = this.coalescers.get(db);
+    if (!byShape) this.coalescers.set(db, (byShape = new Map()));
+    let coalescer = byShape.get(shape);
+    if (!coalescer) byShape.set(shape, (coalescer = new Coalescer((items) => this.insertMany(db, items), this.batching)));
+    return coalescer.submit(item);
+  }
+
+  private async insertOne(db: Knex | Knex.Transaction, item: PendingInsert): Promise<InsertOutcome> {
+    const ctes = admissionCtes('', item);
     try {
-      const { rows } = await db.raw(insertRunSql(started, companion), bindings).options(prepared(name));
+      const { rows } = await db.raw(`WITH ${ctes.sql} SELECT created_at FROM run`, ctes.bindings).options(prepared(statementName(item.companion, 1)));
       const written = (rows as { created_at: Date }[])[0];
-      return written ? newRunRow(run, written.created_at) : 'not_admitted';
+      return written ? newRunRow(item.run, written.created_at) : 'not_admitted';
     } catch (error) {
       if ((error as { code?: unknown }).code === '23503') return 'gone';
       throw error;
     }
+  }
+
+  /** Items of one companion shape in one statement; `created_at` comes back per item written. */
+  private async insertMany(db: Knex, items: readonly PendingInsert[]): Promise<Settled<InsertOutcome>[]> {
+    if (items.length === 1) return [await settle(this.insertOne(db, items[0]!))];
+    const parts = items.map((item, i) => admissionCtes(`a${i}_`, item));
+    const sql = `WITH ${parts.map((part) => part.sql).join(',\n')}
+      ${items.map((_, i) => `SELECT ${i} AS item, created_at FROM a${i}_run`).join(' UNION ALL ')}`;
+    let rows: { item: number; created_at: Date }[];
+    try {
+      ({ rows } = await db.raw(sql, parts.flatMap((part) => part.bindings)).options(prepared(statementName(items[0]!.companion, items.length))));
+    } catch {
+      // A purged flow, a deadlock between two statements' idempotency keys, …: each alone, with its own outcome.
+      return Promise.all(items.map((item) => settle(this.insertOne(db, item))));
+    }
+    const createdAt = new Map(rows.map((row) => [Number(row.item), row.created_at]));
+    return items.map((item, i) => {
+      const at = createdAt.get(i);
+      return { ok: true, value: at ? newRunRow(item.run, at) : 'not_admitted' };
+    });
+  }
+}
+
+async function settle<R>(work: Promise<R>): Promise<Settled<R>> {
+  try {
+    return { ok: true, value: await work };
+  } catch (error) {
+    return { ok: false, error };
   }
 }

@@ -85,17 +85,27 @@ export interface AdmissionFacts {
 export type { SqlPart };
 
 /**
- * Writes that go into the run's statement as common table expressions. `gate` runs first: a
- * data-modifying statement that selects its row FROM `admitted` (one row when admission's checks inside
- * the statement hold, none otherwise) and whose returned row lets the run be written (an insert that does
- * nothing on an idempotency conflict); when it returns none, nothing of the run is written and admission
- * throws `AdmissionGateClosed`. `after` parts run with the run and may select from `run`. `name` identifies the
- * shape of the SQL (a prepared statement per shape), so parts with the same name must have the same SQL.
+ * The names of the statement's common table expressions a companion's parts select from: `admitted` (one
+ * row when admission's checks inside the statement hold, none otherwise) and `run` (the run's row once
+ * written). Several admissions may share one statement, each with names of its own.
+ */
+export interface AdmissionNames {
+  readonly admitted: string;
+  readonly run: string;
+}
+
+/**
+ * Writes that go into the run's statement as common table expressions, each made for the names it is
+ * given. `gate` runs first: a data-modifying statement that selects its row FROM `admitted` and whose
+ * returned row lets the run be written (an insert that does nothing on an idempotency conflict); when it
+ * returns none, nothing of the run is written and admission throws `AdmissionGateClosed`. `after` parts
+ * run with the run and may select from `run`. `name` identifies the shape of the SQL (a prepared statement
+ * per shape), so parts with the same name must make the same SQL for the same names.
  */
 export interface AdmissionCompanion {
   readonly name: string;
-  readonly gate?: SqlPart;
-  readonly after?: readonly SqlPart[];
+  readonly gate?: (names: AdmissionNames) => SqlPart;
+  readonly after?: readonly ((names: AdmissionNames) => SqlPart)[];
 }
 
 /** The companion's gate returned no row: nothing was written. */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { auditInsertFrom, type AuditRow } from '../../audit/audit-repo.js';
-import type { AdmissionCompanion, SqlPart } from '../runs/run-admission.js';
+import type { AdmissionCompanion, AdmissionNames, SqlPart } from '../runs/run-admission.js';
 import { prepared } from '../../db/prepared.js';
 import { TransactionalRepo } from '../../db/transactional-repo.js';
 
@@ -177,23 +177,24 @@ export class WebhooksRepo extends TransactionalRepo {
    * the endpoint's `last_triggered_at`. No transaction, no round trip of their own.
    */
   acceptedDeliveryParts(row: NewDelivery, triggered: AuditRow, touchEndpoint: boolean): AdmissionCompanion {
-    const after: SqlPart[] = [auditInsertFrom('run', triggered)];
+    const after: ((names: AdmissionNames) => SqlPart)[] = [({ run }) => auditInsertFrom(run, triggered)];
     if (touchEndpoint) {
-      after.push({ sql: 'UPDATE webhook_endpoints SET last_triggered_at = now() WHERE id = ?::uuid AND EXISTS (SELECT 1 FROM run)', bindings: [row.webhook_endpoint_id] });
+      after.push(({ run }) => ({ sql: `UPDATE webhook_endpoints SET last_triggered_at = now() WHERE id = ?::uuid AND EXISTS (SELECT 1 FROM ${run})`, bindings: [row.webhook_endpoint_id] }));
     }
+    const bindings = [
+      row.id, row.webhook_endpoint_id, row.idempotency_key, row.signature_valid, row.source_ip, row.request_body_hash,
+      row.response_status, row.error_detail, `{${row.run_ids.join(',')}}`, row.processing_duration_ms,
+    ];
     return {
       name: touchEndpoint ? 'webhook_touch' : 'webhook',
-      gate: {
+      gate: ({ admitted }) => ({
         sql: `INSERT INTO webhook_deliveries (id, webhook_endpoint_id, idempotency_key, signature_valid, source_ip, request_body_hash,
             response_status, error_detail, run_ids, processing_duration_ms)
-          SELECT ?::uuid, ?::uuid, ?, ?, ?, ?, ?::integer, ?, ?::uuid[], ?::integer FROM admitted
+          SELECT ?::uuid, ?::uuid, ?, ?, ?, ?, ?::integer, ?, ?::uuid[], ?::integer FROM ${admitted}
           ON CONFLICT (webhook_endpoint_id, idempotency_key) WHERE idempotency_key IS NOT NULL AND response_status = 202 DO NOTHING
           RETURNING id`,
-        bindings: [
-          row.id, row.webhook_endpoint_id, row.idempotency_key, row.signature_valid, row.source_ip, row.request_body_hash,
-          row.response_status, row.error_detail, `{${row.run_ids.join(',')}}`, row.processing_duration_ms,
-        ],
-      },
+        bindings,
+      }),
       after,
     };
   }

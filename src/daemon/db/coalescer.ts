@@ -1,0 +1,68 @@
+/** One item's outcome of a flush: its value, or the error that item alone gets. */
+export type Settled<R> = { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: unknown };
+
+export interface CoalescerOptions {
+  /** Flushes at once; what arrives while that many are in flight waits for the next one. */
+  readonly inFlight: number;
+  /** Items one flush takes at most. */
+  readonly maxBatch: number;
+}
+
+interface Waiting<T, R> {
+  readonly item: T;
+  readonly resolve: (value: R) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Hands work that arrives while earlier work is in flight to the next flush together, as PostgreSQL's
+ * group commit does with commits: under load many callers share one statement (one round trip, one
+ * commit), while a lone caller is flushed at once and waits for nothing. The flush answers each item; a
+ * flush that fails as a whole fails every item it took.
+ */
+export class Coalescer<T, R> {
+  private readonly waiting: Waiting<T, R>[] = [];
+  private flushing = 0;
+
+  constructor(
+    private readonly flush: (items: readonly T[]) => Promise<readonly Settled<R>[]>,
+    private readonly options: CoalescerOptions,
+  ) {}
+
+  submit(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Flushes in flight, and items waiting for one (for tests and shutdown). */
+  get load(): { readonly flushing: number; readonly waiting: number } {
+    return { flushing: this.flushing, waiting: this.waiting.length };
+  }
+
+  private pump(): void {
+    while (this.flushing < this.options.inFlight && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, this.options.maxBatch);
+      this.flushing += 1;
+      void this.run(batch);
+    }
+  }
+
+  private async run(batch: readonly Waiting<T, R>[]): Promise<void> {
+    try {
+      const settled = await this.flush(batch.map((waiting) => waiting.item));
+      batch.forEach((waiting, i) => {
+        const outcome = settled[i];
+        if (!outcome) waiting.reject(new Error('the flush answered fewer items than it took'));
+        else if (outcome.ok) waiting.resolve(outcome.value);
+        else waiting.reject(outcome.error);
+      });
+    } catch (error) {
+      for (const waiting of batch) waiting.reject(error);
+    } finally {
+      this.flushing -= 1;
+      this.pump();
+    }
+  }
+}
