@@ -118,15 +118,16 @@ export interface CpuSplit {
  * shared by all three, each one's share moves with the others').
  */
 export function cpuMeter(serverPid: number): (requests: number) => CpuSplit {
-  const pids = postgresPids();
-  const postgres = () => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  const postgresAtStart = new Map(postgresPids().map((pid) => [pid, processCpuMs(pid)]));
+  // A backend that started meanwhile (a pool reconnecting) counts whole; one that ended is lost.
+  const postgresSinceStart = () => postgresPids().reduce((sum, pid) => sum + processCpuMs(pid) - (postgresAtStart.get(pid) ?? 0), 0);
   const self = () => {
     const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1000;
   };
-  const start = { server: processCpuMs(serverPid), postgres: postgres(), client: self() };
+  const start = { server: processCpuMs(serverPid), client: self() };
   return (requests) => {
-    const per = (now: number, then: number) => ((now - then) * 1000) / Math.max(1, requests);
-    return { server: per(processCpuMs(serverPid), start.server), postgres: per(postgres(), start.postgres), client: per(self(), start.client) };
+    const per = (ms: number) => (ms * 1000) / Math.max(1, requests);
+    return { server: per(processCpuMs(serverPid) - start.server), postgres: per(postgresSinceStart()), client: per(self() - start.client) };
   };
 }

@@ -13,6 +13,7 @@ import { cpuMeter, freePort, median, pairedRatio, startServer, type CpuSplit } f
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE_INSERT = fileURLToPath(new URL('./servers/bare-koa-insert.js', import.meta.url));
+const BARE_KOA = fileURLToPath(new URL('./servers/bare-koa.js', import.meta.url));
 const SIGNING_KEY = 'bench-webhook-signing-key';
 /** Every daemon of the figure opens the same database, so they share one key of the built-in secret backend. */
 const SECRETS_KEY = randomBytes(32).toString('hex');
@@ -184,6 +185,8 @@ export async function webhookTriggerBenchmark(line: (name: string, value: string
     servers.push(shedding);
     const bare = await startServer([BARE_INSERT], await freePort(), '/ready', { BENCH_DATABASE_URL: databaseUrl });
     servers.push(bare);
+    const bareKoa = await startServer([BARE_KOA], await freePort(), '/runs/r1');
+    servers.push(bareKoa);
 
     const body = JSON.stringify({ params: { change_id: 'CHG1234', mode: 'apply' }, related_targets: { routers: deviceIds } });
     const signed = signedHeaders(body);
@@ -200,6 +203,9 @@ export async function webhookTriggerBenchmark(line: (name: string, value: string
       { url: `${shedding.url}${hookPath}`, method: 'POST', headers: keyed, body, expect: 429, pid: shedding.child.pid! },
       // The same request to a path no route has: answered 404 at routing, before the trigger's code runs.
       { url: `${shedding.url}/hooks-nowhere`, method: 'POST', headers: keyed, body, expect: 404, pid: shedding.child.pid! },
+      // What any Koa app pays for that POST against a GET: the shed figure's ceiling on this host.
+      { url: `${bareKoa.url}/runs/r1`, method: 'GET', headers: {}, expect: 200, pid: bareKoa.child.pid! },
+      { url: `${bareKoa.url}/runs/r1`, method: 'POST', headers: keyed, body, expect: 404, pid: bareKoa.child.pid! },
     ];
     for (const s of subjects) await perSecond(s, 1);
     const rates = subjects.map(() => [] as number[]);
@@ -207,7 +213,7 @@ export async function webhookTriggerBenchmark(line: (name: string, value: string
     for (let round = 0; round < options.rounds; round += 1) {
       for (const [i, s] of subjects.entries()) rates[i]!.push(await perSecond(s, options.seconds, splits[i]));
     }
-    const [insert, accepted, health, shed, unrouted] = rates;
+    const [insert, accepted, health, shed, unrouted, bareGet, barePost] = rates;
     line('bare Koa, one INSERT per request, PostgreSQL (req/s, median)', median(insert!).toFixed(0));
     line('svcd, POST /hooks accepted (HMAC, fresh key; 202/s, median)', median(accepted!).toFixed(0));
     line('ratio accepted trigger / bare INSERT (aim >= 0.6)', pairedRatio(accepted!, insert!).toFixed(2));
@@ -216,9 +222,10 @@ export async function webhookTriggerBenchmark(line: (name: string, value: string
     line('ratio shed trigger / GET /health (aim >= 0.9)', pairedRatio(shed!, health!).toFixed(2));
     line('svcd, the same signed POST answered 404 at routing (req/s, median)', median(unrouted!).toFixed(0));
     line('ratio shed trigger / same request 404 at routing', pairedRatio(shed!, unrouted!).toFixed(2));
+    line('  ceiling: bare Koa, the same signed POST / a GET (404 / 200)', pairedRatio(barePost!, bareGet!).toFixed(2));
 
     if (process.env.BENCH_CPU_SPLIT) {
-      const names = ['bare INSERT', 'accepted trigger', 'GET /health', 'shed trigger', '404 at routing'];
+      const names = ['bare INSERT', 'accepted trigger', 'GET /health', 'shed trigger', '404 at routing', 'bare Koa GET', 'bare Koa POST'];
       for (const [i, name] of names.entries()) {
         const of = (part: keyof CpuSplit) => median(splits[i]!.map((split) => split[part])).toFixed(0);
         line(`  CPU per request, ${name} (µs: server / PostgreSQL / load generator)`, `${of('server')} / ${of('postgres')} / ${of('client')}`);
