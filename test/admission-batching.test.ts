@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRow } from '../src/daemon/audit/audit-repo.js';
 import { Coalescer, type Settled } from '../src/daemon/db/coalescer.js';
@@ -138,38 +140,38 @@ describe('concurrent admissions through the API', () => {
   });
 });
 
-describe('one statement for several admissions (AdmissionRepo)', () => {
-  const newRun = (flowId: string): NewRun => {
-    const id = randomUUID();
-    return {
-      id,
-      org_id: w.ids.acme!,
-      flow_id: flowId,
-      flow_version: 1,
-      flow_name: 'batched',
-      name: 'batched',
-      params: {},
-      targets: {},
-      trigger_source: 'manual',
-      trigger_details: {},
-      workflow_id: `run-${id}`,
-      created_by: 'sub-alice',
-    };
+const newRun = (flowId: string): NewRun => {
+  const id = randomUUID();
+  return {
+    id,
+    org_id: w.ids.acme!,
+    flow_id: flowId,
+    flow_version: 1,
+    flow_name: 'batched',
+    name: 'batched',
+    params: {},
+    targets: {},
+    trigger_source: 'manual',
+    trigger_details: {},
+    workflow_id: `run-${id}`,
+    created_by: 'sub-alice',
   };
-  const entry = (run: NewRun): AuditRow => ({
-    org_id: run.org_id,
-    event_type: 'run.started',
-    actor_sub: 'sub-alice',
-    actor_username: 'alice',
-    resource_type: 'run',
-    resource_id: run.id,
-    action: 'run:trigger',
-    outcome: 'success',
-    client_ip: null,
-    user_agent: null,
-    details_json: {},
-  });
+};
+const entry = (run: NewRun): AuditRow => ({
+  org_id: run.org_id,
+  event_type: 'run.started',
+  actor_sub: 'sub-alice',
+  actor_username: 'alice',
+  resource_type: 'run',
+  resource_id: run.id,
+  action: 'run:trigger',
+  outcome: 'success',
+  client_ip: null,
+  user_agent: null,
+  details_json: {},
+});
 
+describe('one statement for several admissions (AdmissionRepo)', () => {
   it('answers each admission of a failed statement alone: a purged flow is gone, a dead device not admitted, the rest written', async () => {
     const repo = new AdmissionRepo();
     const db = w.knex();
@@ -200,5 +202,35 @@ describe('one statement for several admissions (AdmissionRepo)', () => {
       expect(await countOf('runs', { id: run.id })).toBe(0);
       expect(await countOf('audit_logs', { resource_id: run.id })).toBe(0);
     }
+  });
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('an unreachable database', () => {
+  it('fails each waiting admission with the connection error, without retrying them one by one', async () => {
+    const unreachable = knexFactory({ client: 'pg', connection: { host: '127.0.0.1', port: await closedPort(), connectionTimeoutMillis: 1000 }, pool: { min: 0, max: 2, acquireTimeoutMillis: 2000 } });
+    const repo = new AdmissionRepo();
+    const runs = Array.from({ length: 4 }, () => newRun(ids.flow!));
+    // The first admission is sent alone, the other three wait and share one statement; none is retried.
+    const client = unreachable.client as { acquireConnection(): Promise<unknown> };
+    const acquire = client.acquireConnection.bind(client);
+    let attempts = 0;
+    client.acquireConnection = () => {
+      attempts += 1;
+      return acquire();
+    };
+    const outcomes = await Promise.allSettled(runs.map((run) => repo.insert(unreachable, run, { orgId: w.ids.acme!, ids: [] }, entry(run))));
+    await unreachable.destroy();
+    expect(outcomes.map((o) => o.status)).toEqual(Array(4).fill('rejected'));
+    for (const outcome of outcomes) expect(((outcome as PromiseRejectedResult).reason as { code?: string }).code).toBe('ECONNREFUSED');
+    expect(attempts).toBe(2);
   });
 });

@@ -128,6 +128,22 @@ export function compileAllowList(entries: readonly string[] | null): SourceMatch
  * asks for /64, so only the IPv4 half is shared.
  */
 export function maskSourceIp(ip: string): string {
+  let masked = maskedSources.get(ip);
+  if (masked === undefined) {
+    masked = maskParsed(ip);
+    // Bounded: callers of one instance are few (CI runners, monitoring); a flood of new addresses only
+    // costs the parse this saves.
+    if (maskedSources.size >= MASKED_SOURCES_KEPT) maskedSources.clear();
+    maskedSources.set(ip, masked);
+  }
+  return masked;
+}
+
+/** Masking parses the address (four times for IPv4), a few microseconds, twice per accepted trigger. */
+const maskedSources = new Map<string, string>();
+const MASKED_SOURCES_KEPT = 1024;
+
+function maskParsed(ip: string): string {
   if (!ipaddr.isValid(ip)) return 'unknown';
   const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return maskAddress(parsed.toString());

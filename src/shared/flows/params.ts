@@ -112,8 +112,23 @@ function notInOptions(input: FlowInput): { code: ParamIssueCode; message: string
   return { code: 'not_in_options', message: `must be one of: ${(input.options ?? []).join(', ')}` };
 }
 
+/**
+ * Patterns compiled once per process (each admission checks the same few flows' inputs); bounded, as the
+ * patterns come from flow definitions. Neither flag keeps state between `test` calls.
+ */
+const compiledPatterns = new Map<string, RegExp | undefined>();
+const PATTERNS_KEPT = 512;
+
 /** The whole value must match, as an HTML `pattern` attribute does; an invalid pattern answers undefined. */
 function compilePattern(pattern: string): RegExp | undefined {
+  if (compiledPatterns.has(pattern)) return compiledPatterns.get(pattern);
+  const compiled = compileWhole(pattern);
+  if (compiledPatterns.size >= PATTERNS_KEPT) compiledPatterns.clear();
+  compiledPatterns.set(pattern, compiled);
+  return compiled;
+}
+
+function compileWhole(pattern: string): RegExp | undefined {
   try {
     return new RegExp(`^(?:${pattern})$`, 'u');
   } catch {

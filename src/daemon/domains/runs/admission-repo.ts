@@ -224,8 +224,10 @@ export class AdmissionRepo {
     let rows: { item: number; created_at: Date }[];
     try {
       ({ rows } = await db.raw(sql, parts.flatMap((part) => part.bindings)).options(prepared(statementName(items[0]!.companion, items.length))));
-    } catch {
-      // A purged flow, a deadlock between two statements' idempotency keys, …: each alone, with its own outcome.
+    } catch (error) {
+      // The database refused the statement (a purged flow's foreign key, a deadlock between two statements'
+      // idempotency keys, …): each alone, with its own outcome. Unreachable, it would refuse each again.
+      if (!refusedByDatabase(error)) return items.map(() => ({ ok: false, error }));
       return Promise.all(items.map((item) => settle(this.insertOne(db, item))));
     }
     const createdAt = new Map(rows.map((row) => [Number(row.item), row.created_at]));
@@ -242,4 +244,10 @@ async function settle<R>(work: Promise<R>): Promise<Settled<R>> {
   } catch (error) {
     return { ok: false, error };
   }
+}
+
+/** An error the server answered with its SQLSTATE, other than a lost connection (08) or a shutdown (57). */
+function refusedByDatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08') && !code.startsWith('57');
 }
