@@ -7,8 +7,14 @@ import type { HttpMethod } from '../catalogue/types.js';
  */
 interface TrieNode<T> {
   readonly literal: Map<string, TrieNode<T>>;
-  param?: { readonly name: string; readonly node: TrieNode<T> };
-  readonly methods: Map<HttpMethod, T>;
+  param?: TrieNode<T>;
+  /** Per method: the value, and the names of the pattern's parameters in path order. */
+  readonly methods: Map<HttpMethod, Leaf<T>>;
+}
+
+interface Leaf<T> {
+  readonly value: T;
+  readonly names: readonly string[];
 }
 
 export type RouteMatch<T> =
@@ -21,20 +27,31 @@ function newNode<T>(): TrieNode<T> {
   return { literal: new Map(), methods: new Map() };
 }
 
+const NOT_FOUND = { kind: 'not_found' } as const;
+const BAD_PATH = { kind: 'bad_path' } as const;
+
 export class RouteTrie<T> {
   readonly #root: TrieNode<T> = newNode();
+  /** Which name each parameter position of a node has, to refuse `{a}` and `{b}` at one place. */
+  readonly #paramNames = new WeakMap<TrieNode<T>, string>();
 
   /** Adds `method pattern`; a pattern is `/a/{b}/c`. Two values for one method + pattern is a programming error. */
   add(method: HttpMethod, pattern: string, value: T): void {
     let node = this.#root;
+    const names: string[] = [];
     for (const segment of pattern.slice(1).split('/')) {
       if (segment.startsWith('{')) {
         const name = segment.slice(1, -1);
-        if (node.param && node.param.name !== name) {
-          throw new TypeError(`route ${method} ${pattern}: parameter {${name}} conflicts with {${node.param.name}}`);
+        const taken = node.param && this.#paramNames.get(node.param);
+        if (taken !== undefined && taken !== name) {
+          throw new TypeError(`route ${method} ${pattern}: parameter {${name}} conflicts with {${taken}}`);
         }
-        node.param ??= { name, node: newNode() };
-        node = node.param.node;
+        if (!node.param) {
+          node.param = newNode();
+          this.#paramNames.set(node.param, name);
+        }
+        names.push(name);
+        node = node.param;
       } else {
         let next = node.literal.get(segment);
         if (!next) node.literal.set(segment, (next = newNode()));
@@ -42,61 +59,69 @@ export class RouteTrie<T> {
       }
     }
     if (node.methods.has(method)) throw new TypeError(`route ${method} ${pattern}: added twice`);
-    node.methods.set(method, value);
+    node.methods.set(method, { value, names });
   }
 
-  /** Matches a raw (still percent-encoded) request path. */
+  /**
+   * Matches a raw (still percent-encoded) request path. A hit allocates only its answer: the methods a
+   * path allows are gathered by a second walk, on a miss alone.
+   */
   match(method: HttpMethod | string, path: string): RouteMatch<T> {
-    if (!path.startsWith('/')) return { kind: 'not_found' };
+    if (path.charCodeAt(0) !== 47 /* / */) return NOT_FOUND;
     const segments = path.slice(1).split('/');
     const params: string[] = [];
-    const allow = new Set<HttpMethod>();
-    const found = this.#walk(this.#root, segments, 0, method as HttpMethod, params, allow);
-    if (found) {
+    const leaf = this.#walk(this.#root, segments, 0, method as HttpMethod, params);
+    if (leaf) {
       const named: Record<string, string> = {};
-      try {
-        for (let i = 0; i < found.names.length; i += 1) {
-          named[found.names[i] as string] = decodeURIComponent(params[i] as string);
+      for (let i = 0; i < leaf.names.length; i += 1) {
+        const raw = params[i]!;
+        if (!raw.includes('%')) {
+          named[leaf.names[i]!] = raw;
+          continue;
         }
-      } catch {
-        return { kind: 'bad_path' };
+        try {
+          named[leaf.names[i]!] = decodeURIComponent(raw);
+        } catch {
+          return BAD_PATH;
+        }
       }
-      return { kind: 'found', value: found.value, params: named };
+      return { kind: 'found', value: leaf.value, params: named };
     }
+    const allow = new Set<HttpMethod>();
+    this.#allowed(this.#root, segments, 0, allow);
     if (allow.size > 0) return { kind: 'method_not_allowed', allow: [...allow].sort() };
-    return { kind: 'not_found' };
+    return NOT_FOUND;
   }
 
-  #walk(
-    node: TrieNode<T>,
-    segments: readonly string[],
-    depth: number,
-    method: HttpMethod,
-    params: string[],
-    allow: Set<HttpMethod>,
-  ): { value: T; names: string[] } | undefined {
-    if (depth === segments.length) {
-      const value = node.methods.get(method);
-      if (value !== undefined) return { value, names: [] };
-      for (const m of node.methods.keys()) allow.add(m);
-      return undefined;
-    }
-    const segment = segments[depth] as string;
+  /** The leaf for `method`, a literal segment tried before a parameter at each level; `params` gets the parameters' raw values. */
+  #walk(node: TrieNode<T>, segments: readonly string[], depth: number, method: HttpMethod, params: string[]): Leaf<T> | undefined {
+    if (depth === segments.length) return node.methods.get(method);
+    const segment = segments[depth]!;
     if (segment === '') return undefined;
     const literal = node.literal.get(segment);
     if (literal) {
-      const found = this.#walk(literal, segments, depth + 1, method, params, allow);
+      const found = this.#walk(literal, segments, depth + 1, method, params);
       if (found) return found;
     }
     if (node.param) {
       params.push(segment);
-      const found = this.#walk(node.param.node, segments, depth + 1, method, params, allow);
-      if (found) {
-        found.names.unshift(node.param.name);
-        return found;
-      }
+      const found = this.#walk(node.param, segments, depth + 1, method, params);
+      if (found) return found;
       params.pop();
     }
     return undefined;
+  }
+
+  /** Every method of every route the path matches, whatever the method. */
+  #allowed(node: TrieNode<T>, segments: readonly string[], depth: number, allow: Set<HttpMethod>): void {
+    if (depth === segments.length) {
+      for (const m of node.methods.keys()) allow.add(m);
+      return;
+    }
+    const segment = segments[depth]!;
+    if (segment === '') return;
+    const literal = node.literal.get(segment);
+    if (literal) this.#allowed(literal, segments, depth + 1, allow);
+    if (node.param) this.#allowed(node.param, segments, depth + 1, allow);
   }
 }

@@ -1,5 +1,6 @@
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { Step } from '../types.js';
+import { requestHeader } from '../request-header.js';
 
 /**
  * Makes the request's audit context; it lives in the request state and ends with the request. Later
@@ -12,7 +13,7 @@ export function auditContext(): Step {
       requestId: ctx.state.requestId,
       route: route.key,
       clientIp: ctx.state.clientIp,
-      userAgent: ctx.get('user-agent') || undefined,
+      userAgent: requestHeader(ctx, 'user-agent') || undefined,
     };
     ctx.state.audit = context;
   };

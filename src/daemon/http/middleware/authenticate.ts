@@ -4,7 +4,8 @@ import type { AppContext, Step } from '../types.js';
 /** Establishes who the caller is by the route's policy, and records it in the audit context. */
 export function authenticate(authenticator: Authenticator): Step {
   return function authenticateStep(ctx) {
-    const ticket = ctx.query.ticket;
+    // Koa parses the query string on first use: most requests have none to parse.
+    const ticket = ctx.req.url?.includes('?') ? ctx.query.ticket : undefined;
     const outcome = authenticator.authenticate({
       route: ctx.state.mounted!.route,
       policy: ctx.state.policy!,

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { problems } from '../problem.js';
 import type { AppContext, BodyMode, Step } from '../types.js';
+import { requestHeader } from '../request-header.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -39,7 +40,7 @@ export function parseBody(defaultLimit: number): Step {
 }
 
 async function readAndParse(ctx: AppContext, mode: BodyMode, limit: number): Promise<void> {
-  if (mode === 'json' && !JSON_TYPE.test(ctx.get('content-type'))) throw problems.unsupportedMediaType();
+  if (mode === 'json' && !JSON_TYPE.test(requestHeader(ctx, 'content-type'))) throw problems.unsupportedMediaType();
   const raw = await readLimited(ctx.req, limit);
   ctx.state.rawBody = raw;
   if (mode === 'json' && raw.length > 0) {

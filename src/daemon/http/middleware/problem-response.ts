@@ -25,17 +25,54 @@ export function problemResponse(): ProblemResponder {
     for (const name in problem.headers) setResponseHeader(ctx, name, problem.headers[name]!);
     // Set as a header: `ctx.type` would look the type up in the mime database on every answer.
     setResponseHeader(ctx, 'Content-Type', PROBLEM_JSON);
-    const body: Record<string, unknown> = {
-      type: problemType(problem.code),
-      title: problem.title,
-      status: problem.status,
-      detail: problem.message,
-      code: problem.code,
-      request_id: ctx.state.requestId,
-    };
-    for (const name in problem.extensions) body[name] = problem.extensions[name];
     // Serialized here rather than by Koa, which would examine the content type again (a header read and a
     // regular expression) and set the length twice; the bytes are the same.
-    ctx.body = JSON.stringify(body);
+    ctx.body = problemBody(problem, ctx.state.requestId);
   };
+}
+
+const BASE_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id']);
+
+/**
+ * The body's text around the request id, made once per Problem: a Problem answered again and again (a
+ * route's 501) costs one concatenation per answer. Null when an extension would replace a base member or
+ * is an integer-like key (which an object puts first): only the object form orders those the same way.
+ */
+const bodyParts = new WeakMap<Problem, readonly [string, string] | null>();
+
+function partsOf(problem: Problem): readonly [string, string] | null {
+  let parts = bodyParts.get(problem);
+  if (parts !== undefined) return parts;
+  parts = [
+    `${JSON.stringify({ type: problemType(problem.code), title: problem.title, status: problem.status, detail: problem.message, code: problem.code }).slice(0, -1)},"request_id":`,
+    '',
+  ];
+  let tail = '';
+  for (const name in problem.extensions) {
+    if (BASE_MEMBERS.has(name) || /^\d+$/.test(name)) {
+      parts = null;
+      break;
+    }
+    const value = JSON.stringify(problem.extensions[name]);
+    if (value !== undefined) tail += `,${JSON.stringify(name)}:${value}`;
+  }
+  if (parts) parts = [parts[0], `${tail}}`];
+  bodyParts.set(problem, parts);
+  return parts;
+}
+
+/** `{type, title, status, detail, code, request_id, …extensions}` as JSON. */
+export function problemBody(problem: Problem, requestId: string | undefined): string {
+  const parts = requestId === undefined ? null : partsOf(problem);
+  if (parts) return parts[0] + JSON.stringify(requestId) + parts[1];
+  const body: Record<string, unknown> = {
+    type: problemType(problem.code),
+    title: problem.title,
+    status: problem.status,
+    detail: problem.message,
+    code: problem.code,
+    request_id: requestId,
+  };
+  for (const name in problem.extensions) body[name] = problem.extensions[name];
+  return JSON.stringify(body);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logging/logger.js';
+import { requestHeader } from '../request-header.js';
 import { RequestState } from '../request-state.js';
 import { setResponseHeader } from '../response-header.js';
 import type { Step } from '../types.js';
@@ -12,7 +13,7 @@ const WELL_FORMED = /^[A-Za-z0-9._:-]{8,128}$/;
  */
 export function requestId(log: Logger): Step {
   return function requestIdStep(ctx) {
-    const given = ctx.get('x-request-id');
+    const given = requestHeader(ctx, 'x-request-id');
     const id = WELL_FORMED.test(given) ? given : randomUUID();
     ctx.state = new RequestState(id, log);
     setResponseHeader(ctx, 'X-Request-Id', id);

@@ -5,6 +5,7 @@ import { STRUCTURAL_POLICIES } from '../../../shared/policy/policies.js';
 import type { AuthResult } from '../../auth/auth-result.js';
 import type { OrgAccessRepo, OrgRef } from '../../authz/org-access-repo.js';
 import { Problem } from '../problem.js';
+import { requestHeader } from '../request-header.js';
 import type { AppContext, Step } from '../types.js';
 
 const ORG_REF = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[a-z0-9]+(?:-[a-z0-9]+)*)$/i;
@@ -24,7 +25,7 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     const needsOrg = !STRUCTURAL_POLICIES.has(policy) && decidesOnOrganization(policy, scope);
     const auth = ctx.state.auth;
     if (!needsOrg || !auth?.principal) return;
-    const header = ctx.get('x-org-id');
+    const header = requestHeader(ctx, 'x-org-id');
     if (header !== '' && (header.length > 100 || !ORG_REF.test(header))) {
       throw new Problem(400, 'invalid_org_header', 'X-Org-Id must be one organization id or slug.');
     }
