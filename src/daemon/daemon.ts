@@ -23,6 +23,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { SchemaKeeper } from './db/schema-keeper.js';
 import type { SyncOptions } from './db/reload-triggers.js';
 import { TriggerConfig } from './db/trigger-config.js';
+import { frontDoor } from './http/front-door.js';
 import { apiTokenRoutes } from './domains/api-tokens/routes.js';
 import { AuditLogRepo } from './domains/audit-logs/audit-log-repo.js';
 import { AuditLogService } from './domains/audit-logs/audit-log-service.js';
@@ -192,7 +193,8 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     isDraining: () => draining,
   });
 
-  const server = createServer(app.callback());
+  const shedding = webhooks.frontDoor({ log, trustProxyHeaders: config.trustProxyHeaders, isDraining: () => draining });
+  const server = createServer(frontDoor(app.callback(), [shedding]));
   server.listen(config.port, config.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

@@ -7,6 +7,8 @@ import type { RunAdmission } from '../runs/run-admission.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
 import { WebhookEndpointsService } from './endpoints-service.js';
 import { webhookRoutes } from './routes.js';
+import type { FrontDoorCheck } from '../../http/front-door.js';
+import { shedAtFrontDoor, type ShedOptions } from './trigger/shed-at-front-door.js';
 import { WebhookTrigger } from './trigger/trigger-service.js';
 import { WebhooksRepo, type WebhooksTx } from './webhooks-repo.js';
 
@@ -17,6 +19,8 @@ export interface WebhooksModule {
   /** For the flows domain: refuses a flow's delete and purge while live endpoints target it. */
   readonly flowDeleteGuard: FlowDeleteGuard;
   readonly trigger: WebhookTrigger;
+  /** The global backstop at the server's front door, before Koa (see `shedAtFrontDoor`). */
+  readonly frontDoor: (options: ShedOptions) => FrontDoorCheck;
 }
 
 /** Inbound webhooks: endpoint management, the delivery journal and the public trigger route. */
@@ -42,5 +46,6 @@ export function webhooksModule(services: Services, core: { secrets: SecretResolv
       });
     },
     trigger,
+    frontDoor: (options) => shedAtFrontDoor(trigger.backstop, options),
   };
 }

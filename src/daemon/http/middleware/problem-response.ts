@@ -4,7 +4,7 @@ import { setResponseHeader } from '../response-header.js';
 import type { ProblemResponder } from '../types.js';
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P03']);
-const PROBLEM_JSON = 'application/problem+json';
+export const PROBLEM_JSON = 'application/problem+json';
 
 /** The database is down or unreachable (as opposed to a query that is wrong): the client may retry. */
 function isDatabaseUnavailable(error: unknown): boolean {

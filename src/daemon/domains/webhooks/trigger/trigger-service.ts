@@ -6,7 +6,8 @@ import type { AuditEvent, AuditWriter } from '../../../audit/audit-writer.js';
 import { readLimited } from '../../../http/middleware/parse-body.js';
 import { Problem } from '../../../http/problem.js';
 import type { Logger } from '../../../logging/logger.js';
-import { TokenBucketRegistry, TokenBucket } from '../../../webhooks/token-bucket.js';
+import { IngressBackstop } from '../../../webhooks/ingress-backstop.js';
+import { TokenBucketRegistry } from '../../../webhooks/token-bucket.js';
 import { maskSourceIp } from '../../../webhooks/source-allow-list.js';
 import { pickSecretValue } from '../../../../shared/secrets/pick-value.js';
 import { singleHeader, verifyBearer, verifySignature } from '../../../../shared/webhooks/signing.js';
@@ -17,6 +18,7 @@ import type { SecretResolver } from '../../secrets/secret-resolver.js';
 import type { AcceptedDelivery, WebhookEndpointRow, WebhooksRepo } from '../webhooks-repo.js';
 import { AllowListCache } from './allow-list-cache.js';
 import { NotifiedCache } from '../../../db/notified-cache.js';
+import { endpointNotFound, rateLimited } from './trigger-problems.js';
 
 export interface TriggerSettings {
   readonly globalIngressPerMinute: number;
@@ -82,7 +84,8 @@ class Refusal {
  * `webhook.rejected`; every outcome is logged once. docs/webhooks.md has the table.
  */
 export class WebhookTrigger {
-  readonly #global: TokenBucket;
+  /** The global backstop, charged here or, for most requests, at the front door (`shedAtFrontDoor`). */
+  readonly backstop: IngressBackstop;
   readonly #ingress = new TokenBucketRegistry();
   readonly #delivery = new TokenBucketRegistry();
   readonly #allowLists = new AllowListCache();
@@ -103,7 +106,7 @@ export class WebhookTrigger {
     /** Endpoints by path token, emptied by every endpoint change (TriggerConfig). */
     private readonly endpoints: NotifiedCache<WebhookEndpointRow> = new NotifiedCache(),
   ) {
-    this.#global = new TokenBucket(settings.globalIngressPerMinute);
+    this.backstop = new IngressBackstop(settings.globalIngressPerMinute);
   }
 
   /** An endpoint changed or went away: its buckets and compiled allow-list start afresh. */
@@ -124,7 +127,7 @@ export class WebhookTrigger {
    * promise: a shed request then crosses no async frame (each would rethrow it, most of a refusal's cost).
    */
   trigger(request: TriggerRequest): Promise<TriggerEnvelope> {
-    const shed = this.#global.take();
+    const shed = this.backstop.charge(request.body);
     if (!shed.ok) return Promise.reject(rateLimited(shed.retryAfterSeconds, 'global'));
     // A token that cannot exist needs no query.
     if (!PATH_TOKEN.test(request.pathToken)) return Promise.reject(endpointNotFound());
@@ -406,14 +409,6 @@ export class WebhookTrigger {
       `webhook ${outcome}`,
     );
   }
-}
-
-function endpointNotFound(): Problem {
-  return new Problem(404, 'resource_not_found', 'No enabled webhook endpoint has this address.');
-}
-
-function rateLimited(retryAfterSeconds: number, limit: string): Problem {
-  return new Problem(429, 'rate_limited', 'Too many webhook requests; retry after `Retry-After` seconds.', { limit }, { 'Retry-After': String(retryAfterSeconds) });
 }
 
 function bodyRefusal(failure: TriggerBodyFailure): Refusal {

@@ -1,0 +1,45 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CatalogueRoute } from '../../shared/catalogue/types.js';
+import type { Logger } from '../logging/logger.js';
+import { resolveClientAddress } from './client-address.js';
+import { logAccessLine } from './middleware/access-log.js';
+import { PROBLEM_JSON, problemBody } from './middleware/problem-response.js';
+import { requestIdFor } from './middleware/request-id.js';
+import { SECURITY_HEADERS } from './middleware/security-headers.js';
+import type { Problem } from './problem.js';
+
+export interface EarlyAnswerOptions {
+  readonly log: Logger;
+  readonly trustProxyHeaders: boolean;
+}
+
+/**
+ * Answers `problem` on Node's response before Koa makes a context for the request, with what the request
+ * path would have sent for the same Problem on `route`: the request id (the caller's when well formed),
+ * the security headers, the Problem's own headers, the problem+json body, and the same access-log line.
+ */
+export function answerEarly(req: IncomingMessage, res: ServerResponse, route: CatalogueRoute, problem: Problem, options: EarlyAnswerOptions): void {
+  const started = process.hrtime.bigint();
+  const given = req.headers['x-request-id'];
+  const requestId = requestIdFor(typeof given === 'string' ? given : '');
+  res.statusCode = problem.status;
+  res.setHeader('X-Request-Id', requestId);
+  for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+  for (const name in problem.headers) res.setHeader(name, problem.headers[name]!);
+  res.setHeader('Content-Type', PROBLEM_JSON);
+  const body = problemBody(problem, requestId);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+  if (!options.log.isLevelEnabled('info')) return;
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  const forwardedFor = options.trustProxyHeaders ? req.headers['x-forwarded-for'] : undefined;
+  logAccessLine(options.log.child({ request_id: requestId }), {
+    method: req.method ?? '',
+    path: query < 0 ? url : url.slice(0, query),
+    route,
+    status: problem.status,
+    started,
+    clientIp: resolveClientAddress(req.socket.remoteAddress, typeof forwardedFor === 'string' ? forwardedFor : undefined, options.trustProxyHeaders),
+  });
+}
