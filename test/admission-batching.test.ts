@@ -23,14 +23,14 @@ interface Deferred {
 }
 
 /** A coalescer whose flushes wait until the test finishes them. */
-function controlled(maxBatch = 32): { coalescer: Coalescer<number, string>; flushes: Deferred[] } {
+function controlled(maxBatch = 32, parallel: { inFlight: number; minBatchWhileBusy: number } = { inFlight: 1, minBatchWhileBusy: 1 }): { coalescer: Coalescer<number, string>; flushes: Deferred[] } {
   const flushes: Deferred[] = [];
   const coalescer = new Coalescer<number, string>(
     (items) =>
       new Promise((resolve, reject) => {
         flushes.push({ items, finish: (settled) => resolve(settled ?? items.map((i) => ({ ok: true, value: `done ${i}` }))), fail: reject });
       }),
-    { inFlight: 1, maxBatch },
+    { maxBatch, ...parallel },
   );
   return { coalescer, flushes };
 }
@@ -44,6 +44,30 @@ describe('Coalescer', () => {
     expect(flushes.map((f) => f.items)).toEqual([[1]]);
     flushes[0]!.finish();
     expect(await answer).toBe('done 1');
+  });
+
+  it('starts a second flush beside a running one only once minBatchWhileBusy items wait', async () => {
+    const { coalescer, flushes } = controlled(32, { inFlight: 2, minBatchWhileBusy: 3 });
+    const answers = [coalescer.submit(1), coalescer.submit(2), coalescer.submit(3)];
+    expect(flushes.map((f) => f.items)).toEqual([[1]]);
+    expect(coalescer.load).toEqual({ flushing: 1, waiting: 2 });
+    answers.push(coalescer.submit(4));
+    expect(flushes.map((f) => f.items)).toEqual([[1], [2, 3, 4]]);
+    // Both slots busy: what arrives waits, whatever its number.
+    answers.push(...[5, 6, 7].map((i) => coalescer.submit(i)));
+    expect(coalescer.load).toEqual({ flushing: 2, waiting: 3 });
+    flushes[1]!.finish();
+    await tick();
+    expect(flushes.map((f) => f.items)).toEqual([[1], [2, 3, 4], [5, 6, 7]]);
+    answers.push(coalescer.submit(8));
+    // One in flight, one waiting: it waits for a flush to finish rather than go alone beside it.
+    expect(coalescer.load).toEqual({ flushing: 2, waiting: 1 });
+    flushes[0]!.finish();
+    flushes[2]!.finish();
+    await tick();
+    expect(flushes.map((f) => f.items)).toEqual([[1], [2, 3, 4], [5, 6, 7], [8]]);
+    flushes[3]!.finish();
+    expect(await Promise.all(answers)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `done ${i}`));
   });
 
   it('gathers what arrives while a flush is in flight into the next one, at most maxBatch each', async () => {
