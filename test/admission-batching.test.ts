@@ -125,7 +125,16 @@ describe('concurrent admissions through the API', () => {
     const before = await countOf('runs', { flow_id: ids.flow });
     let answers: Answer[] = [];
     const sent = await statements(async () => {
-      answers = await Promise.all(Array.from({ length: CONCURRENT }, () => call(w, 'alice', 'POST', '/runs', body)));
+      // On PostgreSQL the first statement is held back by a lock on runs until every request has reached
+      // admission, so the sharing does not depend on how this busy host schedules the requests.
+      const blocker = POSTGRES_ADMIN_URL ? await w.knex().transaction() : undefined;
+      await blocker?.raw('LOCK TABLE runs IN SHARE MODE');
+      const pending = Promise.all(Array.from({ length: CONCURRENT }, () => call(w, 'alice', 'POST', '/runs', body)));
+      if (blocker) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await blocker.commit();
+      }
+      answers = await pending;
     });
     expect(answers.map((a) => a.status)).toEqual(Array(CONCURRENT).fill(201));
     const runIds = answers.map((a) => a.body.id as string);

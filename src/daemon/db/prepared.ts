@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+
 /**
  * Query options that make the statement a named prepared statement on PostgreSQL: parsed once per
  * connection and, after a few runs, planned once. For the statements of the hot paths (run admission,
@@ -6,4 +8,53 @@
  */
 export function prepared(name: string): { name: string } {
   return { name };
+}
+
+/** The `$n` text of each statement `queryPrepared` sent straight to pg, by name. */
+const positionedTexts = new Map<string, string>();
+
+/** The pooled pg client as knex hands it out: node-postgres's query, and knex's id for it. */
+interface PgConnection {
+  readonly __knexUid?: string;
+  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * The rows of `sql` (knex's `?` placeholders) run as the named prepared statement `name`. On PostgreSQL
+ * outside a transaction it goes straight to a pooled pg client, its `$n` text made once per name: knex
+ * scans the whole text twice on every call (binding replacement, then positioning), which for a statement
+ * carrying many run admissions cost more than the daemon's other work on it. knex's `query` event still
+ * reports it (with the `$n` text). In a transaction, and on PGlite, it is an ordinary knex query. `sql` is
+ * called only when the text is needed: the text under one name must never change.
+ */
+export async function queryPrepared<Row>(db: Knex | Knex.Transaction, name: string, sql: () => string, bindings: readonly unknown[]): Promise<Row[]> {
+  if (db.isTransaction || db.client.config.client !== 'pg') {
+    const { rows } = await db.raw(sql(), bindings as Knex.RawBinding[]).options(prepared(name));
+    return rows as Row[];
+  }
+  let text = positionedTexts.get(name);
+  if (text === undefined) {
+    text = positioned(sql(), bindings.length, name);
+    positionedTexts.set(name, text);
+  }
+  const connection = (await db.client.acquireConnection()) as PgConnection;
+  try {
+    db.emit('query', { method: 'raw', sql: text, bindings, options: { name }, __knexUid: connection.__knexUid });
+    const { rows } = await connection.query({ name, text, values: bindings });
+    return rows as Row[];
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+}
+
+/** `?` placeholders as `$1`, `$2`, …; the text may hold no other `?` (knex's `??` identifiers, jsonb operators). */
+function positioned(sql: string, expected: number, name: string): string {
+  let count = 0;
+  const text = sql.replace(/\?+/g, (marks) => {
+    if (marks.length !== 1) throw new TypeError(`statement ${name}: "${marks}" is not a value placeholder`);
+    count += 1;
+    return `$${count}`;
+  });
+  if (count !== expected) throw new TypeError(`statement ${name}: ${count} placeholders for ${expected} values`);
+  return text;
 }

@@ -3,7 +3,7 @@ import { auditInsertFrom, type AuditRow } from '../../audit/audit-repo.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { Coalescer, type CoalescerOptions, type Settled } from '../../db/coalescer.js';
 import { NotifiedCache } from '../../db/notified-cache.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared, queryPrepared } from '../../db/prepared.js';
 import type { SqlPart } from '../../db/sql-part.js';
 import type { AdmissionCompanion, TriggerSource } from './run-admission.js';
 import type { RunRow } from './run-view.js';
@@ -212,8 +212,8 @@ export class AdmissionRepo {
   private async insertOne(db: Knex | Knex.Transaction, item: PendingInsert): Promise<InsertOutcome> {
     const ctes = admissionCtes('', item);
     try {
-      const { rows } = await db.raw(`WITH ${ctes.sql} SELECT created_at FROM run`, ctes.bindings).options(prepared(statementName(item.companion, 1)));
-      const written = (rows as { created_at: Date }[])[0];
+      const rows = await queryPrepared<{ created_at: Date }>(db, statementName(item.companion, 1), () => `WITH ${ctes.sql} SELECT created_at FROM run`, ctes.bindings);
+      const written = rows[0];
       return written ? newRunRow(item.run, written.created_at) : 'not_admitted';
     } catch (error) {
       if ((error as { code?: unknown }).code === '23503') return 'gone';
@@ -225,11 +225,11 @@ export class AdmissionRepo {
   private async insertMany(db: Knex, items: readonly PendingInsert[]): Promise<Settled<InsertOutcome>[]> {
     if (items.length === 1) return [await settle(this.insertOne(db, items[0]!))];
     const parts = items.map((item, i) => admissionCtes(`a${i}_`, item));
-    const sql = `WITH ${parts.map((part) => part.sql).join(',\n')}
+    const sql = () => `WITH ${parts.map((part) => part.sql).join(',\n')}
       ${items.map((_, i) => `SELECT ${i} AS item, created_at FROM a${i}_run`).join(' UNION ALL ')}`;
     let rows: { item: number; created_at: Date }[];
     try {
-      ({ rows } = await db.raw(sql, parts.flatMap((part) => part.bindings)).options(prepared(statementName(items[0]!.companion, items.length))));
+      rows = await queryPrepared(db, statementName(items[0]!.companion, items.length), sql, parts.flatMap((part) => part.bindings));
     } catch (error) {
       // The database refused the statement (a purged flow's foreign key, a deadlock between two statements'
       // idempotency keys, …): each alone, with its own outcome. Unreachable, it would refuse each again.
