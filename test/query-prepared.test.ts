@@ -55,6 +55,13 @@ describe('queryPrepared', () => {
     expect(seen[0]).toMatch(BACKEND === 'postgres' ? /^SELECT \$1::int AS n$/ : /SELECT .*::int AS n/);
   });
 
+  it.runIf(BACKEND === 'postgres')('sends the text knex would send under the same name (a transaction takes knex\'s path, maybe on the same connection)', async () => {
+    const sql = 'SELECT ?::int AS n, cardinality(?::uuid[]) AS ids, (?::jsonb)->>\'a\' AS a';
+    const bindings = [1, ['00000000-0000-4000-8000-000000000001'], '{"a":"b"}'];
+    const seen = await observed(() => queryPrepared(db.knex, 'svc_test_query_same_text', () => sql, bindings));
+    expect(seen).toEqual([db.knex.raw(sql, bindings).toSQL().toNative().sql]);
+  });
+
   it('runs inside a transaction through it', async () => {
     await db.knex.transaction(async (trx) => {
       await trx.raw('CREATE TEMP TABLE query_prepared_probe (n int) ON COMMIT DROP');
