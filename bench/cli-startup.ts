@@ -23,19 +23,20 @@ export async function cliStartupBenchmark(line: (name: string, value: string) =>
   const config = await mkdtemp(join(tmpdir(), 'svc-bench-cli-'));
   const env = { XDG_CONFIG_HOME: config, NO_COLOR: '1' };
   try {
-    const cases: [string, string[], Record<string, string>][] = [
-      ['node -e 0', ['-e', '0'], {}],
-      ['svc --version', [CLI, '--version'], env],
-      ['svc --help', [CLI, '--help'], env],
+    // The aim (issue 8) covers start-up alone; whoami adds a request to a daemon, so it has none.
+    const cases: [string, string[], Record<string, string>, string][] = [
+      ['node -e 0', ['-e', '0'], {}, ''],
+      ['svc --version', [CLI, '--version'], env, ', aim <= 2.5'],
+      ['svc --help', [CLI, '--help'], env, ', aim <= 2.5'],
     ];
-    if (whoami) cases.push(['svc whoami --json', [CLI, 'whoami', '--json', '--server', whoami.server], { ...env, SVC_TOKEN: whoami.token }]);
+    if (whoami) cases.push(['svc whoami --json', [CLI, 'whoami', '--json', '--server', whoami.server], { ...env, SVC_TOKEN: whoami.token }, '']);
     const times = cases.map(() => [] as number[]);
     for (let run = 0; run < RUNS; run += 1) cases.forEach(([, args, e], i) => times[i]!.push(wallMs(args, e)));
     const baseline = median(times[0]!);
     line('node -e 0 (ms, median)', baseline.toFixed(0));
-    cases.slice(1).forEach(([name], i) => {
+    cases.slice(1).forEach(([name, , , aim], i) => {
       const ms = median(times[i + 1]!);
-      line(`${name} (ms, median; ratio to node -e 0, aim <= 2.5)`, `${ms.toFixed(0)} (${(ms / baseline).toFixed(2)})`);
+      line(`${name} (ms, median; ratio to node -e 0${aim})`, `${ms.toFixed(0)} (${(ms / baseline).toFixed(2)})`);
     });
   } finally {
     await rm(config, { recursive: true, force: true });
