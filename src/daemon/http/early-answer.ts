@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CatalogueRoute } from '../../shared/catalogue/types.js';
 import type { Logger } from '../logging/logger.js';
-import { resolveClientAddress } from './client-address.js';
 import { logAccessLine } from './middleware/access-log.js';
-import { PROBLEM_JSON, problemBody } from './middleware/problem-response.js';
+import { clientAddressOf } from './middleware/client-address.js';
+import { problemBody, setProblemHeaders } from './middleware/problem-response.js';
 import { requestIdFor } from './middleware/request-id.js';
 import { SECURITY_HEADERS } from './middleware/security-headers.js';
 import type { Problem } from './problem.js';
+import { headerOf } from './request-header.js';
 
 export interface EarlyAnswerOptions {
   readonly log: Logger;
@@ -20,26 +21,23 @@ export interface EarlyAnswerOptions {
  */
 export function answerEarly(req: IncomingMessage, res: ServerResponse, route: CatalogueRoute, problem: Problem, options: EarlyAnswerOptions): void {
   const started = process.hrtime.bigint();
-  const given = req.headers['x-request-id'];
-  const requestId = requestIdFor(typeof given === 'string' ? given : '');
+  const requestId = requestIdFor(headerOf(req, 'x-request-id'));
   res.statusCode = problem.status;
   res.setHeader('X-Request-Id', requestId);
   for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
-  for (const name in problem.headers) res.setHeader(name, problem.headers[name]!);
-  res.setHeader('Content-Type', PROBLEM_JSON);
+  setProblemHeaders(res, problem);
   const body = problemBody(problem, requestId);
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
   if (!options.log.isLevelEnabled('info')) return;
   const url = req.url ?? '/';
   const query = url.indexOf('?');
-  const forwardedFor = options.trustProxyHeaders ? req.headers['x-forwarded-for'] : undefined;
   logAccessLine(options.log.child({ request_id: requestId }), {
     method: req.method ?? '',
     path: query < 0 ? url : url.slice(0, query),
     route,
     status: problem.status,
     started,
-    clientIp: resolveClientAddress(req.socket.remoteAddress, typeof forwardedFor === 'string' ? forwardedFor : undefined, options.trustProxyHeaders),
+    clientIp: clientAddressOf(req, options.trustProxyHeaders),
   });
 }

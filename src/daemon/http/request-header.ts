@@ -1,4 +1,11 @@
+import type { IncomingMessage } from 'node:http';
 import type { AppContext } from './types.js';
+
+/** A header of Node's request by its lower-case name, or '' when absent or repeated as an array. */
+export function headerOf(req: IncomingMessage, lowerCaseName: string): string {
+  const value = req.headers[lowerCaseName];
+  return typeof value === 'string' ? value : '';
+}
 
 /**
  * A request header by its lower-case name, or '' (as `ctx.get` answers), read straight from Node's
@@ -6,6 +13,5 @@ import type { AppContext } from './types.js';
  * the request path would pay several times per request.
  */
 export function requestHeader(ctx: AppContext, lowerCaseName: string): string {
-  const value = ctx.req.headers[lowerCaseName];
-  return typeof value === 'string' ? value : '';
+  return headerOf(ctx.req, lowerCaseName);
 }

@@ -1,10 +1,10 @@
+import type { ServerResponse } from 'node:http';
 import { problemType } from '../../../shared/api/problem-codes.js';
 import { Problem, problems } from '../problem.js';
-import { setResponseHeader } from '../response-header.js';
 import type { ProblemResponder } from '../types.js';
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P03']);
-export const PROBLEM_JSON = 'application/problem+json';
+const PROBLEM_JSON = 'application/problem+json';
 
 /** The database is down or unreachable (as opposed to a query that is wrong): the client may retry. */
 function isDatabaseUnavailable(error: unknown): boolean {
@@ -22,13 +22,19 @@ export function problemResponse(): ProblemResponder {
     // Problems are expected outcomes (the access log records them); only an unexpected error is logged with its cause.
     if (!(error instanceof Problem)) ctx.state.log.error({ err: error }, 'request failed');
     ctx.status = problem.status;
-    for (const name in problem.headers) setResponseHeader(ctx, name, problem.headers[name]!);
-    // Set as a header: `ctx.type` would look the type up in the mime database on every answer.
-    setResponseHeader(ctx, 'Content-Type', PROBLEM_JSON);
+    setProblemHeaders(ctx.res, problem);
     // Serialized here rather than by Koa, which would examine the content type again (a header read and a
     // regular expression) and set the length twice; the bytes are the same.
     ctx.body = problemBody(problem, ctx.state.requestId);
   };
+}
+
+/** The Problem's own headers and its content type (nothing once the headers are sent). */
+export function setProblemHeaders(res: ServerResponse, problem: Problem): void {
+  if (res.headersSent) return;
+  for (const name in problem.headers) res.setHeader(name, problem.headers[name]!);
+  // Set as a header: `ctx.type` would look the type up in the mime database on every answer.
+  res.setHeader('Content-Type', PROBLEM_JSON);
 }
 
 const BASE_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id']);
