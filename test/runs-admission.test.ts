@@ -107,6 +107,18 @@ describe('POST /runs', () => {
     expect(await runCount()).toBe(before);
   });
 
+  it('refuses text no column can store: NUL in a param 422 naming it, an unpaired surrogate anywhere 400; writes nothing', async () => {
+    const before = await runCount();
+    const nul = await problem(await post('opal', { ...valid(), params: { change_id: 'CHG1\u0000' } }));
+    expect(nul).toMatchObject({ status: 422, code: 'validation_failed' });
+    expect(nul.errors!.map((e) => e.path)).toEqual(['params.change_id']);
+    for (const body of [{ ...valid(), name: 'night\ud800ly' }, { ...valid(), params: { change_id: 'CHG1', mode: '\udc00' } }]) {
+      const refused = await problem(await post('opal', body));
+      expect(refused, JSON.stringify(body)).toMatchObject({ status: 400, code: 'malformed_json' });
+    }
+    expect(await runCount()).toBe(before);
+  });
+
   it('refuses more devices than a role takes', async () => {
     const response = await post('opal', { ...valid(), targets: { routers: [ids.r1, ids.r2, ids.sharedDevice, UNKNOWN_ID] } });
     expect(await problem(response)).toMatchObject({ status: 422, code: 'validation_failed', errors: [{ path: 'targets.routers' }] });

@@ -155,6 +155,13 @@ describe('decodeTriggerBody', () => {
       expect(decodeTriggerBody(raw)).toMatchObject({ ok: false, status: 422, code: 'invalid_payload' });
     }
   });
+
+  it('refuses a string no column can store, NUL or an unpaired surrogate, naming its path', () => {
+    expect(decodeTriggerBody(Buffer.from('{"params":{"a":["x","y\\u0000"]}}'))).toMatchObject({ ok: false, status: 422, code: 'invalid_payload', extensions: { errors: [{ path: 'params.a[1]' }] } });
+    expect(decodeTriggerBody(Buffer.from('{"params":{"b\\udc00":1}}'))).toMatchObject({ ok: false, code: 'invalid_payload', extensions: { errors: [{ path: 'params.b\udc00' }] } });
+    // An escaped pair is one character, and an escaped backslash before "u0000" is text.
+    expect(decodeTriggerBody(Buffer.from('{"a":"\\ud83d\\ude00","b":"\\\\u0000"}'))).toEqual({ ok: true, value: { a: '😀', b: '\\u0000' } });
+  });
 });
 
 describe('rule 7: resolveTargets and the unknown-reference message', () => {

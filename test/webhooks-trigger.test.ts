@@ -275,6 +275,9 @@ describe('the error table', () => {
     ['a role not an array', '{"related_targets":{"routers":"r1"}}'],
     ['a malformed reference', '{"related_targets":{"routers":["not-a-uuid"]}}'],
     ['a reference with an extra key', '{"related_targets":{"routers":[{"provider_id":"p","external_id":"1","name":"x"}]}}'],
+    ['a param holding NUL', '{"params":{"change_id":"CHG1\\u0000"}}'],
+    ['a param holding an unpaired surrogate', '{"params":{"change_id":"CHG1\\ud800"}}'],
+    ['an external id holding NUL', '{"related_targets":{"routers":[{"provider_id":"p","external_id":"1\\u0000"}]}}'],
   ])('422 invalid_payload: the body is %s', async (_, body) => {
     const target = await endpoint({ flow_id: ids.targeted });
     const { delivery } = expectRefused(await effects(target, () => hook(w, target.path_token, body, signed(KEY, body))), 422, 'invalid_payload', true);

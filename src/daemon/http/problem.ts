@@ -34,7 +34,10 @@ export const problems = {
   payloadTooLarge: (limit: number) =>
     new Problem(413, 'payload_too_large', `The request body exceeds ${limit} bytes.`, { limit }),
   // The parser's own message quotes part of the body, which may hold a secret: never echoed back.
-  malformedJson: () => new Problem(400, 'malformed_json', 'The request body is not valid JSON.'),
+  malformedJson: (errors?: readonly { path: string; message: string }[]) =>
+    errors
+      ? new Problem(400, 'malformed_json', 'The request body holds a string that is not Unicode text.', { errors })
+      : new Problem(400, 'malformed_json', 'The request body is not valid JSON.'),
   unsupportedMediaType: () =>
     new Problem(415, 'unsupported_media_type', 'Send the request body as application/json.'),
   unauthenticated: (challenge: string) =>

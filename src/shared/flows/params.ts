@@ -1,3 +1,4 @@
+import { findUnstorableText, UNSTORABLE_TEXT_MESSAGES } from '../json/unstorable-text.js';
 import type { FlowInput } from './definition.js';
 
 /**
@@ -5,7 +6,7 @@ import type { FlowInput } from './definition.js';
  * admission (every trigger path) and anything that wants to check a launch form before sending it.
  */
 
-export type ParamIssueCode = 'not_an_object' | 'unknown_param' | 'required' | 'wrong_type' | 'out_of_bounds' | 'not_in_options' | 'pattern_mismatch';
+export type ParamIssueCode = 'not_an_object' | 'unknown_param' | 'required' | 'wrong_type' | 'out_of_bounds' | 'not_in_options' | 'pattern_mismatch' | 'unstorable_text';
 
 export interface ParamIssue {
   /** `params` for the whole value, else `params.<name>`. */
@@ -53,6 +54,9 @@ export function validateParams(inputs: readonly FlowInput[], params: unknown): P
 
 /** Why `value` does not satisfy `input`, or undefined when it does (also usable to check a default). */
 export function checkParamValue(input: FlowInput, value: unknown): { code: ParamIssueCode; message: string } | undefined {
+  // The run stores its params as jsonb, which holds neither.
+  const unstorable = findUnstorableText(value);
+  if (unstorable) return { code: 'unstorable_text', message: `${unstorable.path ? `${unstorable.path}: ` : ''}${UNSTORABLE_TEXT_MESSAGES[unstorable.kind]}` };
   switch (input.type) {
     case 'string':
     case 'text':

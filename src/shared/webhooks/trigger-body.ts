@@ -1,4 +1,5 @@
 import type { ProblemCode } from '../api/problem-codes.js';
+import { findUnstorableText, mayHoldUnstorableText, UNSTORABLE_TEXT_MESSAGES } from '../json/unstorable-text.js';
 import { providerRefKey } from '../inventory/provider-ref.js';
 
 /**
@@ -65,11 +66,16 @@ export function decodeTriggerBody(raw: Uint8Array): { readonly ok: true; readonl
   } catch {
     return invalid('', 'the body is not UTF-8 text');
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch {
     return invalid('', 'the body is not valid JSON');
   }
+  // Every string of the body is stored (params) or looked up (provider references) as it is sent.
+  const unstorable = mayHoldUnstorableText(text) ? findUnstorableText(value) : undefined;
+  if (unstorable) return invalid(unstorable.path, UNSTORABLE_TEXT_MESSAGES[unstorable.kind]);
+  return { ok: true, value };
 }
 
 type Reference = { readonly uuid: string } | { readonly ref: ProviderRef } | TriggerBodyFailure;

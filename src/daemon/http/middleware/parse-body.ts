@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { findUnstorableText, mayHoldUnstorableText, UNSTORABLE_TEXT_MESSAGES } from '../../../shared/json/unstorable-text.js';
 import { problems } from '../problem.js';
 import type { AppContext, BodyMode, Step } from '../types.js';
 import { requestHeader } from '../request-header.js';
@@ -44,10 +45,15 @@ async function readAndParse(ctx: AppContext, mode: BodyMode, limit: number): Pro
   const raw = await readLimited(ctx.req, limit);
   ctx.state.rawBody = raw;
   if (mode === 'json' && raw.length > 0) {
+    const text = raw.toString('utf8');
     try {
-      ctx.state.body = JSON.parse(raw.toString('utf8'));
+      ctx.state.body = JSON.parse(text);
     } catch {
       throw problems.malformedJson();
     }
+    // I-JSON (RFC 7493) refuses unpaired surrogates: no column could store one as sent. NUL is left to each
+    // field's own rules, which name the field.
+    const unpaired = mayHoldUnstorableText(text) ? findUnstorableText(ctx.state.body, ['unpaired_surrogate']) : undefined;
+    if (unpaired) throw problems.malformedJson([{ path: unpaired.path, message: UNSTORABLE_TEXT_MESSAGES.unpaired_surrogate }]);
   }
 }

@@ -1,0 +1,49 @@
+/**
+ * Text PostgreSQL cannot store: NUL (text and jsonb refuse it) and UTF-16 surrogates without their pair
+ * (not Unicode: jsonb refuses their escapes, and text would store U+FFFD in their place). JSON carries
+ * either only as a `\u` escape, which is why a body without one needs no search.
+ */
+export type UnstorableText = 'nul' | 'unpaired_surrogate';
+
+const UNPAIRED = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const UNSTORABLE_TEXT_MESSAGES: Readonly<Record<UnstorableText, string>> = {
+  nul: 'must not contain NUL (\\u0000)',
+  unpaired_surrogate: 'must not contain an unpaired UTF-16 surrogate',
+};
+
+function kindOf(text: string, kinds: readonly UnstorableText[]): UnstorableText | undefined {
+  return kinds.find((kind) => (kind === 'nul' ? text.includes('\u0000') : UNPAIRED.test(text)));
+}
+
+/** Whether JSON text may hold unstorable text once parsed (it has a `\u` escape). */
+export function mayHoldUnstorableText(json: string): boolean {
+  return json.includes('\\u');
+}
+
+/**
+ * The first string (object keys included) of a parsed JSON value that is unstorable text, with its
+ * path below the value (`a.b[2]`, empty for the value itself) and which of `kinds` it is.
+ */
+export function findUnstorableText(value: unknown, kinds: readonly UnstorableText[] = ['nul', 'unpaired_surrogate'], path = ''): { readonly path: string; readonly kind: UnstorableText } | undefined {
+  if (typeof value === 'string') {
+    const kind = kindOf(value, kinds);
+    return kind ? { path, kind } : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const found = findUnstorableText(value[i], kinds, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [key, member] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    const kind = kindOf(key, kinds);
+    if (kind) return { path: at, kind };
+    const found = findUnstorableText(member, kinds, at);
+    if (found) return found;
+  }
+  return undefined;
+}
