@@ -178,8 +178,13 @@ export const count = async (query: Knex.QueryBuilder) => Number(((await query.co
 
 /** Runs `work` and answers the statements the world's daemon sent meanwhile. */
 export async function statementsDuring(world: World, work: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const listener = (query: { sql: string }) => seen.push(query.sql);
+  return (await queriesDuring(world, work)).map((query) => query.sql);
+}
+
+/** The statements sent while `work` runs, with their values. */
+export async function queriesDuring(world: World, work: () => Promise<unknown>): Promise<{ sql: string; bindings: readonly unknown[] }[]> {
+  const seen: { sql: string; bindings: readonly unknown[] }[] = [];
+  const listener = (query: { sql: string; bindings?: readonly unknown[] }) => seen.push({ sql: query.sql, bindings: query.bindings ?? [] });
   world.knex().on('query', listener);
   try {
     await work();
@@ -187,4 +192,9 @@ export async function statementsDuring(world: World, work: () => Promise<unknown
     world.knex().off('query', listener);
   }
   return seen;
+}
+
+/** How many run admissions each admission statement among `queries` carried (its one value is their JSON array). */
+export function admissionsPerStatement(queries: readonly { sql: string; bindings: readonly unknown[] }[]): number[] {
+  return queries.filter((query) => /INSERT INTO runs/.test(query.sql)).map((query) => (JSON.parse(String(query.bindings[0])) as unknown[]).length);
 }

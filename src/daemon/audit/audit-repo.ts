@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { SqlPart } from '../db/sql-part.js';
 
 /** The columns of an audit entry that are the same whether written, read, or sent to a client. */
 export interface AuditFields {
@@ -30,19 +29,31 @@ export class AuditRepo {
   }
 }
 
+/** The columns `audit_logs` is written with, in order, and their SQL types. */
+const ENTRY_COLUMNS = [
+  ['org_id', 'uuid'], ['event_type', 'text'], ['actor_sub', 'text'], ['actor_username', 'text'], ['resource_type', 'text'],
+  ['resource_id', 'text'], ['action', 'text'], ['outcome', 'text'], ['details_json', 'jsonb'], ['client_ip', 'text'], ['user_agent', 'text'],
+] as const;
+
 /**
- * The entry as a data-modifying common table expression of a larger statement, written once per row of
- * `source` (so only if that row was written): run admission's `run.started`, the webhook's
- * `webhook.triggered`. The SQL depends on `source` alone, so a statement built from it can be prepared.
+ * An entry as columns of a statement's input rows (run admission's statement), each named with a prefix:
+ * their names and SQL types in order, an entry's values appended to an input row in that order, and the
+ * data-modifying statement writing one entry per row of a source (so only for the rows that are there).
  */
-export function auditInsertFrom(source: string, row: AuditRow): SqlPart {
+export interface AuditInput {
+  readonly columns: readonly (readonly [name: string, type: string])[];
+  push(into: unknown[], row: AuditRow): void;
+  insertFrom(source: string): string;
+}
+
+export function auditInput(prefix: string): AuditInput {
+  const names = ENTRY_COLUMNS.map(([column]) => `${prefix}${column}`);
   return {
-    sql: `INSERT INTO audit_logs (org_id, event_type, actor_sub, actor_username, resource_type, resource_id, action, outcome,
-        details_json, client_ip, user_agent)
-      SELECT ?::uuid, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? FROM ${source}`,
-    bindings: [
-      row.org_id, row.event_type, row.actor_sub, row.actor_username, row.resource_type, row.resource_id,
-      row.action, row.outcome, JSON.stringify(row.details_json), row.client_ip, row.user_agent,
-    ],
+    columns: ENTRY_COLUMNS.map(([, type], i) => [names[i]!, type] as const),
+    push(into, row) {
+      for (const [column] of ENTRY_COLUMNS) into.push(row[column]);
+    },
+    insertFrom: (source) => `INSERT INTO audit_logs (${ENTRY_COLUMNS.map(([column]) => column).join(', ')})
+      SELECT ${names.join(', ')} FROM ${source}`,
   };
 }

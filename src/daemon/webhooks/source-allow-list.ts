@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { boundedMemo } from '../../shared/bounded-memo.js';
 import { maskAddress } from '../http/client-address.js';
 
 /**
@@ -127,22 +128,9 @@ export function compileAllowList(entries: readonly string[] | null): SourceMatch
  * request path's `maskAddress` keeps an IPv6 /48 (its choice for anonymous callers); the webhook spec
  * asks for /64, so only the IPv4 half is shared.
  */
-export function maskSourceIp(ip: string): string {
-  let masked = maskedSources.get(ip);
-  if (masked === undefined) {
-    masked = maskParsed(ip);
-    // Bounded: callers of one instance are few (CI runners, monitoring); a flood of new addresses only
-    // costs the parse this saves.
-    if (maskedSources.size >= MASKED_SOURCES_KEPT) maskedSources.clear();
-    maskedSources.set(ip, masked);
-  }
-  return masked;
-}
+export const maskSourceIp = boundedMemo(maskParsed, 1024);
 
-/** Masking parses the address (four times for IPv4), a few microseconds, twice per accepted trigger. */
-const maskedSources = new Map<string, string>();
-const MASKED_SOURCES_KEPT = 1024;
-
+/** Masking parses the address (four times for IPv4), a few microseconds, twice per accepted trigger: remembered per address. */
 function maskParsed(ip: string): string {
   if (!ipaddr.isValid(ip)) return 'unknown';
   const parsed = ipaddr.process(ip);

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { auditInsertFrom, type AuditRow } from '../../audit/audit-repo.js';
+import type { AuditRow } from '../../audit/audit-repo.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { Coalescer, type CoalescerOptions, type Settled } from '../../db/coalescer.js';
 import { NotifiedCache } from '../../db/notified-cache.js';
 import { prepared, queryPrepared } from '../../db/prepared.js';
-import type { SqlPart } from '../../db/sql-part.js';
+import { admissionInput, admissionStatement, type PendingInsert } from './admission-statement.js';
 import type { AdmissionCompanion, TriggerSource } from './run-admission.js';
 import type { RunRow } from './run-view.js';
 
@@ -77,80 +77,15 @@ function newRunRow(run: NewRun, createdAt: Date): RunRow {
 const READABLE_ORG = '(%s = ? OR %s = (SELECT o.id FROM organizations o WHERE o.is_shared AND o.is_active))';
 const readable = (column: string) => READABLE_ORG.replaceAll('%s', column);
 
-const RUN_INSERT_COLUMNS = `id, org_id, flow_id, flow_version, flow_name, name, status, params_json, targets_json,
-        trigger_source, trigger_details_json, workflow_id, created_by, updated_by`;
-const RUN_VALUES = `?::uuid, ?::uuid, ?::uuid, ?::integer, ?, ?, 'queued', ?::jsonb, ?::jsonb, ?, ?::jsonb, ?, ?, ?`;
-const LIVE_DEVICES = `(SELECT count(*) FROM devices d WHERE d.id = ANY(?::uuid[]) AND d.deleted_at IS NULL AND ${readable('d.org_id')}) = ?::bigint`;
-
-/** One admission's insert, waiting for its statement. */
-interface PendingInsert {
-  readonly run: NewRun;
-  readonly devices: TargetDevices;
-  readonly entry: AuditRow;
-  readonly companion: AdmissionCompanion | undefined;
-}
-
 type InsertOutcome = RunRow | 'not_admitted' | 'gone';
-
-function runBindings(run: NewRun): Knex.Value[] {
-  return [
-    run.id,
-    run.org_id,
-    run.flow_id,
-    run.flow_version,
-    run.flow_name,
-    run.name,
-    JSON.stringify(run.params),
-    JSON.stringify(run.targets),
-    run.trigger_source,
-    JSON.stringify(run.trigger_details),
-    run.workflow_id,
-    run.created_by,
-    run.created_by,
-  ];
-}
-
-/**
- * One admission's common table expressions, their names starting with `prefix`: the run and its
- * `run.started` entry, atomic without a transaction of the caller's, with a companion's parts around them.
- * `admitted` holds one row only when every target device is live in the organization or the shared one (so
- * an unknown device costs no round trip of its own); a gate selects from it, and the run is written from
- * the gate's row, or from `admitted` when there is no gate.
- */
-function admissionCtes(prefix: string, item: PendingInsert): SqlPart {
-  const names = { admitted: `${prefix}admitted`, run: `${prefix}run` };
-  const gate = item.companion?.gate?.(names);
-  const after = (item.companion?.after ?? []).map((part) => part(names));
-  const entry = auditInsertFrom(names.run, item.entry);
-  const sql = `${names.admitted} AS (SELECT 1 AS ok WHERE ${LIVE_DEVICES})${gate ? `, ${prefix}gate AS (${gate.sql})` : ''}, ${names.run} AS (
-    INSERT INTO runs (${RUN_INSERT_COLUMNS})
-      SELECT ${RUN_VALUES} FROM ${gate ? `${prefix}gate` : names.admitted}
-      RETURNING created_at
-  ), ${prefix}entry AS (${entry.sql})${after.map((part, i) => `, ${prefix}after_${i} AS (${part.sql})`).join('')}`;
-  const bindings = [
-    [...item.devices.ids],
-    item.devices.orgId,
-    item.devices.ids.length,
-    ...(gate?.bindings ?? []),
-    ...runBindings(item.run),
-    ...entry.bindings,
-    ...after.flatMap((part) => part.bindings),
-  ];
-  return { sql, bindings };
-}
-
-/** The prepared statement's name for `count` admissions of one companion shape (its text depends on nothing else). */
-function statementName(companion: AdmissionCompanion | undefined, count: number): string {
-  const single = companion ? `svc_admission_insert_${companion.name}` : 'svc_admission_insert';
-  return count === 1 ? single : `${single}_x${count}`;
-}
 
 /**
  * Admission statements in flight at once, how many admissions one carries at most, and how many must
  * wait before a second starts beside the first. One at a time leaves the database's second core idle
  * while the statement runs; a second statement with only an admission or two costs more CPU (its round
  * trip, commit and lock traffic) than it saves. Measured on the 2-core bench host (webhook triggers from
- * 16 senders): accepted triggers 0.48-0.49 of a bare INSERT with one in flight, 0.54-0.59 with these.
+ * 16 senders, the set-wise statement): 0.78 and 0.78 of a bare INSERT with these, 0.71-0.78 from four
+ * waiting, 0.66-0.70 from nine, 0.64-0.72 with three in flight from five.
  */
 export const ADMISSION_BATCHING: CoalescerOptions = { inFlight: 2, maxBatch: 32, minBatchWhileBusy: 6 };
 
@@ -201,7 +136,7 @@ export class AdmissionRepo {
   async insert(db: Knex | Knex.Transaction, run: NewRun, devices: TargetDevices, entry: AuditRow, companion?: AdmissionCompanion): Promise<InsertOutcome> {
     const item: PendingInsert = { run, devices, entry, companion };
     if (db.isTransaction) return this.insertOne(db, item);
-    const shape = statementName(companion, 1);
+    const shape = companion?.shape.name ?? '';
     let byShape = this.coalescers.get(db);
     if (!byShape) this.coalescers.set(db, (byShape = new Map()));
     let coalescer = byShape.get(shape);
@@ -210,37 +145,35 @@ export class AdmissionRepo {
   }
 
   private async insertOne(db: Knex | Knex.Transaction, item: PendingInsert): Promise<InsertOutcome> {
-    const ctes = admissionCtes('', item);
     try {
-      const rows = await queryPrepared<{ created_at: Date }>(db, statementName(item.companion, 1), () => `WITH ${ctes.sql} SELECT created_at FROM run`, ctes.bindings);
-      const written = rows[0];
-      return written ? newRunRow(item.run, written.created_at) : 'not_admitted';
+      return (await this.write(db, [item]))[0]!;
     } catch (error) {
       if ((error as { code?: unknown }).code === '23503') return 'gone';
       throw error;
     }
   }
 
-  /** Items of one companion shape in one statement; `created_at` comes back per item written. */
+  /** Admissions of one companion shape in one statement, which answers `created_at` per admission written. */
+  private async write(db: Knex | Knex.Transaction, items: readonly PendingInsert[]): Promise<Exclude<InsertOutcome, 'gone'>[]> {
+    const statement = admissionStatement(items[0]!.companion?.shape);
+    const rows = await queryPrepared<{ item: number; created_at: Date }>(db, statement.name, () => statement.text, [admissionInput(statement, items)]);
+    const createdAt = new Map(rows.map((row) => [Number(row.item), row.created_at]));
+    return items.map((item, i) => {
+      const at = createdAt.get(i);
+      return at ? newRunRow(item.run, at) : 'not_admitted';
+    });
+  }
+
   private async insertMany(db: Knex, items: readonly PendingInsert[]): Promise<Settled<InsertOutcome>[]> {
     if (items.length === 1) return [await settle(this.insertOne(db, items[0]!))];
-    const parts = items.map((item, i) => admissionCtes(`a${i}_`, item));
-    const sql = () => `WITH ${parts.map((part) => part.sql).join(',\n')}
-      ${items.map((_, i) => `SELECT ${i} AS item, created_at FROM a${i}_run`).join(' UNION ALL ')}`;
-    let rows: { item: number; created_at: Date }[];
     try {
-      rows = await queryPrepared(db, statementName(items[0]!.companion, items.length), sql, parts.flatMap((part) => part.bindings));
+      return (await this.write(db, items)).map((value) => ({ ok: true, value }));
     } catch (error) {
       // The database refused the statement (a purged flow's foreign key, a deadlock between two statements'
       // idempotency keys, …): each alone, with its own outcome. Unreachable, it would refuse each again.
       if (!refusedByDatabase(error)) return items.map(() => ({ ok: false, error }));
       return Promise.all(items.map((item) => settle(this.insertOne(db, item))));
     }
-    const createdAt = new Map(rows.map((row) => [Number(row.item), row.created_at]));
-    return items.map((item, i) => {
-      const at = createdAt.get(i);
-      return { ok: true, value: at ? newRunRow(item.run, at) : 'not_admitted' };
-    });
   }
 }
 

@@ -119,7 +119,19 @@ export class RunAdmissionService implements RunAdmission {
       if (companion) throw new AdmissionGateClosed();
       throw problems.conflict('The run could not be admitted; retry.');
     }
-    return { id, org_id: request.orgId, flow_id: flow.id, flow_name: flow.name, flow_version: flow.version, workflow_id: workflowId, status: 'queued', run: runView(written) };
+    return {
+      id,
+      org_id: request.orgId,
+      flow_id: flow.id,
+      flow_name: flow.name,
+      flow_version: flow.version,
+      workflow_id: workflowId,
+      status: 'queued',
+      // Made when asked for: POST /runs answers it, a webhook's envelope does not.
+      get run() {
+        return runView(written);
+      },
+    };
   }
 
   /** Refuses the targets that are not live devices, reading which are (a refusal's path, not the hot one). */

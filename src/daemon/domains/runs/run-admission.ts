@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { SqlPart } from '../../db/sql-part.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { RunView } from './run-view.js';
 
@@ -82,30 +81,36 @@ export interface AdmissionFacts {
   readonly flow_version: number;
 }
 
-export type { SqlPart };
-
 /**
- * The names of the statement's common table expressions a companion's parts select from: `admitted` (one
- * row when admission's checks inside the statement hold, none otherwise) and `run` (the run's row once
- * written). Several admissions may share one statement, each with names of its own.
+ * What a trigger path adds to run admission's statement, so its rows commit with the run and need no
+ * transaction: the same SQL for every admission it goes with (the statement is prepared once per shape).
+ * The statement reads its admissions as input rows (`jsonb_to_recordset`) holding admission's own columns
+ * and the shape's; a shape's SQL selects from `admitted` (the input rows whose checks in the statement
+ * hold) or `written` (the input rows whose run was written).
  */
-export interface AdmissionNames {
-  readonly admitted: string;
-  readonly run: string;
+export interface CompanionShape {
+  /** Names the prepared statement: one name, one shape. */
+  readonly name: string;
+  /**
+   * The shape's columns of an input row, in order, with their SQL types (`text`, `integer`, `bigint`,
+   * `boolean`, `uuid`, `uuid[]`, `jsonb`, `timestamptz`); a name of admission's own is refused.
+   */
+  readonly columns: readonly (readonly [name: string, type: string])[];
+  /**
+   * Runs first: a data-modifying statement selecting FROM admitted that returns, as `key`, the value of
+   * column `keyColumn` of each row it lets through (an insert that does nothing on an idempotency
+   * conflict). A run is written only for those; for another, nothing is written and admission throws
+   * `AdmissionGateClosed`.
+   */
+  readonly gate?: { readonly sql: string; readonly keyColumn: string };
+  /** Data-modifying statements selecting FROM written. */
+  readonly after?: readonly string[];
 }
 
-/**
- * Writes that go into the run's statement as common table expressions, each made for the names it is
- * given. `gate` runs first: a data-modifying statement that selects its row FROM `admitted` and whose
- * returned row lets the run be written (an insert that does nothing on an idempotency conflict); when it
- * returns none, nothing of the run is written and admission throws `AdmissionGateClosed`. `after` parts
- * run with the run and may select from `run`. `name` identifies the shape of the SQL (a prepared statement
- * per shape), so parts with the same name must make the same SQL for the same names.
- */
+/** A companion of one admission: its shape, and its values of the shape's columns, in their order. */
 export interface AdmissionCompanion {
-  readonly name: string;
-  readonly gate?: (names: AdmissionNames) => SqlPart;
-  readonly after?: readonly ((names: AdmissionNames) => SqlPart)[];
+  readonly shape: CompanionShape;
+  readonly values: readonly unknown[];
 }
 
 /** The companion's gate returned no row: nothing was written. */

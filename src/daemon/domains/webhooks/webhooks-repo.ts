@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { auditInsertFrom, type AuditRow } from '../../audit/audit-repo.js';
-import type { AdmissionCompanion, AdmissionNames, SqlPart } from '../runs/run-admission.js';
+import { auditInput, type AuditRow } from '../../audit/audit-repo.js';
+import type { AdmissionCompanion, CompanionShape } from '../runs/run-admission.js';
 import { prepared } from '../../db/prepared.js';
 import { TransactionalRepo } from '../../db/transactional-repo.js';
 
@@ -79,6 +79,47 @@ function runIds(value: unknown): string[] {
 function delivery(row: DeliveryRow): DeliveryRow {
   return { ...row, run_ids: runIds(row.run_ids) };
 }
+
+const TRIGGERED = auditInput('triggered_');
+
+/** The journal row's columns of the statement's input rows, with where each value comes from. */
+const DELIVERY_INPUT: readonly (readonly [name: string, type: string, value: (row: NewDelivery) => unknown])[] = [
+  ['delivery_id', 'uuid', (row) => row.id],
+  ['endpoint_id', 'uuid', (row) => row.webhook_endpoint_id],
+  ['idempotency_key', 'text', (row) => row.idempotency_key],
+  ['signature_valid', 'boolean', (row) => row.signature_valid],
+  ['source_ip', 'text', (row) => row.source_ip],
+  ['request_body_hash', 'text', (row) => row.request_body_hash],
+  ['response_status', 'integer', (row) => row.response_status],
+  ['error_detail', 'text', (row) => row.error_detail],
+  ['run_ids', 'uuid[]', (row) => row.run_ids],
+  ['processing_duration_ms', 'integer', (row) => row.processing_duration_ms],
+];
+
+/**
+ * The accepted delivery as a companion of run admission: the journal row is the gate, written only for an
+ * admission whose checks in the statement hold (`ON CONFLICT DO NOTHING` waits for a competing statement
+ * holding the same idempotency key, so exactly one of concurrent duplicates writes its run); then the
+ * `webhook.triggered` entry and, where asked, the endpoint's `last_triggered_at`. Its values are the
+ * journal row's, `touch_endpoint`, then the entry's (`acceptedDeliveryParts`).
+ */
+const ACCEPTED_DELIVERY: CompanionShape = {
+  name: 'webhook',
+  columns: [...DELIVERY_INPUT.map(([name, type]) => [name, type] as const), ['touch_endpoint', 'boolean'], ...TRIGGERED.columns],
+  gate: {
+    keyColumn: 'delivery_id',
+    sql: `INSERT INTO webhook_deliveries (id, webhook_endpoint_id, idempotency_key, signature_valid, source_ip, request_body_hash,
+        response_status, error_detail, run_ids, processing_duration_ms)
+      SELECT delivery_id, endpoint_id, idempotency_key, signature_valid, source_ip, request_body_hash,
+        response_status, error_detail, run_ids, processing_duration_ms FROM admitted
+      ON CONFLICT (webhook_endpoint_id, idempotency_key) WHERE idempotency_key IS NOT NULL AND response_status = 202 DO NOTHING
+      RETURNING id AS key`,
+  },
+  after: [
+    TRIGGERED.insertFrom('written'),
+    'UPDATE webhook_endpoints SET last_triggered_at = now() WHERE id IN (SELECT endpoint_id FROM written WHERE touch_endpoint)',
+  ],
+};
 
 /** `webhook_endpoints` and the `webhook_deliveries` journal, plus the flow facts endpoint management checks. */
 export class WebhooksRepo extends TransactionalRepo {
@@ -170,33 +211,15 @@ export class WebhooksRepo extends TransactionalRepo {
   }
 
   /**
-   * The accepted delivery's rows as parts of run admission's one statement: the journal row as the gate
-   * (written only when admission's own checks in the statement hold, from its `admitted` row)
-   * (`ON CONFLICT DO NOTHING` waits for a competing statement holding the same idempotency key, so exactly
-   * one of concurrent duplicates writes its run), the `webhook.triggered` entry, and with `touchEndpoint`
-   * the endpoint's `last_triggered_at`. No transaction, no round trip of their own.
+   * The accepted delivery's rows in run admission's one statement (see `ACCEPTED_DELIVERY`), with
+   * `touchEndpoint` the endpoint's `last_triggered_at` too. No transaction, no round trip of their own.
    */
   acceptedDeliveryParts(row: NewDelivery, triggered: AuditRow, touchEndpoint: boolean): AdmissionCompanion {
-    const after: ((names: AdmissionNames) => SqlPart)[] = [({ run }) => auditInsertFrom(run, triggered)];
-    if (touchEndpoint) {
-      after.push(({ run }) => ({ sql: `UPDATE webhook_endpoints SET last_triggered_at = now() WHERE id = ?::uuid AND EXISTS (SELECT 1 FROM ${run})`, bindings: [row.webhook_endpoint_id] }));
-    }
-    const bindings = [
-      row.id, row.webhook_endpoint_id, row.idempotency_key, row.signature_valid, row.source_ip, row.request_body_hash,
-      row.response_status, row.error_detail, `{${row.run_ids.join(',')}}`, row.processing_duration_ms,
-    ];
-    return {
-      name: touchEndpoint ? 'webhook_touch' : 'webhook',
-      gate: ({ admitted }) => ({
-        sql: `INSERT INTO webhook_deliveries (id, webhook_endpoint_id, idempotency_key, signature_valid, source_ip, request_body_hash,
-            response_status, error_detail, run_ids, processing_duration_ms)
-          SELECT ?::uuid, ?::uuid, ?, ?, ?, ?, ?::integer, ?, ?::uuid[], ?::integer FROM ${admitted}
-          ON CONFLICT (webhook_endpoint_id, idempotency_key) WHERE idempotency_key IS NOT NULL AND response_status = 202 DO NOTHING
-          RETURNING id`,
-        bindings,
-      }),
-      after,
-    };
+    const values: unknown[] = [];
+    for (const [, , value] of DELIVERY_INPUT) values.push(value(row));
+    values.push(touchEndpoint);
+    TRIGGERED.push(values, triggered);
+    return { shape: ACCEPTED_DELIVERY, values };
   }
 
   async insertRejected(row: NewDelivery, db: Knex | WebhooksTx = this.knex): Promise<string> {
