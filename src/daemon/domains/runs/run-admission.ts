@@ -84,7 +84,7 @@ export interface AdmissionFacts {
 /**
  * What a trigger path adds to run admission's statement, so its rows commit with the run and need no
  * transaction: the same SQL for every admission it goes with (the statement is prepared once per shape).
- * The statement reads its admissions as input rows (`jsonb_to_recordset`) holding admission's own columns
+ * The statement reads its admissions as input rows (one JSON array each) holding admission's own columns
  * and the shape's; a shape's SQL selects from `admitted` (the input rows whose checks in the statement
  * hold) or `written` (the input rows whose run was written).
  */
