@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUnstorableText, mayHoldUnstorableText } from '../src/shared/json/unstorable-text.js';
+import { findUnstorableText, findUnstorableTextInJson } from '../src/shared/json/unstorable-text.js';
 
 describe('findUnstorableText', () => {
   it('finds NUL and unpaired surrogates in strings and keys, with their path', () => {
@@ -18,8 +18,9 @@ describe('findUnstorableText', () => {
     expect(findUnstorableText({ a: '\ud800' }, ['nul'])).toBeUndefined();
   });
 
-  it('needs a search only when the JSON text has a \\u escape', () => {
-    expect(mayHoldUnstorableText('{"a":"plain"}')).toBe(false);
-    expect(mayHoldUnstorableText('{"a":"\\u0041"}')).toBe(true);
+  it('searches parsed JSON only when its text has a \\u escape, the only way JSON carries either', () => {
+    // The value stands in for what the text parsed to: without an escape in the text it is not searched.
+    expect(findUnstorableTextInJson('{"a":"plain"}', { a: 'x\u0000' })).toBeUndefined();
+    expect(findUnstorableTextInJson('{"a":"x\\u0000"}', { a: 'x\u0000' })).toEqual({ path: 'a', kind: 'nul' });
   });
 });

@@ -17,7 +17,7 @@ function kindOf(text: string, kinds: readonly UnstorableText[]): UnstorableText 
 }
 
 /** Whether JSON text may hold unstorable text once parsed (it has a `\u` escape). */
-export function mayHoldUnstorableText(json: string): boolean {
+function mayHoldUnstorableText(json: string): boolean {
   return json.includes('\\u');
 }
 
@@ -46,4 +46,9 @@ export function findUnstorableText(value: unknown, kinds: readonly UnstorableTex
     if (found) return found;
   }
   return undefined;
+}
+
+/** `findUnstorableText` of `value`, parsed from the JSON text `json`, searched only when the text could hold any. */
+export function findUnstorableTextInJson(json: string, value: unknown, kinds?: readonly UnstorableText[]): { readonly path: string; readonly kind: UnstorableText } | undefined {
+  return mayHoldUnstorableText(json) ? findUnstorableText(value, kinds) : undefined;
 }

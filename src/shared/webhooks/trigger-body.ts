@@ -1,5 +1,5 @@
 import type { ProblemCode } from '../api/problem-codes.js';
-import { findUnstorableText, mayHoldUnstorableText, UNSTORABLE_TEXT_MESSAGES } from '../json/unstorable-text.js';
+import { findUnstorableTextInJson, UNSTORABLE_TEXT_MESSAGES } from '../json/unstorable-text.js';
 import { providerRefKey } from '../inventory/provider-ref.js';
 
 /**
@@ -73,7 +73,7 @@ export function decodeTriggerBody(raw: Uint8Array): { readonly ok: true; readonl
     return invalid('', 'the body is not valid JSON');
   }
   // Every string of the body is stored (params) or looked up (provider references) as it is sent.
-  const unstorable = mayHoldUnstorableText(text) ? findUnstorableText(value) : undefined;
+  const unstorable = findUnstorableTextInJson(text, value);
   if (unstorable) return invalid(unstorable.path, UNSTORABLE_TEXT_MESSAGES[unstorable.kind]);
   return { ok: true, value };
 }

@@ -1,4 +1,5 @@
 import { auditInput, type AuditRow } from '../../audit/audit-repo.js';
+import { uuidArrayText } from '../../db/uuid-array.js';
 import type { AdmissionCompanion, CompanionShape } from './run-admission.js';
 import type { NewRun, TargetDevices } from './admission-repo.js';
 
@@ -19,28 +20,29 @@ export interface AdmissionStatement {
 
 const RUN_STARTED = auditInput('entry_');
 
-/** A UUID array as PostgreSQL's array text. */
-const uuidArray = (ids: readonly string[] | null | undefined) => (ids ? `{${ids.join(',')}}` : null);
+/**
+ * An input column: its name, its SQL type, where an admission's value comes from, and the `runs` column
+ * it is written to, if any.
+ */
+type Column = readonly [name: string, type: string, value: (item: PendingInsert, index: number) => unknown, runsColumn?: string];
 
-type Column = readonly [name: string, type: string, value: (item: PendingInsert, index: number) => unknown];
-
-/** Admission's own columns of an input row, with where each value comes from. */
+/** Admission's own columns of an input row. */
 const RUN_INPUT: readonly Column[] = [
   ['item', 'integer', (_, index) => index],
-  ['device_ids', 'uuid[]', ({ devices }) => uuidArray(devices.ids)],
+  ['device_ids', 'uuid[]', ({ devices }) => uuidArrayText(devices.ids)],
   ['device_org_id', 'uuid', ({ devices }) => devices.orgId],
-  ['run_id', 'uuid', ({ run }) => run.id],
-  ['org_id', 'uuid', ({ run }) => run.org_id],
-  ['flow_id', 'uuid', ({ run }) => run.flow_id],
-  ['flow_version', 'integer', ({ run }) => run.flow_version],
-  ['flow_name', 'text', ({ run }) => run.flow_name],
-  ['run_name', 'text', ({ run }) => run.name],
-  ['params', 'jsonb', ({ run }) => run.params],
-  ['targets', 'jsonb', ({ run }) => run.targets],
-  ['trigger_source', 'text', ({ run }) => run.trigger_source],
-  ['trigger_details', 'jsonb', ({ run }) => run.trigger_details],
-  ['workflow_id', 'text', ({ run }) => run.workflow_id],
-  ['created_by', 'text', ({ run }) => run.created_by],
+  ['run_id', 'uuid', ({ run }) => run.id, 'id'],
+  ['org_id', 'uuid', ({ run }) => run.org_id, 'org_id'],
+  ['flow_id', 'uuid', ({ run }) => run.flow_id, 'flow_id'],
+  ['flow_version', 'integer', ({ run }) => run.flow_version, 'flow_version'],
+  ['flow_name', 'text', ({ run }) => run.flow_name, 'flow_name'],
+  ['run_name', 'text', ({ run }) => run.name, 'name'],
+  ['params', 'jsonb', ({ run }) => run.params, 'params_json'],
+  ['targets', 'jsonb', ({ run }) => run.targets, 'targets_json'],
+  ['trigger_source', 'text', ({ run }) => run.trigger_source, 'trigger_source'],
+  ['trigger_details', 'jsonb', ({ run }) => run.trigger_details, 'trigger_details_json'],
+  ['workflow_id', 'text', ({ run }) => run.workflow_id, 'workflow_id'],
+  ['created_by', 'text', ({ run }) => run.created_by, 'created_by'],
 ];
 const OWN_COLUMNS: readonly (readonly [string, string])[] = [...RUN_INPUT.map(([name, type]) => [name, type] as const), ...RUN_STARTED.columns];
 /** Names a companion's column may not take: admission's own, and what `written` adds. */
@@ -54,11 +56,14 @@ const LIVE_DEVICES = `(SELECT count(*) FROM devices d
         AND (d.org_id = admitted_input.device_org_id OR d.org_id = (SELECT o.id FROM organizations o WHERE o.is_shared AND o.is_active))
     ) = cardinality(admitted_input.device_ids)`;
 
-const RUN_COLUMNS = `id, org_id, flow_id, flow_version, flow_name, name, status, params_json, targets_json,
-        trigger_source, trigger_details_json, workflow_id, created_by, updated_by`;
-const RUN_VALUES = `admitted.run_id, admitted.org_id, admitted.flow_id, admitted.flow_version, admitted.flow_name, admitted.run_name,
-        'queued', admitted.params, admitted.targets, admitted.trigger_source, admitted.trigger_details, admitted.workflow_id,
-        admitted.created_by, admitted.created_by`;
+/** The run as written: the input columns that have a `runs` column, then what every new run holds. */
+const RUN_WRITES: readonly (readonly [runsColumn: string, value: string])[] = [
+  ...RUN_INPUT.flatMap(([name, , , runsColumn]) => (runsColumn ? [[runsColumn, `admitted.${name}`] as const] : [])),
+  ['status', "'queued'"],
+  ['updated_by', 'admitted.created_by'],
+];
+const RUN_COLUMNS = RUN_WRITES.map(([column]) => column).join(', ');
+const RUN_VALUES = RUN_WRITES.map(([, value]) => value).join(', ');
 
 /** Column `index` of an input row (a JSON array) as SQL of its type; a JSON null is SQL NULL. */
 function inputColumn(index: number, name: string, type: string): string {
@@ -129,7 +134,7 @@ export function admissionInput(statement: AdmissionStatement, items: readonly Pe
       if (companion.values.length !== columns.length) throw new TypeError(`admission companion ${companion.shape.name}: ${companion.values.length} values for ${columns.length} columns`);
       for (let c = 0; c < columns.length; c += 1) {
         const value = companion.values[c];
-        row.push(columns[c]![1] === 'uuid[]' ? uuidArray(value as readonly string[] | null | undefined) : value);
+        row.push(columns[c]![1] === 'uuid[]' ? uuidArrayText(value as readonly string[] | null | undefined) : value);
       }
     }
     rows.push(row);

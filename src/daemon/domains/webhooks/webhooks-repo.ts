@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { auditInput, type AuditRow } from '../../audit/audit-repo.js';
 import type { AdmissionCompanion, CompanionShape } from '../runs/run-admission.js';
 import { prepared } from '../../db/prepared.js';
+import { uuidArrayText } from '../../db/uuid-array.js';
 import { TransactionalRepo } from '../../db/transactional-repo.js';
 
 export interface WebhookEndpointRow {
@@ -224,7 +225,7 @@ export class WebhooksRepo extends TransactionalRepo {
 
   async insertRejected(row: NewDelivery, db: Knex | WebhooksTx = this.knex): Promise<string> {
     const [inserted] = await db('webhook_deliveries')
-      .insert({ ...row, run_ids: db.raw('?::uuid[]', [`{${row.run_ids.join(',')}}`]) })
+      .insert({ ...row, run_ids: db.raw('?::uuid[]', [uuidArrayText(row.run_ids)]) })
       .returning('id');
     return (inserted as { id: string }).id;
   }

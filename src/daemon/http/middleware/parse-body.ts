@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { findUnstorableText, mayHoldUnstorableText, UNSTORABLE_TEXT_MESSAGES } from '../../../shared/json/unstorable-text.js';
+import { findUnstorableTextInJson, UNSTORABLE_TEXT_MESSAGES } from '../../../shared/json/unstorable-text.js';
 import { problems } from '../problem.js';
 import type { AppContext, BodyMode, Step } from '../types.js';
 import { requestHeader } from '../request-header.js';
@@ -53,7 +53,7 @@ async function readAndParse(ctx: AppContext, mode: BodyMode, limit: number): Pro
     }
     // I-JSON (RFC 7493) refuses unpaired surrogates: no column could store one as sent. NUL is left to each
     // field's own rules, which name the field.
-    const unpaired = mayHoldUnstorableText(text) ? findUnstorableText(ctx.state.body, ['unpaired_surrogate']) : undefined;
+    const unpaired = findUnstorableTextInJson(text, ctx.state.body, ['unpaired_surrogate']);
     if (unpaired) throw problems.malformedJson([{ path: unpaired.path, message: UNSTORABLE_TEXT_MESSAGES.unpaired_surrogate }]);
   }
 }
