@@ -146,7 +146,7 @@ describe('the secrets encryption key', () => {
 const postgres = await postgresAnswers();
 
 describe.skipIf(!postgres)('the secrets encryption key, when the database comes up after start-up', () => {
-  // Not `svc_t_…`: a suite finishing elsewhere on the same server drops those, and this one outlives a test file's copy.
+  // A name of its own, outside the run's copies: it outlives a test file's copy.
   const database = `svc_keytest_${randomBytes(4).toString('hex')}`;
   const admin = knexFactory({ client: 'pg', connection: POSTGRES_SERVER_URL, pool: { min: 0, max: 1 } });
   const upstream = new URL(POSTGRES_SERVER_URL);

@@ -10,3 +10,8 @@ export function withDatabase(url: string, database: string): string {
   parsed.pathname = `/${database}`;
   return parsed.toString();
 }
+
+/** Names of a run's per-file database copies start with this (`svc_t_<template's suffix>_`), so a run drops only its own. */
+export function copyPrefix(template: string): string {
+  return `svc_t_${template.replace(/^svc_tpl_/, '')}_`;
+}

@@ -6,7 +6,7 @@ import knexFactory from 'knex';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/daemon/db/database.js';
 import { createLogger } from '../../src/daemon/logging/logger.js';
-import { BACKEND, POSTGRES_ADMIN_URL, withDatabase } from './backend.js';
+import { BACKEND, copyPrefix, POSTGRES_ADMIN_URL, withDatabase } from './backend.js';
 
 /** Where a fresh copy of the migrated template lives: what a daemon's environment would name. */
 export interface DatabaseLocation {
@@ -29,7 +29,7 @@ export async function copyTemplate(): Promise<DatabaseLocation> {
       drop: () => rm(dataDir, { recursive: true, force: true }),
     };
   }
-  const name = `svc_t_${randomBytes(6).toString('hex')}`;
+  const name = `${copyPrefix(inject('postgresTemplate'))}${randomBytes(6).toString('hex')}`;
   const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
   try {
     await admin.raw(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);

@@ -7,7 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/daemon/db/database.js';
 import { migrateToLatest } from '../../src/daemon/db/migrate.js';
 import { createLogger } from '../../src/daemon/logging/logger.js';
-import { BACKEND, POSTGRES_ADMIN_URL, withDatabase } from '../helpers/backend.js';
+import { BACKEND, copyPrefix, POSTGRES_ADMIN_URL, withDatabase } from '../helpers/backend.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,7 +39,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('pgliteTemplateDir', '');
   project.provide('postgresTemplate', template);
   return async () => {
-    const { rows } = await admin.raw(`SELECT datname FROM pg_database WHERE datname LIKE 'svc\\_t\\_%' OR datname = ?`, [template]);
+    // Only this run's copies: another checkout's suite may be running on the same server.
+    const copies = `${copyPrefix(template).replaceAll('_', '\\_')}%`;
+    const { rows } = await admin.raw(`SELECT datname FROM pg_database WHERE datname LIKE ? OR datname = ?`, [copies, template]);
     for (const { datname } of rows as { datname: string }[]) await admin.raw(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await admin.destroy();
   };
