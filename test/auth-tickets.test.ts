@@ -80,3 +80,51 @@ describe('stream tickets', () => {
     expect((await fetch(`${daemon.url}/auth/bff/validate`)).status).toBe(401);
   });
 });
+
+describe('a stream ticket lives no longer than the credential that obtained it', () => {
+  const ticketWith = async (token: string) => {
+    const response = await fetch(`${daemon.url}/auth/bff/ticket`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { ticket: string }).ticket;
+  };
+  const codeOf = async (response: Response) => ((await response.json()) as { code: string }).code;
+
+  it('records the personal access token it was obtained with', async () => {
+    await seedUser(daemon.services.db.knex, { sub: 'sub-erin', username: 'erin' }, [{ orgSlug: 'default', role: 'viewer' }]);
+    const created = await daemon.services.pats.create({ name: 'recorded', username: 'erin', org: 'default', expiresAt: null }, DEV_PRINCIPAL);
+    await ticketWith(created.token);
+    const rows = await daemon.services.db.knex('stream_tickets').where({ user_sub: 'sub-erin' }).select('pat_id');
+    expect(rows.map((row: { pat_id: string }) => row.pat_id)).toEqual([created.id]);
+  });
+
+  it('is refused once that token is revoked, on the validate route and on a stream route', async () => {
+    await seedUser(daemon.services.db.knex, { sub: 'sub-dave', username: 'dave' }, [{ orgSlug: 'default', role: 'viewer' }]);
+    const created = await daemon.services.pats.create({ name: 'revoked-later', username: 'dave', org: 'default', expiresAt: null }, DEV_PRINCIPAL);
+    const first = await ticketWith(created.token);
+    const second = await ticketWith(created.token);
+    await daemon.services.pats.revoke(created.id, DEV_PRINCIPAL);
+    const refused = await validate(first);
+    expect(refused.status).toBe(401);
+    expect(await codeOf(refused)).toBe('invalid_ticket');
+    expect((await fetch(`${daemon.url}/runs/r1/monitors/stream?ticket=${second}`)).status).toBe(401);
+  });
+
+  it('is refused once that token has expired', async () => {
+    await seedUser(daemon.services.db.knex, { sub: 'sub-fay', username: 'fay' }, [{ orgSlug: 'default', role: 'viewer' }]);
+    const created = await daemon.services.pats.create({ name: 'expiring', username: 'fay', org: 'default', expiresAt: null }, DEV_PRINCIPAL);
+    const ticket = await ticketWith(created.token);
+    await daemon.services.db.knex('personal_access_tokens').where({ id: created.id }).update({ expires_at: daemon.services.db.knex.raw("now() - interval '1 second'") });
+    expect((await validate(ticket)).status).toBe(401);
+  });
+
+  it('is refused once its user is deactivated, and answers again when the user is reactivated', async () => {
+    await seedUser(daemon.services.db.knex, { sub: 'sub-gus', username: 'gus' }, [{ orgSlug: 'default', role: 'viewer' }]);
+    const created = await daemon.services.pats.create({ name: 'deactivated', username: 'gus', org: 'default', expiresAt: null }, DEV_PRINCIPAL);
+    const ticket = await ticketWith(created.token);
+    await daemon.services.db.knex('users').where({ sub: 'sub-gus' }).update({ is_active: false });
+    expect((await validate(ticket)).status).toBe(401);
+    // Refused, not spent: the same ticket is good again while it lives, once the account is.
+    await daemon.services.db.knex('users').where({ sub: 'sub-gus' }).update({ is_active: true });
+    expect((await validate(ticket)).status).toBe(200);
+  });
+});

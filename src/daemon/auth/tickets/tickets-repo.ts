@@ -3,11 +3,12 @@ import type { Knex } from 'knex';
 export class TicketsRepo {
   constructor(private readonly knex: Knex) {}
 
-  async insert(row: { ticket_digest: string; user_sub: string; principal_json: Record<string, unknown>; ttlSeconds: number }): Promise<Date> {
+  async insert(row: { ticket_digest: string; user_sub: string; pat_id: string | null; principal_json: Record<string, unknown>; ttlSeconds: number }): Promise<Date> {
     const [inserted] = await this.knex('stream_tickets')
       .insert({
         ticket_digest: row.ticket_digest,
         user_sub: row.user_sub,
+        pat_id: row.pat_id,
         principal_json: JSON.stringify(row.principal_json),
         expires_at: this.knex.raw(`now() + make_interval(secs => ?)`, [row.ttlSeconds]),
       })
@@ -38,12 +39,28 @@ export class TicketsRepo {
       .delete();
   }
 
-  /** Consumes a ticket in one statement: of any number of concurrent redemptions, exactly one gets the row. */
+  /**
+   * Consumes a ticket in one statement: of any number of concurrent redemptions, exactly one gets the row.
+   * The credential that obtained it must still be live, read now from the database (so on every
+   * instance at once): its user not deactivated, its personal access token (if any) neither revoked nor
+   * expired. A ticket that fails that is left unconsumed and answers like an unknown one.
+   */
   async consume(digest: string): Promise<Record<string, unknown> | undefined> {
-    const rows = await this.knex('stream_tickets')
+    const knex = this.knex;
+    const rows = await knex('stream_tickets')
       .where({ ticket_digest: digest })
       .whereNull('consumed_at')
-      .andWhere('expires_at', '>', this.knex.fn.now())
+      .andWhere('expires_at', '>', knex.fn.now())
+      .whereNotExists(knex('users').select(knex.raw('1')).whereRaw('users.sub = stream_tickets.user_sub').andWhere('users.is_active', false))
+      .andWhere((q) =>
+        q.whereNull('pat_id').orWhereExists(
+          knex('personal_access_tokens')
+            .select(knex.raw('1'))
+            .whereRaw('personal_access_tokens.id = stream_tickets.pat_id')
+            .whereNull('personal_access_tokens.revoked_at')
+            .andWhere((live) => live.whereNull('personal_access_tokens.expires_at').orWhere('personal_access_tokens.expires_at', '>', knex.fn.now())),
+        ),
+      )
       .update({ consumed_at: this.knex.fn.now() })
       .returning('principal_json');
     const row = (rows as { principal_json: Record<string, unknown> | string }[])[0];

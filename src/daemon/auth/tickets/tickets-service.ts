@@ -20,12 +20,14 @@ export class TicketsService {
     private readonly ttlSeconds: number,
   ) {}
 
-  async issue(principal: Principal, context: { authMethod: string; orgId?: string | undefined }): Promise<IssuedTicket> {
+  /** `patId`: the personal access token the caller presented, whose revocation then cuts the ticket too. */
+  async issue(principal: Principal, context: { authMethod: string; orgId?: string | undefined; patId?: string | undefined }): Promise<IssuedTicket> {
     const ticket = randomSecret(32);
     await this.repo.purgeDead(principal.sub);
     const expiresAt = await this.repo.insert({
       ticket_digest: digestOf(ticket),
       user_sub: principal.sub,
+      pat_id: context.patId ?? null,
       principal_json: { ...principalToWire(principal), auth_method: context.authMethod, org_id: context.orgId ?? null },
       ttlSeconds: this.ttlSeconds,
     });

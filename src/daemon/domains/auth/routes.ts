@@ -84,7 +84,8 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
       async handle(ctx) {
         if (config.authDisabled) throw problems.ticketsUnavailable();
         const principal = principalOf(ctx);
-        const issued = await tickets.issue(principal, { authMethod: ctx.state.auth!.method, orgId: ctx.state.auth!.pat?.orgId });
+        const { method, pat } = ctx.state.auth!;
+        const issued = await tickets.issue(principal, { authMethod: method, orgId: pat?.orgId, patId: pat?.tokenId });
         ctx.status = 201;
         ctx.body = {
           ticket: issued.ticket,
