@@ -45,11 +45,25 @@ describe('the worker token on internal routes', () => {
     ['wrong, same length', [['x-internal-token', TOKEN.replace(/.$/, 'X')]]],
     ['a prefix', [['x-internal-token', TOKEN.slice(0, 5)]]],
     ['very long', [['x-internal-token', 'x'.repeat(8000)]]],
-    ['duplicated', [['x-internal-token', TOKEN], ['x-internal-token', TOKEN]]],
   ] as [string, [string, string][]][])('refuses a token that is %s with 401, never 500', async (_, headers) => {
     const response = await rawGet(daemon.url, INTERNAL, headers);
     expect(response.status).toBe(401);
     expect(response.code).toBe('invalid_internal_token');
+  });
+
+  it.each([
+    ['twice, the right token first', [['x-internal-token', TOKEN], ['x-internal-token', 'garbage']]],
+    ['twice, the same right token', [['x-internal-token', TOKEN], ['X-Internal-Token', TOKEN]]],
+  ] as [string, [string, string][]][])('refuses a token sent %s with 400 ambiguous_credentials', async (_, headers) => {
+    const response = await rawGet(daemon.url, INTERNAL, headers);
+    expect(response.status).toBe(400);
+    expect(response.code).toBe('ambiguous_credentials');
+  });
+
+  it('challenges every refusal with WWW-Authenticate', async () => {
+    const response = await fetch(daemon.url + INTERNAL, { headers: { 'x-internal-token': 'wrong' } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('X-Internal-Token realm="svc"');
   });
 
   it('does not accept a bearer token in place of the worker token', async () => {

@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import { problems } from '../http/problem.js';
 import type { AuthResult } from './auth-result.js';
 import { readCredential } from './credentials.js';
+import { repeatedCredentialHeader } from './repeated-header.js';
 import { internalTokenMatches } from './internal-token.js';
 import type { JwtVerifier, VerifiedJwt } from './jwt/jwt-verifier.js';
 import { looksLikePersonalAccessToken } from './pat/pat-format.js';
@@ -25,6 +26,8 @@ export interface AuthRequest {
   readonly route: CatalogueRoute;
   readonly policy: Policy;
   readonly headers: IncomingHttpHeaders;
+  /** Node's raw header list, where a repeated credential header shows. */
+  readonly rawHeaders: readonly string[];
   readonly ticket: string | undefined;
   readonly audit: AuditContext;
 }
@@ -48,6 +51,8 @@ export class Authenticator {
   authenticate(request: AuthRequest): AuthOutcome | Promise<AuthOutcome> {
     const { route, policy } = request;
     if (policy === 'public') return { method: 'public' };
+    const repeated = repeatedCredentialHeader(request.rawHeaders);
+    if (repeated !== undefined) throw problems.ambiguousCredentials(repeated);
     if (this.config.authDisabled) return { method: 'dev_bypass', principal: DEV_PRINCIPAL };
     if (policy === 'internal') return this.#worker(request.headers);
     if (policy === 'custom') {

@@ -26,6 +26,14 @@ export class Problem extends Error {
   }
 }
 
+/**
+ * Every 401 names what the route takes (RFC 9110 15.5.2). Neither the worker token nor a stream ticket
+ * has a registered scheme: each challenge names its own (`X-Internal-Token`, `Ticket`), and a stream
+ * route, which also takes a bearer token, offers both.
+ */
+const INTERNAL_TOKEN_CHALLENGE = 'X-Internal-Token realm="svc"';
+const TICKET_CHALLENGE = 'Ticket realm="svc", Bearer realm="svc"';
+
 export const problems = {
   notFound: () => new Problem(404, 'not_found', 'No route matches this path.'),
   methodNotAllowed: (allow: readonly string[]) =>
@@ -46,7 +54,10 @@ export const problems = {
     new Problem(401, 'token_expired', 'Token expired', {}, { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token", error_description="token expired"' }),
   invalidToken: () =>
     new Problem(401, 'invalid_token', 'Invalid or expired token', {}, { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token"' }),
-  invalidInternalToken: () => new Problem(401, 'invalid_internal_token', 'Invalid internal authentication token'),
+  invalidInternalToken: () =>
+    new Problem(401, 'invalid_internal_token', 'Invalid internal authentication token', {}, { 'WWW-Authenticate': INTERNAL_TOKEN_CHALLENGE }),
+  ambiguousCredentials: (header: string) =>
+    new Problem(400, 'ambiguous_credentials', `The ${header} header is sent more than once; send one credential.`, { header }),
   basicRefused: () =>
     new Problem(401, 'basic_auth_refused', 'HTTP Basic credentials are not accepted here; send a Bearer token.', {}, { 'WWW-Authenticate': 'Bearer realm="svc"' }),
   accountDisabled: () =>
@@ -54,7 +65,8 @@ export const problems = {
   authUnavailable: () =>
     new Problem(503, 'auth_unavailable', 'Authentication service temporarily unavailable (retry after 30 s)', {}, { 'Retry-After': '30' }),
   authNotConfigured: () => new Problem(503, 'auth_not_configured', 'Authentication service not configured'),
-  invalidTicket: () => new Problem(401, 'invalid_ticket', 'The ticket is unknown, expired or already used.'),
+  invalidTicket: () =>
+    new Problem(401, 'invalid_ticket', 'The ticket is unknown, expired or already used.', {}, { 'WWW-Authenticate': TICKET_CHALLENGE }),
   ticketsUnavailable: () => new Problem(400, 'tickets_unavailable', 'Stream tickets are not issued while authentication is disabled.'),
   forbidden: (detail: string, extensions: Record<string, unknown> = {}) => new Problem(403, 'forbidden', detail, extensions),
   validation: (errors: readonly { path: string; message: string }[]) =>

@@ -17,6 +17,7 @@ export const PROBLEM_CODES = {
   account_disabled: 'The user behind the credential is deactivated.',
   auth_unavailable: 'The identity provider cannot be reached to check the token; retry after `Retry-After`.',
   auth_not_configured: 'No identity provider is configured (SERVICE_IDP_ISSUER unset).',
+  ambiguous_credentials: 'A credential header (`Authorization`, `X-Internal-Token`, `X-Service-Signature`) is sent more than once; `header` names it.',
   invalid_ticket: 'The stream ticket is unknown, expired, or already used.',
   tickets_unavailable: 'Stream tickets are not issued while authentication is disabled.',
   forbidden: 'The caller is authenticated but its roles or memberships do not satisfy the route\'s policy.',

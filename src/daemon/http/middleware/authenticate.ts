@@ -10,6 +10,7 @@ export function authenticate(authenticator: Authenticator): Step {
       route: ctx.state.mounted!.route,
       policy: ctx.state.policy!,
       headers: ctx.headers,
+      rawHeaders: ctx.req.rawHeaders,
       ticket: typeof ticket === 'string' ? ticket : undefined,
       audit: ctx.state.audit!,
     });

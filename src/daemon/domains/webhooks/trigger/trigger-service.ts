@@ -4,7 +4,8 @@ import type { AuditContext } from '../../../audit/audit-context.js';
 import type { AuditRow } from '../../../audit/audit-repo.js';
 import type { AuditEvent, AuditWriter } from '../../../audit/audit-writer.js';
 import { readLimited } from '../../../http/middleware/parse-body.js';
-import { Problem } from '../../../http/problem.js';
+import { Problem, problems } from '../../../http/problem.js';
+import { repeatedCredentialHeader } from '../../../auth/repeated-header.js';
 import type { Logger } from '../../../logging/logger.js';
 import { IngressBackstop } from '../../../webhooks/ingress-backstop.js';
 import { TokenBucketRegistry } from '../../../webhooks/token-bucket.js';
@@ -57,6 +58,9 @@ const PATH_TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 const IDEMPOTENCY_KEY_MAX = 255;
 const KNOWN_TOKENS_CAP = 100_000;
 const TOUCH_INTERVAL_MS = 1000;
+/** An HMAC endpoint has no registered scheme: the challenge names the header the signature goes in. */
+const WEBHOOK_SIGNATURE_CHALLENGE = 'X-Service-Signature realm="webhook"';
+const WEBHOOK_BEARER_CHALLENGE = 'Bearer realm="webhook"';
 
 interface KnownToken {
   readonly endpointId: string;
@@ -157,7 +161,7 @@ export class WebhookTrigger {
       const raw = await this.readBody(request.body);
       bodyHash = createHash('sha256').update(raw).digest('hex');
       const key = await this.resolveKey(endpoint);
-      this.authenticate(endpoint, key, request.headers, raw);
+      this.authenticate(endpoint, key, request.body, raw);
       if (!this.#allowLists.allows(endpoint, request.clientIp)) {
         throw new Refusal(new Problem(403, 'source_not_allowed', 'The caller\'s address is not in the endpoint\'s allow-list.'), 'source_not_allowed', true, true);
       }
@@ -283,7 +287,13 @@ export class WebhookTrigger {
     return value;
   }
 
-  private authenticate(endpoint: WebhookEndpointRow, key: string, headers: IncomingMessage['headers'], raw: Buffer): void {
+  private authenticate(endpoint: WebhookEndpointRow, key: string, request: IncomingMessage, raw: Buffer): void {
+    const headers = request.headers;
+    const credentialHeader = endpoint.auth_mode === 'bearer' ? 'authorization' : 'x-service-signature';
+    // Node keeps the first of two Authorization headers: a valid one followed by another must not pass.
+    if (repeatedCredentialHeader(request.rawHeaders) === credentialHeader) {
+      throw new Refusal(problems.ambiguousCredentials(credentialHeader), 'ambiguous_credentials', true, false);
+    }
     const result =
       endpoint.auth_mode === 'bearer'
         ? verifyBearer(key, headers.authorization)
@@ -296,7 +306,8 @@ export class WebhookTrigger {
             replayWindowSeconds: endpoint.replay_window_seconds,
           });
     if (!result.ok) {
-      const problem = new Problem(401, 'webhook_auth_failed', 'The request is not authenticated for this endpoint.', { reason: result.reason });
+      const challenge = endpoint.auth_mode === 'bearer' ? WEBHOOK_BEARER_CHALLENGE : WEBHOOK_SIGNATURE_CHALLENGE;
+      const problem = new Problem(401, 'webhook_auth_failed', 'The request is not authenticated for this endpoint.', { reason: result.reason }, { 'WWW-Authenticate': challenge });
       throw new Refusal(problem, result.reason, true, false);
     }
   }
