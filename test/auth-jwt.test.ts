@@ -113,7 +113,8 @@ describe('JWT access tokens', () => {
     ['issuer with a trailing slash', () => idp.mintAccessToken({ issuer: `${idp.issuer}/` })],
     ['wrong audience', () => idp.mintAccessToken({ audience: ['account'] })],
     ['expired 31 s ago', () => idp.mintAccessToken({ expiresInSeconds: -31, iat: now() - 300 })],
-    ['nbf 31 s ahead', () => idp.mintAccessToken({ nbf: now() + 31 })],
+    // 32, not 31: with whole-second nbf, minting and checking may straddle a second boundary.
+    ['nbf 32 s ahead', () => idp.mintAccessToken({ nbf: now() + 32 })],
     ['iat an hour ahead', () => idp.mintAccessToken({ iat: now() + 3600, expiresInSeconds: 7200 })],
     ['missing exp', () => idp.mintAccessToken({ omit: ['exp'] })],
     ['missing iat', () => idp.mintAccessToken({ omit: ['iat'] })],
@@ -174,6 +175,64 @@ describe('an identity provider that cannot be reached', () => {
       expect(response.status).toBe(503);
     } finally {
       await isolated.close();
+    }
+  });
+});
+
+describe('a discovery document naming another issuer (OpenID Connect Discovery 4.3)', () => {
+  /** A provider at `issuer` whose discovery document says `claimed`; counts requests for its key set. */
+  async function provider(claimed: (base: string) => string) {
+    const { generateKeyPair, exportJWK } = await import('jose');
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    const seen = { jwks: 0 };
+    const server = createServer((req, res) => {
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}/realms/svc`;
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/realms/svc/.well-known/openid-configuration') res.end(JSON.stringify({ issuer: claimed(base), jwks_uri: `${base}/certs` }));
+      else if (req.url === '/realms/svc/certs') {
+        seen.jwks += 1;
+        res.end(JSON.stringify({ keys: [jwk] }));
+      } else res.writeHead(404).end('{}');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}/realms/svc`;
+    const token = await new SignJWT({ preferred_username: 'mallory', realm_access: { roles: [] }, azp: 'svc-cli' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setIssuer(issuer)
+      .setAudience('service-api')
+      .setSubject('sub-mallory')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    return { issuer, token, seen, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+
+  it('refuses the key set: 503 auth_unavailable, and its jwks_uri is never fetched', async () => {
+    const impostor = await provider(() => 'https://elsewhere.example.test/realms/svc');
+    const isolated = await startTestDaemon({ SERVICE_IDP_ISSUER: impostor.issuer });
+    try {
+      const response = await fetch(`${isolated.url}/auth/me`, { headers: { authorization: `Bearer ${impostor.token}` } });
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { code: string }).code).toBe('auth_unavailable');
+      expect(impostor.seen.jwks).toBe(0);
+    } finally {
+      await isolated.close();
+      await impostor.close();
+    }
+  });
+
+  it('trusts a document naming the configured issuer (a trailing slash aside)', async () => {
+    const honest = await provider((base) => `${base}/`);
+    const isolated = await startTestDaemon({ SERVICE_IDP_ISSUER: honest.issuer });
+    try {
+      const response = await fetch(`${isolated.url}/auth/me`, { headers: { authorization: `Bearer ${honest.token}` } });
+      expect(response.status).toBe(200);
+      expect(honest.seen.jwks).toBe(1);
+    } finally {
+      await isolated.close();
+      await honest.close();
     }
   });
 });

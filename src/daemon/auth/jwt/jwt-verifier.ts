@@ -60,12 +60,16 @@ export class JwtVerifier {
     private readonly options: JwtVerifierOptions,
     private readonly log: Logger,
   ) {
-    this.#keys = new KeySource({
-      issuer: options.issuer,
-      cacheSeconds: options.jwksCacheSeconds,
-      timeoutMs: options.fetchTimeoutMs,
-      minRefreshSeconds: options.minRefreshSeconds,
-    });
+    this.#keys = new KeySource(
+      {
+        issuer: options.issuer,
+        publicIssuer: options.publicIssuer,
+        cacheSeconds: options.jwksCacheSeconds,
+        timeoutMs: options.fetchTimeoutMs,
+        minRefreshSeconds: options.minRefreshSeconds,
+      },
+      log,
+    );
     this.#cache = new VerifiedTokenCache(options.cacheSize);
     this.#issuers = options.publicIssuer ? [options.issuer, options.publicIssuer] : [options.issuer];
   }

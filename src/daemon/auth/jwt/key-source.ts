@@ -1,8 +1,11 @@
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { problems } from '../../http/problem.js';
+import type { Logger } from '../../logging/logger.js';
 
 export interface KeySourceOptions {
   readonly issuer: string;
+  /** The issuer as browsers see it (SERVICE_IDP_PUBLIC_ISSUER): a provider behind a proxy may name itself so. */
+  readonly publicIssuer?: string | undefined;
   readonly cacheSeconds: number;
   readonly timeoutMs: number;
   readonly minRefreshSeconds: number;
@@ -22,7 +25,10 @@ export class KeySource {
   #pending: Promise<JWTVerifyGetKey> | undefined;
   #failedAt = 0;
 
-  constructor(private readonly options: KeySourceOptions) {}
+  constructor(
+    private readonly options: KeySourceOptions,
+    private readonly log: Logger,
+  ) {}
 
   async resolver(): Promise<JWTVerifyGetKey> {
     if (this.#keys) return this.#keys;
@@ -36,7 +42,10 @@ export class KeySource {
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(this.options.timeoutMs), redirect: 'error' });
       if (!response.ok) throw new Error(`discovery answered ${response.status}`);
-      const document = (await response.json()) as { jwks_uri?: unknown };
+      const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+      // OpenID Connect Discovery 4.3: a document naming another issuer is not this provider's, and its
+      // jwks_uri must not be trusted.
+      if (!this.#isConfiguredIssuer(document.issuer)) throw new Error(`discovery document names the issuer ${JSON.stringify(document.issuer)}, not the configured one`);
       if (typeof document.jwks_uri !== 'string') throw new Error('discovery document has no jwks_uri');
       this.#keys = createRemoteJWKSet(new URL(document.jwks_uri), {
         cacheMaxAge: this.options.cacheSeconds * 1000,
@@ -44,9 +53,17 @@ export class KeySource {
         timeoutDuration: this.options.timeoutMs,
       });
       return this.#keys;
-    } catch {
+    } catch (error) {
       this.#failedAt = Date.now();
+      this.log.error({ err: error, discovery: url }, 'identity provider keys unavailable: tokens cannot be verified');
       throw problems.authUnavailable();
     }
+  }
+
+  /** Equal to SERVICE_IDP_ISSUER or SERVICE_IDP_PUBLIC_ISSUER, a trailing slash aside. */
+  #isConfiguredIssuer(issuer: unknown): boolean {
+    if (typeof issuer !== 'string') return false;
+    const bare = (url: string) => url.replace(/\/$/, '');
+    return bare(issuer) === bare(this.options.issuer) || (this.options.publicIssuer !== undefined && bare(issuer) === bare(this.options.publicIssuer));
   }
 }
