@@ -270,17 +270,36 @@ describe('members', () => {
     const all = (await (await call('alice', 'GET', '/orgs/acme/addable-users')).json()) as { items: { id: string; username: string }[] };
     const names = all.items.map((u) => u.username);
     expect(names).toContain('erin');
-    expect(names).toContain('bob');
     expect(names).not.toContain('frank');
     expect(names).not.toContain('alice');
     expect(names).not.toContain('dave');
     const byPrefix = (await (await call('alice', 'GET', '/orgs/acme/addable-users?q=er')).json()) as { items: { username: string }[] };
     expect(byPrefix.items.map((u) => u.username)).toEqual(['erin']);
-    const byMail = (await (await call('alice', 'GET', '/orgs/acme/addable-users?q=bob@glo')).json()) as { items: { username: string }[] };
-    expect(byMail.items.map((u) => u.username)).toEqual(['bob']);
+    const byMail = (await (await call('alice', 'GET', '/orgs/acme/addable-users?q=erin@exa')).json()) as { items: { username: string }[] };
+    expect(byMail.items.map((u) => u.username)).toEqual(['erin']);
     const wildcard = (await (await call('alice', 'GET', '/orgs/acme/addable-users?q=%25')).json()) as { items: unknown[] };
     expect(wildcard.items).toEqual([]);
     expect((await call('carol', 'GET', '/orgs/acme/addable-users')).status).toBe(403);
+  });
+
+  it('list addable users to an organization admin without other tenants\' members, who are found by exact username or e-mail only', async () => {
+    const usernames = async (who: string, query = '') =>
+      ((await (await call(who, 'GET', `/orgs/acme/addable-users${query}`)).json()) as { items: { username: string }[] }).items.map((u) => u.username);
+    // bob is globex's: not listed to acme's admin, by no prefix of his name or address.
+    expect(await usernames('alice')).not.toContain('bob');
+    expect(await usernames('alice', '?q=b')).toEqual([]);
+    expect(await usernames('alice', '?q=bob@glo')).toEqual([]);
+    // ...but found by his exact username or e-mail, in any case.
+    expect(await usernames('alice', '?q=bob')).toEqual(['bob']);
+    expect(await usernames('alice', '?q=BOB@globex.test')).toEqual(['bob']);
+    // A member of another organization alice administers is one she knows of.
+    await seedOrg(knex(), 'acme-labs', 'Acme Labs');
+    await knex()('org_memberships').insert({ org_id: (await knex()('organizations').where({ slug: 'acme-labs' }).first()).id, user_id: ids.alice, role: 'admin', source: 'manual' });
+    await seedUser(knex(), { sub: 'sub-hana', username: 'hana', email: 'hana@labs.test' }, [{ orgSlug: 'acme-labs', role: 'viewer' }]);
+    expect(await usernames('alice', '?q=ha')).toEqual(['hana']);
+    // A platform admin searches everyone.
+    expect(await usernames('root', '?q=b')).toEqual(['bob']);
+    expect(await usernames('root')).toEqual(expect.arrayContaining(['bob', 'erin', 'hana']));
   });
 
   it('are added by username or id (201, source manual), audited, and a second time is 409', async () => {

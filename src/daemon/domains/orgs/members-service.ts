@@ -49,9 +49,10 @@ export class MembersService {
     return { items: rows.map(memberView), total, limit: page.limit, offset: page.offset };
   }
 
-  async addable(ref: string, filter: { prefix?: string | undefined; limit: number }): Promise<{ items: AddableUserRow[] }> {
+  /** A platform admin searches every user; an organization admin only those it may know of (MembershipsRepo.addable). */
+  async addable(ref: string, filter: { prefix?: string | undefined; limit: number }, caller: { sub: string; platformAdmin: boolean }): Promise<{ items: AddableUserRow[] }> {
     const org = await this.#org(ref);
-    return { items: await this.memberships.addable(org.id, filter) };
+    return { items: await this.memberships.addable(org.id, { ...filter, visibleTo: caller.platformAdmin ? undefined : caller.sub }) };
   }
 
   async add(ref: string, input: { userId?: string | undefined; username?: string | undefined; role: OrgRole }, context: AuditContext | undefined): Promise<MemberView> {

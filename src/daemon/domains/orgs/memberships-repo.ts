@@ -67,19 +67,44 @@ export class MembershipsRepo {
     return Number(counted?.n ?? 0);
   }
 
-  /** Active users without a membership in the organization, optionally whose username or e-mail starts with `prefix`. */
-  async addable(orgId: string, filter: { prefix?: string | undefined; limit: number }): Promise<AddableUserRow[]> {
-    const query = this.knex('users as u')
+  /**
+   * Active users without a membership in the organization, optionally whose username or e-mail starts
+   * with `prefix`. With `visibleTo` (an organization admin's subject, not a platform admin) the prefix
+   * search covers only users the caller may already know of: users with no membership anywhere, and
+   * members of an organization the caller administers; anyone else is found only by an exact username
+   * or e-mail (case-insensitive), so other tenants' people cannot be listed.
+   */
+  async addable(orgId: string, filter: { prefix?: string | undefined; limit: number; visibleTo?: string | undefined }): Promise<AddableUserRow[]> {
+    const knex = this.knex;
+    const query = knex('users as u')
       .where('u.is_active', true)
-      .whereNotExists(this.knex('org_memberships as m').whereRaw('m.user_id = u.id').andWhere('m.org_id', orgId).select(this.knex.raw('1')))
+      .whereNotExists(knex('org_memberships as m').whereRaw('m.user_id = u.id').andWhere('m.org_id', orgId).select(knex.raw('1')))
       .select('u.id', 'u.username', 'u.email', 'u.display_name')
       .orderBy('u.username')
       .orderBy('u.id')
       .limit(filter.limit);
-    if (filter.prefix) {
-      const pattern = likePrefix(filter.prefix);
-      query.where((q) => q.whereILike('u.username', pattern).orWhereILike('u.email', pattern));
+    const { prefix, visibleTo } = filter;
+    const matchesPrefix = (q: Knex.QueryBuilder) => {
+      const pattern = likePrefix(prefix!);
+      return q.whereILike('u.username', pattern).orWhereILike('u.email', pattern);
+    };
+    if (visibleTo === undefined) {
+      if (prefix) query.where(matchesPrefix);
+      return query;
     }
+    const knownToCaller = (q: Knex.QueryBuilder) =>
+      q.whereNotExists(knex('org_memberships as any_m').whereRaw('any_m.user_id = u.id').select(knex.raw('1'))).orWhereExists(
+        knex('org_memberships as theirs')
+          .join('org_memberships as mine', 'mine.org_id', 'theirs.org_id')
+          .join('users as me', 'me.id', 'mine.user_id')
+          .whereRaw('theirs.user_id = u.id')
+          .andWhere({ 'me.sub': visibleTo, 'mine.role': 'admin' })
+          .select(knex.raw('1')),
+      );
+    query.where((q) => {
+      q.where((known) => (prefix ? known.where(knownToCaller).andWhere(matchesPrefix) : known.where(knownToCaller)));
+      if (prefix) q.orWhereRaw('lower(u.username) = lower(?)', [prefix]).orWhereRaw('lower(u.email) = lower(?)', [prefix]);
+    });
     return query;
   }
 }

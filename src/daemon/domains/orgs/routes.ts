@@ -128,10 +128,10 @@ export function orgRoutes(deps: { orgs: OrgsService; members: MembersService }):
       },
     },
     'GET /orgs/{org_ref}/addable-users': {
-      docs: { summary: 'Active users who are not members; `q` filters on a username or e-mail prefix, `limit` (≤ 100).', responses: { 200: { description: '`items`' } } },
+      docs: { summary: 'Active users who are not members; `q` filters on a username or e-mail prefix (an organization admin sees by prefix only users with no membership or in organizations it administers, anyone else by exact username or e-mail), `limit` (≤ 100).', responses: { 200: { description: '`items`' } } },
       async handle(ctx) {
         const query = validate(addableQuery, ctx.query);
-        ctx.body = await members.addable(orgRef(ctx), { prefix: query.q?.trim() || undefined, limit: query.limit });
+        ctx.body = await members.addable(orgRef(ctx), { prefix: query.q?.trim() || undefined, limit: query.limit }, caller(ctx));
       },
     },
     'POST /orgs/{org_ref}/members': {
