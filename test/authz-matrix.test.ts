@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_PRINCIPAL } from '../src/shared/auth/principal.js';
 import { CATALOGUE } from '../src/shared/catalogue/catalogue.js';
 import type { CatalogueRoute } from '../src/shared/catalogue/types.js';
-import { ROLE_GRANTS } from '../src/shared/policy/grants.js';
 import { scopeOf } from '../src/shared/policy/org-scope.js';
 import { startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
@@ -23,6 +22,19 @@ interface CallerSpec {
   readonly orgRole?: string;
 }
 
+/**
+ * The spec's policy table, restated here rather than imported so the daemon's table is checked against
+ * it; `viewer` includes `approver`, after the spec's roles table ("approver ... read everything";
+ * docs/decisions.md).
+ */
+const ROLE_GRANTS: Readonly<Record<string, readonly string[]>> = {
+  viewer: ['admin', 'approver', 'auditor', 'operator', 'viewer'],
+  auditor: ['admin', 'auditor', 'operator'],
+  operator: ['admin', 'operator'],
+  approver: ['admin', 'approver'],
+  admin: ['admin'],
+};
+
 const WORKER_TOKEN = 'matrix-worker-token-0123456789abcdef';
 const STREAM_ROUTES = new Set(['GET /bff/runs/{run_id}/events/stream', 'GET /runs/{run_id}/monitors/stream']);
 
@@ -30,6 +42,7 @@ const CALLERS: readonly CallerSpec[] = [
   { name: 'anonymous', kind: 'anonymous', realmRoles: [] },
   ...['admin', 'operator', 'approver', 'auditor', 'viewer'].map((role) => ({ name: `realm ${role}`, kind: 'jwt' as const, realmRoles: [role] })),
   { name: 'org member (viewer)', kind: 'jwt', realmRoles: [], orgRole: 'viewer' },
+  { name: 'org member (approver)', kind: 'jwt', realmRoles: [], orgRole: 'approver' },
   { name: 'org admin', kind: 'jwt', realmRoles: [], orgRole: 'admin' },
   { name: 'member of another organization', kind: 'jwt', realmRoles: [] },
   { name: 'personal access token (operator)', kind: 'pat', realmRoles: [], orgRole: 'operator' },
@@ -141,5 +154,15 @@ describe('the authorization matrix: every route x every kind of caller', () => {
     const started = await trigger(operator);
     expect(started.status).toBe(422);
     expect(((await started.json()) as { code: string }).code).toBe('validation_failed');
+  });
+
+  it('lets an approver read what it decides: viewer routes pass, auditor routes stay refused', async () => {
+    const knex = daemon.services.db.knex;
+    await seedUser(knex, { sub: 'read-ap', username: 'read-ap' }, [{ orgSlug: 'default', role: 'approver' }]);
+    const approver = { authorization: `Bearer ${await idp.mintAccessToken({ sub: 'read-ap', username: 'read-ap', realmRoles: ['approver'] })}`, 'x-org-id': 'default' };
+    // Not built yet: 501 after authorization, not 403 before it.
+    expect((await fetch(`${daemon.url}/approvals/pending`, { headers: approver })).status).toBe(501);
+    expect((await fetch(`${daemon.url}/runs`, { headers: approver })).status).toBe(200);
+    expect((await fetch(`${daemon.url}/audit-logs`, { headers: approver })).status).toBe(403);
   });
 });
