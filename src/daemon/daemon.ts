@@ -259,9 +259,9 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
   const overrideSync = new OverrideSync(overrideStore, sync, log);
   const overrides = new OverrideService(db.knex, CATALOGUE, overrideRepo, overrideStore, audit);
   const membershipCache = new MembershipCache({ ttlMs: config.permissionRefreshSeconds * 1000 });
-  const membershipSync = new MembershipSync(membershipCache, sync);
+  const orgAccess = new OrgAccessRepo(db.knex, membershipCache, { ttlMs: config.permissionRefreshSeconds * 1000 });
+  const membershipSync = new MembershipSync(orgAccess, sync);
   const triggerConfig = new TriggerConfig(sync);
-  const orgAccess = new OrgAccessRepo(db.knex, membershipCache);
   const explainer = new Explainer(overrideStore, orgAccess);
   const authenticator = new Authenticator(config, jwt, pats, tickets);
   const idpMappings = new IdpMappingsRepo(db.knex);
