@@ -22,6 +22,7 @@ const IDLE_LINGER_MS = 250;
 export class GracefulClose {
   /** Open connections, each with its latest response (undefined before the first request). */
   readonly #connections = new Map<Socket, ServerResponse | undefined>();
+  #closing = false;
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: Socket) => {
@@ -32,18 +33,24 @@ export class GracefulClose {
 
   /** The server's request listener, noting each connection's latest response. */
   track(listener: RequestListener): RequestListener {
-    const connections = this.#connections;
-    return function trackedListener(req, res) {
-      if (connections.has(req.socket)) connections.set(req.socket, res);
+    return (req, res) => {
+      if (this.#connections.has(req.socket)) {
+        this.#connections.set(req.socket, res);
+        if (this.#closing) this.#endAfter(req.socket, res);
+      }
       listener(req, res);
     };
   }
 
   /** Stops accepting, lets the open connections end as described above, and answers once all have. */
   async close(graceMs: number, log: Logger): Promise<void> {
+    this.#closing = true;
     // net.Server's close, not http.Server's: it stops accepting without destroying idle connections.
     const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(this.server, () => resolve()));
-    for (const socket of this.#connections.keys()) if (this.#idle(socket)) this.#endWhenQuiet(socket, socket.bytesRead);
+    for (const [socket, response] of this.#connections) {
+      if (this.#idle(socket)) this.#endWhenQuiet(socket, socket.bytesRead);
+      else this.#endAfter(socket, response!);
+    }
     const timer = setTimeout(() => {
       log.warn({ grace_ms: graceMs }, 'grace period over: closing connections with requests still in flight');
       this.server.closeAllConnections();
@@ -52,6 +59,14 @@ export class GracefulClose {
     clearTimeout(timer);
     // Nothing is left to close; what http.Server's close adds is stopping its timeout checks.
     this.server.close();
+  }
+
+  /**
+   * An answer normally ends its connection while draining (`Connection: close`), but one whose headers
+   * went out before the stop began keeps it alive: that connection then ends like an idle one.
+   */
+  #endAfter(socket: Socket, response: ServerResponse): void {
+    response.once('finish', () => this.#endWhenQuiet(socket, socket.bytesRead));
   }
 
   #idle(socket: Socket): boolean {
