@@ -24,7 +24,8 @@ import * as m21 from './20261122140000_create_webhook_endpoints.js';
 import * as m22 from './20261122140100_create_webhook_deliveries.js';
 import * as m23 from './20261123100000_notify_membership_changes.js';
 import * as m24 from './20261124100000_notify_trigger_config_changes.js';
-import * as m25 from './20261125110000_add_stream_tickets_pat_id.js';
+import * as m25 from './20261125100000_notify_organization_changes.js';
+import * as m26 from './20261125110000_add_stream_tickets_pat_id.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -57,5 +58,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261122140100_create_webhook_deliveries', up: m22.up, down: m22.down },
   { name: '20261123100000_notify_membership_changes', up: m23.up, down: m23.down },
   { name: '20261124100000_notify_trigger_config_changes', up: m24.up, down: m24.down },
-  { name: '20261125110000_add_stream_tickets_pat_id', up: m25.up, down: m25.down },
+  { name: '20261125100000_notify_organization_changes', up: m25.up, down: m25.down },
+  { name: '20261125110000_add_stream_tickets_pat_id', up: m26.up, down: m26.down },
 ];

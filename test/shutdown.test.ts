@@ -20,6 +20,38 @@ function slowRequest(url: URL) {
   return { finish: () => socket.write(body.slice(5)), ended };
 }
 
+/** The complete responses in what a connection received: status and headers, and a body of its Content-Length. */
+function completeResponses(received: string): { status: number; headers: string }[] {
+  const responses: { status: number; headers: string }[] = [];
+  let rest = received;
+  for (;;) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) return responses;
+    const head = rest.slice(0, end);
+    const length = Number(/^content-length: *(\d+)$/im.exec(head)?.[1] ?? 0);
+    if (Buffer.byteLength(rest.slice(end + 4)) < length) return responses;
+    responses.push({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head.toLowerCase() });
+    rest = rest.slice(end + 4 + length);
+  }
+}
+
+/** A kept-alive connection answered once, so idle in the daemon's eyes until `send` asks again on it. */
+async function idleConnection(url: URL) {
+  const socket = connect(Number(url.port), url.hostname);
+  const request = `GET /health HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`;
+  let received = '';
+  let error: Error | undefined;
+  socket.on('data', (chunk) => (received += chunk.toString()));
+  socket.on('error', (e) => (error = e));
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.write(request);
+  while (completeResponses(received).length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  return {
+    send: () => socket.write(request),
+    closed: closed.then(() => ({ responses: completeResponses(received), error })),
+  };
+}
+
 describe('graceful shutdown', () => {
   it('on SIGTERM lets an in-flight request complete, refuses new connections, and exits 0', async () => {
     const child = spawnTs('src/daemon/main.ts', [], { ...location.env, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'info', SERVICE_AUTH_DISABLED: 'true' });
@@ -49,5 +81,25 @@ describe('graceful shutdown', () => {
 
     const { code } = await finished;
     expect(code).toBe(0);
+  });
+
+  it('answers requests sent on kept-alive connections just after SIGTERM, with Connection: close, and resets none', async () => {
+    const child = spawnTs('src/daemon/main.ts', [], { ...location.env, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'info', SERVICE_AUTH_DISABLED: 'true' });
+    const { finished } = collect(child);
+    const url = new URL(await waitForListening(child));
+    const connections = await Promise.all(Array.from({ length: 20 }, () => idleConnection(url)));
+
+    child.kill('SIGTERM');
+    // Spread over the first 200 ms, as clients that did not see the signal go on sending.
+    await Promise.all(connections.map((c, i) => new Promise((resolve) => setTimeout(() => resolve(c.send()), i * 10))));
+
+    const outcomes = await Promise.all(connections.map((c) => c.closed));
+    for (const { responses, error } of outcomes) {
+      expect(error).toBeUndefined();
+      expect(responses.map((r) => r.status)).toEqual([200, 200]);
+    }
+    // Those that arrived while draining were told the connection ends with them.
+    expect(outcomes.some(({ responses }) => responses[1]!.headers.includes('connection: close'))).toBe(true);
+    expect((await finished).code).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CATALOGUE } from '../shared/catalogue/catalogue.js';
 import { AuditRepo } from './audit/audit-repo.js';
@@ -24,6 +24,7 @@ import { SchemaKeeper } from './db/schema-keeper.js';
 import type { SyncOptions } from './db/reload-triggers.js';
 import { TriggerConfig } from './db/trigger-config.js';
 import { frontDoor } from './http/front-door.js';
+import { GracefulClose } from './http/graceful-close.js';
 import { apiTokenRoutes } from './domains/api-tokens/routes.js';
 import { AuditLogRepo } from './domains/audit-logs/audit-log-repo.js';
 import { AuditLogService } from './domains/audit-logs/audit-log-service.js';
@@ -92,7 +93,10 @@ export interface DaemonOptions {
 export interface RunningDaemon {
   readonly url: string;
   readonly services: Services;
-  /** Graceful stop: refuse new connections, let in-flight requests finish within the grace period, close the database. */
+  /**
+   * Graceful stop: refuse new connections, answer every request that arrived on an open one (`Connection:
+   * close`) within the grace period, close the database.
+   */
   stop(): Promise<void>;
 }
 
@@ -194,7 +198,9 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   });
 
   const shedding = webhooks.frontDoor({ log, trustProxyHeaders: config.trustProxyHeaders, isDraining: () => draining });
-  const server = createServer(frontDoor(app.callback(), [shedding]));
+  const server = createServer();
+  const connections = new GracefulClose(server);
+  server.on('request', connections.track(frontDoor(app.callback(), [shedding])));
   server.listen(config.port, config.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -207,7 +213,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     services,
     stop: async () => {
       draining = true;
-      await closeServer(server, config.shutdownGraceSeconds * 1000, log);
+      await connections.close(config.shutdownGraceSeconds * 1000, log);
       schema.stop();
       await services.overrideSync.stop();
       await services.mappingSync.stop();
@@ -259,9 +265,9 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
   const overrideSync = new OverrideSync(overrideStore, sync, log);
   const overrides = new OverrideService(db.knex, CATALOGUE, overrideRepo, overrideStore, audit);
   const membershipCache = new MembershipCache({ ttlMs: config.permissionRefreshSeconds * 1000 });
-  const membershipSync = new MembershipSync(membershipCache, sync);
+  const orgAccess = new OrgAccessRepo(db.knex, membershipCache, { ttlMs: config.permissionRefreshSeconds * 1000 });
+  const membershipSync = new MembershipSync(orgAccess, sync);
   const triggerConfig = new TriggerConfig(sync);
-  const orgAccess = new OrgAccessRepo(db.knex, membershipCache);
   const explainer = new Explainer(overrideStore, orgAccess);
   const authenticator = new Authenticator(config, jwt, pats, tickets);
   const idpMappings = new IdpMappingsRepo(db.knex);
@@ -270,15 +276,4 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
   const loginSyncOptions = { sync: config.orgIdpSync, groupClaim: config.orgIdpGroupClaim, authoritative: config.orgIdpSyncAuthoritative, autoJoin: config.orgAutoJoin };
   const loginSync = new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), idpMappings, mappingIndex, audit, loginSyncOptions, () => membershipCache.invalidate());
   return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, membershipCache, membershipSync, triggerConfig, explainer, authenticator, idpMappings, mappingIndex, mappingSync, loginSync };
-}
-
-async function closeServer(server: Server, graceMs: number, log: Logger): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => {
-    log.warn({ grace_ms: graceMs }, 'grace period over: closing connections with requests still in flight');
-    server.closeAllConnections();
-  }, graceMs);
-  await closed;
-  clearTimeout(timer);
 }

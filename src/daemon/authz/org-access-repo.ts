@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { NotifiedCache, type NotifiedCacheOptions } from '../db/notified-cache.js';
 import { prepared } from '../db/prepared.js';
 import { isUuid } from '../tenancy/orgs-repo.js';
 import { MembershipCache } from './membership-cache.js';
@@ -13,28 +14,37 @@ export interface OrgAccessRow extends OrgRef {
   readonly role: string | null;
 }
 
-const ORG_TTL_MS = 5000;
+/** `ttlMs` as in NotifiedCache: a backstop only, every change empties the caches at once. */
+export type OrgAccessOptions = Pick<NotifiedCacheOptions, 'ttlMs'>;
+
+/** The one key of the shared organization's cache. */
+const SHARED = 'shared';
 
 /**
- * Organizations and memberships as the request path needs them. Organizations (rarely changed) are
- * cached for five seconds per reference, so a platform admin's request needs no query at all.
- * Memberships are cached until the next membership change (`MembershipCache`, emptied by every writer
- * on this instance and by notification on the others), so a change still applies at once.
+ * Organizations and memberships as the request path needs them, cached until the next change rather
+ * than for a timeout, so a platform admin's request needs no query at all and a change still applies at
+ * once: organizations by reference (misses too), the shared organization's id, and roles
+ * (`MembershipCache`). All three are emptied together (`invalidate`) by every writer on this instance
+ * after its commit and, through `MembershipSync`, by `svc_memberships`, which database triggers send for
+ * every change of a membership, a user's activity, or an organization's slug, activity, sharing or
+ * existence (migrations 20261123100000 and 20261125100000).
  */
 export class OrgAccessRepo {
-  readonly #orgs = new Map<string, { row: OrgRef | undefined; until: number }>();
-  #shared: { id: string | null; until: number } | undefined;
+  readonly #orgs: NotifiedCache<OrgRef | null>;
+  readonly #shared: NotifiedCache<string | null>;
 
   constructor(
     private readonly knex: Knex,
     private readonly memberships: MembershipCache = new MembershipCache(),
-  ) {}
+    options: OrgAccessOptions = {},
+  ) {
+    this.#orgs = new NotifiedCache({ ...options, maxEntries: 10_000 });
+    this.#shared = new NotifiedCache({ ...options, maxEntries: 1 });
+  }
 
   /** The organization when a current answer is cached (null: cached as none); undefined when a query is needed. */
   cachedOrg(ref: string): OrgRef | null | undefined {
-    const cached = this.#orgs.get(ref);
-    if (!cached || cached.until <= Date.now()) return undefined;
-    return cached.row ?? null;
+    return this.#orgs.get(ref);
   }
 
   /** The role when a current answer is cached (null: cached as none); undefined when a query is needed. */
@@ -43,14 +53,13 @@ export class OrgAccessRepo {
   }
 
   async org(ref: string): Promise<OrgRef | undefined> {
-    const cached = this.cachedOrg(ref);
-    if (cached !== undefined) return cached ?? undefined;
-    const row: OrgRef | undefined = await this.knex('organizations')
-      .where(isUuid(ref) ? { id: ref } : { slug: ref })
-      .first('id', 'slug', 'is_active');
-    if (this.#orgs.size > 10_000) this.#orgs.clear();
-    this.#orgs.set(ref, { row, until: Date.now() + ORG_TTL_MS });
-    return row;
+    const found = await this.#orgs.through(ref, async () => {
+      const row: OrgRef | undefined = await this.knex('organizations')
+        .where(isUuid(ref) ? { id: ref } : { slug: ref })
+        .first('id', 'slug', 'is_active');
+      return row ?? null;
+    });
+    return found ?? undefined;
   }
 
   /**
@@ -58,10 +67,11 @@ export class OrgAccessRepo {
    * designated (or it is inactive); cached like the organizations.
    */
   async sharedOrgId(): Promise<string | null> {
-    if (this.#shared && this.#shared.until > Date.now()) return this.#shared.id;
-    const row: { id: string } | undefined = await this.knex('organizations').where({ is_shared: true, is_active: true }).first('id');
-    this.#shared = { id: row?.id ?? null, until: Date.now() + ORG_TTL_MS };
-    return this.#shared.id;
+    const found = await this.#shared.through(SHARED, async () => {
+      const row: { id: string } | undefined = await this.knex('organizations').where({ is_shared: true, is_active: true }).first('id');
+      return row?.id ?? null;
+    });
+    return found ?? null;
   }
 
   /** The organizations whose resources a caller active in `orgId` may read: its own, then the shared one. */
@@ -71,12 +81,12 @@ export class OrgAccessRepo {
   }
 
   /**
-   * Forgets cached organizations (after this instance changed one), and memberships with them: deleting
-   * an organization deletes its memberships.
+   * Forgets cached organizations, the shared one and memberships together (after a change here, or on
+   * notification of one elsewhere): deleting an organization deletes its memberships.
    */
   invalidate(): void {
-    this.#orgs.clear();
-    this.#shared = undefined;
+    this.#orgs.invalidate();
+    this.#shared.invalidate();
     this.memberships.invalidate();
   }
 

@@ -188,7 +188,7 @@ export const SETTINGS = {
   permissionRefreshSeconds: setting({
     env: 'SERVICE_PERMISSION_REFRESH_SECONDS',
     default: '30',
-    doc: 'Backstop reload of permission overrides and of the IdP mapping index from the database, and the lifetime of a cached organization role and of the cached endpoints, signing secrets and flows of the run-starting paths; changes normally arrive at once by LISTEN/NOTIFY.',
+    doc: 'Backstop reload of permission overrides and of the IdP mapping index from the database, and the lifetime of a cached organization, organization role, and of the cached endpoints, signing secrets and flows of the run-starting paths; changes normally arrive at once by LISTEN/NOTIFY.',
     parse: integerBetween(1, 30),
   }),
   ticketTtlSeconds: setting({

@@ -12,14 +12,27 @@ export interface ListenerOptions {
   readonly log: Logger;
 }
 
+/** The wait after the first failed attempt in a row, doubled after each further failure up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 100;
 /**
- * A dedicated PostgreSQL connection that LISTENs on one channel and reconnects (backing off up to 10 s)
- * whenever it is lost. Outside knex's pool, because a listening connection must stay checked out.
+ * Short, because nothing this instance caches is fresh until the listener is back (the caches are
+ * emptied on reconnection): the link's return must be noticed within a second. An attempt against an
+ * address that refuses costs a round trip; one that hangs waits for the connect timeout before the next.
+ */
+const RETRY_MAX_MS = 500;
+
+/**
+ * A dedicated PostgreSQL connection that LISTENs on one channel and reconnects whenever it is lost: at
+ * once (a killed session or a restarted pooler is usually back already), then backing off from
+ * RETRY_FIRST_MS to RETRY_MAX_MS while attempts fail. A connection lost before it had lived
+ * RETRY_MAX_MS goes on backing off instead, so a server that drops every session is not asked in a
+ * loop. Outside knex's pool, because a listening connection must stay checked out.
  */
 export class NotificationListener {
   #client: pg.Client | undefined;
   #stopped = false;
-  #retryMs = 500;
+  #failures = 0;
+  #connectedAt = 0;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ListenerOptions) {}
@@ -44,7 +57,7 @@ export class NotificationListener {
       await client.connect();
       await client.query(`LISTEN ${this.options.channel}`);
       this.#client = client;
-      this.#retryMs = 500;
+      this.#connectedAt = Date.now();
       this.options.onSignal('connected');
     } catch (error) {
       this.options.log.warn({ err: error }, 'notification listener could not connect; retrying');
@@ -56,12 +69,15 @@ export class NotificationListener {
   #lost(client: pg.Client): void {
     if (this.#stopped || client !== this.#client) return;
     this.#client = undefined;
-    this.#schedule();
+    if (Date.now() - this.#connectedAt < RETRY_MAX_MS) return this.#schedule();
+    this.#failures = 0;
+    void this.#connect();
   }
 
   #schedule(): void {
     if (this.#stopped) return;
-    this.#timer = setTimeout(() => void this.#connect(), this.#retryMs);
-    this.#retryMs = Math.min(this.#retryMs * 2, 10_000);
+    const delay = Math.min(RETRY_FIRST_MS * 2 ** this.#failures, RETRY_MAX_MS);
+    this.#failures += 1;
+    this.#timer = setTimeout(() => void this.#connect(), delay);
   }
 }
