@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AuditRow } from '../../audit/audit-repo.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { Coalescer, type CoalescerOptions, type Settled } from '../../db/coalescer.js';
+import { isDatabaseUnavailable } from '../../db/database-errors.js';
 import { NotifiedCache } from '../../db/notified-cache.js';
 import { prepared, queryPrepared } from '../../db/prepared.js';
 import { admissionInput, admissionStatement, type PendingInsert } from './admission-statement.js';
@@ -185,8 +186,8 @@ async function settle<R>(work: Promise<R>): Promise<Settled<R>> {
   }
 }
 
-/** An error the server answered with its SQLSTATE, other than a lost connection (08) or a shutdown (57). */
+/** An error the server answered with its SQLSTATE, other than one that means the link or the server failed. */
 function refusedByDatabase(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08') && !code.startsWith('57');
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('57') && !isDatabaseUnavailable(error);
 }
