@@ -4,9 +4,11 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 /**
  * What the link does with the bytes: `forward` them; `partition`: accept connections and keep every
  * socket open but forward nothing either way and never connect upstream (packets going nowhere, no
- * reset); `reset`: close every connection at once, existing and new (a pooler in front, sessions killed).
+ * reset); `reset`: end every connection at once, existing and new (a pooler in front, sessions killed),
+ * by a TCP reset (`rst`) or an orderly close (`fin`).
  */
 export type LinkMode = 'forward' | 'partition' | 'reset';
+export type ResetKind = 'rst' | 'fin';
 
 /**
  * A loopback TCP proxy in front of a real server, which a test can stop (the address then refuses
@@ -17,6 +19,7 @@ export class TcpProxy {
   #server: Server | undefined;
   readonly #sockets = new Set<Socket>();
   #mode: LinkMode = 'forward';
+  #resetKind: ResetKind = 'rst';
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
@@ -39,10 +42,11 @@ export class TcpProxy {
     for (const socket of this.#sockets) socket.pause();
   }
 
-  /** Every open connection is reset, and every new one is accepted and reset. */
-  reset(): void {
+  /** Every open connection is ended, and every new one is accepted and ended: reset, or closed (`fin`). */
+  reset(kind: ResetKind = 'rst'): void {
     this.#mode = 'reset';
-    for (const socket of this.#sockets) socket.resetAndDestroy();
+    this.#resetKind = kind;
+    for (const socket of this.#sockets) this.#end(socket);
   }
 
   /**
@@ -61,6 +65,12 @@ export class TcpProxy {
     if (server) await new Promise((resolve) => server.close(resolve));
   }
 
+  #end(socket: Socket): void {
+    socket.on('error', () => {});
+    if (this.#resetKind === 'rst') socket.resetAndDestroy();
+    else socket.destroy();
+  }
+
   #track(socket: Socket): void {
     this.#sockets.add(socket);
     socket.on('close', () => this.#sockets.delete(socket));
@@ -68,8 +78,7 @@ export class TcpProxy {
 
   #accept(client: Socket): void {
     if (this.#mode === 'reset') {
-      client.on('error', () => {});
-      client.resetAndDestroy();
+      this.#end(client);
       return;
     }
     this.#track(client);
