@@ -122,6 +122,10 @@ describe.skipIf(!available)('database link faults (PostgreSQL through a TCP prox
     await recovered();
     proxy.partition();
     try {
+      // Many at once, from the partition's first moment: more than the pool's connections, and triggers
+      // queued behind a shared statement that will never be answered.
+      const crowd = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? listRuns() : trigger())));
+      for (const got of crowd) expectUnavailable(got);
       // Side by side: one of them takes the pooled connection (its statement never answered), the other
       // waits for the pool or opens a connection that never completes.
       const [runs, hooked, health] = await Promise.all([listRuns(), trigger(), answer('/health')]);

@@ -88,7 +88,9 @@ type InsertOutcome = RunRow | 'not_admitted' | 'gone';
  * 16 senders, the set-wise statement): 0.78 and 0.78 of a bare INSERT with these, 0.71-0.78 from four
  * waiting, 0.66-0.70 from nine, 0.64-0.72 with three in flight from five.
  */
-export const ADMISSION_BATCHING: CoalescerOptions = { inFlight: 2, maxBatch: 32, minBatchWhileBusy: 6 };
+// Admissions waiting when a statement finds the database unreachable fail with it: each would otherwise
+// wait for a statement of its own to fail the same way, past the 503's time budget.
+export const ADMISSION_BATCHING: CoalescerOptions = { inFlight: 2, maxBatch: 32, minBatchWhileBusy: 6, failsWaiting: isDatabaseUnavailable };
 
 /**
  * The read and the write of run admission. The flow with its version is read through a cache that every
