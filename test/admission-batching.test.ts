@@ -23,7 +23,10 @@ interface Deferred {
 }
 
 /** A coalescer whose flushes wait until the test finishes them. */
-function controlled(maxBatch = 32, parallel: { inFlight: number; minBatchWhileBusy: number } = { inFlight: 1, minBatchWhileBusy: 1 }): { coalescer: Coalescer<number, string>; flushes: Deferred[] } {
+function controlled(
+  maxBatch = 32,
+  parallel: { inFlight: number; minBatchWhileBusy: number; failsWaiting?: (error: unknown) => boolean } = { inFlight: 1, minBatchWhileBusy: 1 },
+): { coalescer: Coalescer<number, string>; flushes: Deferred[] } {
   const flushes: Deferred[] = [];
   const coalescer = new Coalescer<number, string>(
     (items) =>
@@ -97,6 +100,22 @@ describe('Coalescer', () => {
     flushes[1]!.finish([{ ok: true, value: 'two' }, { ok: false, error: new Error('three refused') }]);
     expect(await second).toBe('two');
     await expect(third).rejects.toThrow('three refused');
+  });
+
+  it('fails the items waiting when a flush meets an error the next flush would meet again (failsWaiting)', async () => {
+    const unreachable = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    const { coalescer, flushes } = controlled(32, { inFlight: 1, minBatchWhileBusy: 1, failsWaiting: (error) => error === unreachable });
+    const answers = [1, 2, 3].map((i) => coalescer.submit(i));
+    flushes[0]!.finish([{ ok: false, error: unreachable }]);
+    for (const answer of answers) await expect(answer).rejects.toBe(unreachable);
+    expect(flushes).toHaveLength(1);
+    // Another error fails its own items alone; what waits is flushed.
+    const [fourth, fifth] = [coalescer.submit(4), coalescer.submit(5)];
+    flushes[1]!.fail(new Error('refused'));
+    await expect(fourth).rejects.toThrow('refused');
+    await tick();
+    flushes[2]!.finish();
+    expect(await fifth).toBe('done 5');
   });
 });
 
@@ -250,11 +269,11 @@ async function closedPort(): Promise<number> {
 }
 
 describe('an unreachable database', () => {
-  it('fails each waiting admission with the connection error, without retrying them one by one', async () => {
+  it('fails each waiting admission with the first statement\'s connection error, without sending them or retrying them one by one', async () => {
     const unreachable = knexFactory({ client: 'pg', connection: { host: '127.0.0.1', port: await closedPort(), connectionTimeoutMillis: 1000 }, pool: { min: 0, max: 2, acquireTimeoutMillis: 2000 } });
     const repo = new AdmissionRepo();
     const runs = Array.from({ length: 4 }, () => newRun(ids.flow!));
-    // The first admission is sent alone, the other three wait and share one statement; none is retried.
+    // The first admission is sent alone, the other three wait; its failure fails them too, none is sent.
     const client = unreachable.client as { acquireConnection(): Promise<unknown> };
     const acquire = client.acquireConnection.bind(client);
     let attempts = 0;
@@ -266,6 +285,6 @@ describe('an unreachable database', () => {
     await unreachable.destroy();
     expect(outcomes.map((o) => o.status)).toEqual(Array(4).fill('rejected'));
     for (const outcome of outcomes) expect(((outcome as PromiseRejectedResult).reason as { code?: string }).code).toBe('ECONNREFUSED');
-    expect(attempts).toBe(2);
+    expect(attempts).toBe(1);
   });
 });

@@ -65,7 +65,7 @@ async function migrate(): Promise<void> {
   const log = createLogger(config.logLevel);
   const db = await openDatabase(config, log);
   try {
-    const ran = await migrateToLatest(db.knex);
+    const ran = await db.withoutStatementLimits(migrateToLatest);
     log.info({ migrations: ran }, ran.length ? `applied ${ran.length} migration(s)` : 'schema already up to date');
   } finally {
     await db.close();

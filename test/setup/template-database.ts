@@ -24,7 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (BACKEND === 'pglite') {
     const root = await mkdtemp(join(tmpdir(), 'svc-test-template-'));
     const db = await openDatabase({ dataDir: root }, log);
-    await migrateToLatest(db.knex);
+    await db.withoutStatementLimits(migrateToLatest);
     await db.close();
     project.provide('pgliteTemplateDir', root);
     project.provide('postgresTemplate', '');
@@ -34,7 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const template = `svc_tpl_${randomBytes(4).toString('hex')}`;
   await admin.raw(`CREATE DATABASE ${template}`);
   const db = await openDatabase({ databaseUrl: withDatabase(POSTGRES_ADMIN_URL!, template), dataDir: '' }, log);
-  await migrateToLatest(db.knex);
+  await db.withoutStatementLimits(migrateToLatest);
   await db.close();
   project.provide('pgliteTemplateDir', '');
   project.provide('postgresTemplate', template);

@@ -55,6 +55,44 @@ export const SETTINGS = {
     doc: 'PostgreSQL connection URL (`postgres://user@host:5432/db`). Unset: embedded PGlite under SERVICE_DATA_DIR.',
     parse: parsePostgresUrl,
   }),
+  // The link's limits: a request that needs the database answers 503 within about 4 s of the link failing
+  // (docs/decisions.md, "Database link limits"). PostgreSQL only; migrations run without the two statement limits.
+  databaseConnectTimeoutMs: setting({
+    env: 'SERVICE_DATABASE_CONNECT_TIMEOUT_MS',
+    default: '3000',
+    doc: 'Time limit for opening a connection to PostgreSQL (TCP and start-up); past it the request answers 503 `database_unavailable`.',
+    parse: integerBetween(100, 60_000),
+  }),
+  databaseAcquireTimeoutMs: setting({
+    env: 'SERVICE_DATABASE_ACQUIRE_TIMEOUT_MS',
+    default: '4000',
+    doc: 'Time limit for a request to get one of the pool\'s 10 connections (waiting for a free one or opening one); past it 503 `database_unavailable`.',
+    parse: integerBetween(100, 60_000),
+  }),
+  databaseQueryTimeoutMs: setting({
+    env: 'SERVICE_DATABASE_QUERY_TIMEOUT_MS',
+    default: '4000',
+    doc: 'Client-side limit on waiting for a statement\'s answer (a partitioned link sends none); past it the connection is discarded and the request answers 503 `database_unavailable`. `0`: no limit.',
+    parse: integerBetween(0, 3_600_000),
+  }),
+  databaseStatementTimeoutMs: setting({
+    env: 'SERVICE_DATABASE_STATEMENT_TIMEOUT_MS',
+    default: '3500',
+    doc: 'PostgreSQL `statement_timeout` of the daemon\'s sessions: the server cancels a statement running longer (503 `database_unavailable`), keeping the connection. Below the query timeout so a slow statement is cancelled before its connection is discarded. `0`: the server\'s setting.',
+    parse: integerBetween(0, 3_600_000),
+  }),
+  databaseIdleInTransactionTimeoutMs: setting({
+    env: 'SERVICE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    default: '10000',
+    doc: 'PostgreSQL `idle_in_transaction_session_timeout` of the daemon\'s sessions: the server ends a session whose transaction waits this long for its client (one lost mid-transaction), releasing its locks. `0`: the server\'s setting.',
+    parse: integerBetween(0, 3_600_000),
+  }),
+  databaseKeepaliveDelayMs: setting({
+    env: 'SERVICE_DATABASE_KEEPALIVE_DELAY_MS',
+    default: '10000',
+    doc: 'TCP keepalive on the connections to PostgreSQL: idle time before the first probe, so a pooled connection whose peer vanished is found dead (and replaced) instead of being handed to a request.',
+    parse: integerBetween(1000, 3_600_000),
+  }),
   dataDir: setting({
     env: 'SERVICE_DATA_DIR',
     default: '.data',

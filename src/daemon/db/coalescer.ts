@@ -12,6 +12,12 @@ export interface CoalescerOptions {
    * items are better off in the next full one.
    */
   readonly minBatchWhileBusy?: number;
+  /**
+   * An error that the next flush would meet again (an unreachable database): when an item of a flush
+   * fails with one, the items waiting then fail with it too, at once, instead of each waiting for a flush
+   * of its own to fail the same way later.
+   */
+  readonly failsWaiting?: (error: unknown) => boolean;
 }
 
 interface Waiting<T, R> {
@@ -63,13 +69,22 @@ export class Coalescer<T, R> {
         const outcome = settled[i];
         if (!outcome) waiting.reject(new Error('the flush answered fewer items than it took'));
         else if (outcome.ok) waiting.resolve(outcome.value);
-        else waiting.reject(outcome.error);
+        else {
+          waiting.reject(outcome.error);
+          this.failWaiting(outcome.error);
+        }
       });
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);
+      this.failWaiting(error);
     } finally {
       this.flushing -= 1;
       this.pump();
     }
+  }
+
+  private failWaiting(error: unknown): void {
+    if (!this.options.failsWaiting?.(error)) return;
+    for (const waiting of this.waiting.splice(0)) waiting.reject(error);
   }
 }

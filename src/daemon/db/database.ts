@@ -5,7 +5,9 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import type { Logger } from '../logging/logger.js';
+import { SETTINGS } from '../config/settings.js';
 import { NotificationListener, type Signal } from './notification-listener.js';
+import { discardAfterQueryTimeout, pgConnection, type LinkLimits } from './pg-link.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -20,6 +22,11 @@ export interface Database {
   listen(channel: string, onSignal: (signal: Signal) => void): Listening;
   /** Answers when the database does, within `timeoutMs`; throws otherwise. */
   ping(timeoutMs?: number): Promise<void>;
+  /**
+   * Runs `work` over a connection without the limits on a statement's duration (migrations): on
+   * PostgreSQL a knex of its own with one connection, closed after; on PGlite, which has none, `knex`.
+   */
+  withoutStatementLimits<T>(work: (knex: Knex) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -27,15 +34,28 @@ export interface Listening {
   stop(): Promise<void>;
 }
 
-export interface DatabaseOptions {
+export interface DatabaseOptions extends Partial<LinkLimits> {
   readonly databaseUrl?: string | undefined;
   readonly dataDir: string;
 }
 
+/** The settings' defaults, for a caller (a test, a bench) that names no limits. */
+const DEFAULT_LIMITS: LinkLimits = {
+  databaseConnectTimeoutMs: Number(SETTINGS.databaseConnectTimeoutMs.default),
+  databaseAcquireTimeoutMs: Number(SETTINGS.databaseAcquireTimeoutMs.default),
+  databaseQueryTimeoutMs: Number(SETTINGS.databaseQueryTimeoutMs.default),
+  databaseStatementTimeoutMs: Number(SETTINGS.databaseStatementTimeoutMs.default),
+  databaseIdleInTransactionTimeoutMs: Number(SETTINGS.databaseIdleInTransactionTimeoutMs.default),
+  databaseKeepaliveDelayMs: Number(SETTINGS.databaseKeepaliveDelayMs.default),
+};
+
 const PING_TIMEOUT_MS = 2000;
 
 export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, log) : openPglite(join(options.dataDir, 'pglite'), log);
+  if (!options.databaseUrl) return openPglite(join(options.dataDir, 'pglite'), log);
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(limits) as (keyof LinkLimits)[]) limits[key] = options[key] ?? limits[key];
+  return openPostgres(options.databaseUrl, limits, log);
 }
 
 /** knex reports pool trouble through its own logger; route it into ours instead of the console. */
@@ -48,19 +68,40 @@ function knexLog(log: Logger): Knex.Config['log'] {
   };
 }
 
-function openPostgres(url: string, log: Logger): Database {
+function openPostgres(url: string, limits: LinkLimits, log: Logger): Database {
   const knex = knexFactory({
     client: 'pg',
     log: knexLog(log),
-    connection: { connectionString: url, connectionTimeoutMillis: 3000 },
+    connection: pgConnection(url, limits),
     // Fail fast when the server is gone, so /ready and requests answer instead of queueing for a minute.
-    acquireConnectionTimeout: 5000,
-    pool: { min: 0, max: 10 },
+    acquireConnectionTimeout: limits.databaseAcquireTimeoutMs,
+    pool: {
+      min: 0,
+      max: 10,
+      afterCreate: (connection: Parameters<typeof discardAfterQueryTimeout>[0], done: (error: Error | null, connection: unknown) => void) => {
+        discardAfterQueryTimeout(connection);
+        done(null, connection);
+      },
+    },
   });
-  return wrap('postgres', knex, (channel, onSignal) => {
+  const listen: Database['listen'] = (channel, onSignal) => {
     const listener = new NotificationListener({ url, channel, onSignal, log });
     listener.start();
     return listener;
+  };
+  return wrap('postgres', knex, listen, async (work) => {
+    const unlimited = knexFactory({
+      client: 'pg',
+      log: knexLog(log),
+      connection: pgConnection(url, limits, false),
+      acquireConnectionTimeout: limits.databaseAcquireTimeoutMs,
+      pool: { min: 0, max: 1 },
+    });
+    try {
+      return await work(unlimited);
+    } finally {
+      await unlimited.destroy();
+    }
   });
 }
 
@@ -77,7 +118,7 @@ async function openPglite(directory: string, log: Logger): Promise<Database> {
   const pglite = await PGlite.create(directory);
   const knex = knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, connection: { pglite } as never, log: knexLog(log) });
   // PGlite's one session hears its own NOTIFYs once it LISTENs; the handle only delivers them here, it runs nothing.
-  return wrap('pglite', knex, (channel, onSignal) => {
+  const listen: Database['listen'] = (channel, onSignal) => {
     const off = pglite.onNotification((heard) => {
       if (heard === channel) onSignal('notification');
     });
@@ -86,14 +127,16 @@ async function openPglite(directory: string, log: Logger): Promise<Database> {
       (error: unknown) => log.warn({ err: error, channel }, 'could not LISTEN on the embedded database; changes made by plain SQL wait for the periodic refresh'),
     );
     return { stop: async () => off() };
-  });
+  };
+  return wrap('pglite', knex, listen, (work) => work(knex));
 }
 
-function wrap(kind: DatabaseKind, knex: Knex, listen: Database['listen']): Database {
+function wrap(kind: DatabaseKind, knex: Knex, listen: Database['listen'], withoutStatementLimits: Database['withoutStatementLimits']): Database {
   return {
     kind,
     knex,
     listen,
+    withoutStatementLimits,
     async ping(timeoutMs = PING_TIMEOUT_MS) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {

@@ -37,7 +37,7 @@ export class SchemaKeeper {
 
   async #attempt(): Promise<boolean> {
     try {
-      const ran = await migrateToLatest(this.db.knex);
+      const ran = await this.db.withoutStatementLimits(migrateToLatest);
       if (ran.length > 0) this.log.info({ migrations: ran }, `applied ${ran.length} migration(s)`);
       this.#ready = true;
       return true;

@@ -75,7 +75,15 @@ export const problems = {
   conflict: (detail: string) => new Problem(409, 'conflict', detail),
   notImplemented: (action: string) =>
     new Problem(501, 'not_implemented', `The ${action} action is not built yet.`, { action }),
-  databaseUnavailable: () => new Problem(503, 'database_unavailable', 'The database does not answer.', {}, { 'Retry-After': '5' }),
+  // A write's commit may have been stored while its acknowledgement was lost: the detail says so where senders read.
+  databaseUnavailable: () =>
+    new Problem(
+      503,
+      'database_unavailable',
+      'The database does not answer; retry after Retry-After seconds. A write may have been stored even so (its acknowledgement lost): retry a webhook trigger with the same X-Idempotency-Key, which answers 409 duplicate_delivery if it was.',
+      {},
+      { 'Retry-After': '5' },
+    ),
   shuttingDown: () => new Problem(503, 'shutting_down', 'This instance is shutting down.', {}, { 'Retry-After': '1' }),
   internal: () => new Problem(500, 'internal_error', 'An unexpected error occurred.'),
 };

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AuditRow } from '../../audit/audit-repo.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { Coalescer, type CoalescerOptions, type Settled } from '../../db/coalescer.js';
+import { isDatabaseUnavailable } from '../../db/database-errors.js';
 import { NotifiedCache } from '../../db/notified-cache.js';
 import { prepared, queryPrepared } from '../../db/prepared.js';
 import { admissionInput, admissionStatement, type PendingInsert } from './admission-statement.js';
@@ -87,7 +88,9 @@ type InsertOutcome = RunRow | 'not_admitted' | 'gone';
  * 16 senders, the set-wise statement): 0.78 and 0.78 of a bare INSERT with these, 0.71-0.78 from four
  * waiting, 0.66-0.70 from nine, 0.64-0.72 with three in flight from five.
  */
-export const ADMISSION_BATCHING: CoalescerOptions = { inFlight: 2, maxBatch: 32, minBatchWhileBusy: 6 };
+// Admissions waiting when a statement finds the database unreachable fail with it: each would otherwise
+// wait for a statement of its own to fail the same way, past the 503's time budget.
+export const ADMISSION_BATCHING: CoalescerOptions = { inFlight: 2, maxBatch: 32, minBatchWhileBusy: 6, failsWaiting: isDatabaseUnavailable };
 
 /**
  * The read and the write of run admission. The flow with its version is read through a cache that every
@@ -185,8 +188,8 @@ async function settle<R>(work: Promise<R>): Promise<Settled<R>> {
   }
 }
 
-/** An error the server answered with its SQLSTATE, other than a lost connection (08) or a shutdown (57). */
+/** An error the server answered with its SQLSTATE, other than one that means the link or the server failed. */
 function refusedByDatabase(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08') && !code.startsWith('57');
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('57') && !isDatabaseUnavailable(error);
 }

@@ -1,16 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { problemType } from '../../../shared/api/problem-codes.js';
+import { isDatabaseUnavailable } from '../../db/database-errors.js';
 import { Problem, problems } from '../problem.js';
 import type { ProblemResponder } from '../types.js';
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P03']);
 const PROBLEM_JSON = 'application/problem+json';
-
-/** The database is down or unreachable (as opposed to a query that is wrong): the client may retry. */
-function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: unknown; name?: unknown } | null;
-  return !!e && ((typeof e.code === 'string' && UNREACHABLE.has(e.code)) || e.name === 'KnexTimeoutError');
-}
 
 /**
  * The one place errors become responses: a Problem as RFC 9457 problem+json with its code, anything

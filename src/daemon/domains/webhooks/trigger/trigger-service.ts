@@ -19,6 +19,7 @@ import type { SecretResolver } from '../../secrets/secret-resolver.js';
 import type { AcceptedDelivery, WebhookEndpointRow, WebhooksRepo } from '../webhooks-repo.js';
 import { AllowListCache } from './allow-list-cache.js';
 import { NotifiedCache } from '../../../db/notified-cache.js';
+import { isDatabaseUnavailable } from '../../../db/database-errors.js';
 import { endpointNotFound, rateLimited } from './trigger-problems.js';
 
 export interface TriggerSettings {
@@ -221,7 +222,7 @@ export class WebhookTrigger {
       const refusal = await this.asRefusal(error, endpoint.id, keyChecked ? idempotencyKey : null);
       if (charged && refusal?.problem.code === 'duplicate_delivery') this.#delivery.giveBack(endpoint.id);
       if (!refusal) {
-        this.logOutcome(endpoint, deliveryId, [], request.clientIp, 'error', 500);
+        this.logOutcome(endpoint, deliveryId, [], request.clientIp, 'error', isDatabaseUnavailable(error) ? 503 : 500);
         throw error;
       }
       await this.recordRefusal(request, endpoint, refusal, { deliveryId, bodyHash, idempotencyKey, started });
