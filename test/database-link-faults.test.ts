@@ -174,6 +174,24 @@ describe.skipIf(!available)('database link faults (PostgreSQL through a TCP prox
     expect((await listRuns()).status).toBe(200);
   });
 
+  it('a lost acknowledgement: the trigger answers 503 database_unavailable though its delivery was stored; the same X-Idempotency-Key then answers 409 duplicate_delivery', async () => {
+    await recovered();
+    const key = randomUUID();
+    // The statement reaches the server and commits; its answer never comes back.
+    proxy.loseAnswers();
+    try {
+      expectUnavailable(await trigger(key));
+    } finally {
+      proxy.heal();
+    }
+    const stored = () => direct('webhook_deliveries').where({ idempotency_key: key, response_status: 202 }).count<{ n: string }[]>({ n: '*' });
+    expect(Number((await stored())[0]!.n)).toBe(1);
+    await recovered();
+    const retried = await trigger(key);
+    expect({ status: retried.status, code: retried.code }).toEqual({ status: 409, code: 'duplicate_delivery' });
+    expect(Number((await stored())[0]!.n)).toBe(1);
+  });
+
   it('a read-only database (a standby, or a primary gone read-only): the trigger answers 503 database_unavailable', async () => {
     await recovered();
     await admin.raw(`ALTER DATABASE ${database} SET default_transaction_read_only = on`);

@@ -5,9 +5,10 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * What the link does with the bytes: `forward` them; `partition`: accept connections and keep every
  * socket open but forward nothing either way and never connect upstream (packets going nowhere, no
  * reset); `reset`: end every connection at once, existing and new (a pooler in front, sessions killed),
- * by a TCP reset (`rst`) or an orderly close (`fin`).
+ * by a TCP reset (`rst`) or an orderly close (`fin`); `answers-lost`: forward the client's bytes to the
+ * server but drop the server's (a statement runs and commits, its acknowledgement never arrives).
  */
-export type LinkMode = 'forward' | 'partition' | 'reset';
+export type LinkMode = 'forward' | 'partition' | 'reset' | 'answers-lost';
 export type ResetKind = 'rst' | 'fin';
 
 /**
@@ -42,6 +43,11 @@ export class TcpProxy {
     for (const socket of this.#sockets) socket.pause();
   }
 
+  /** The server's bytes go nowhere from now on while the client's still reach it; nothing is closed. */
+  loseAnswers(): void {
+    this.#mode = 'answers-lost';
+  }
+
   /** Every open connection is ended, and every new one is accepted and ended: reset, or closed (`fin`). */
   reset(kind: ResetKind = 'rst'): void {
     this.#mode = 'reset';
@@ -50,11 +56,11 @@ export class TcpProxy {
   }
 
   /**
-   * Forwards again. Connections held during a partition are closed: what they carried meanwhile is
+   * Forwards again. Connections held during a partition (or that lost answers) are closed: what they carried meanwhile is
    * gone, as across a real partition longer than TCP's retransmissions.
    */
   heal(): void {
-    if (this.#mode === 'partition') for (const socket of this.#sockets) socket.destroy();
+    if (this.#mode === 'partition' || this.#mode === 'answers-lost') for (const socket of this.#sockets) socket.destroy();
     this.#mode = 'forward';
   }
 
@@ -97,11 +103,11 @@ export class TcpProxy {
       });
     }
     // Piped by hand so a partition can drop what is already in flight instead of delivering it later.
-    const forward = (from: Socket, to: Socket) =>
+    const forward = (from: Socket, to: Socket, alsoWhen?: LinkMode) =>
       from.on('data', (chunk: Buffer) => {
-        if (this.#mode === 'forward') to.write(chunk);
+        if (this.#mode === 'forward' || this.#mode === alsoWhen) to.write(chunk);
       });
-    forward(client, upstream);
+    forward(client, upstream, 'answers-lost');
     forward(upstream, client);
     client.on('end', () => upstream.end());
     upstream.on('end', () => client.end());
