@@ -52,7 +52,7 @@ describe.skipIf(!available)('NotificationListener', () => {
   it('keeps backing off, rather than reconnecting in a loop, when every session is dropped just after it connects', async () => {
     let connected = 0;
     const listener = new NotificationListener({
-      url: proxy.url,
+      connection: { connectionString: proxy.url },
       channel: 'svc_test_dropped',
       onSignal: (signal) => void (signal === 'connected' && (connected += 1)),
       log: createLogger('silent'),

@@ -85,7 +85,8 @@ function openPostgres(url: string, limits: LinkLimits, log: Logger): Database {
     },
   });
   const listen: Database['listen'] = (channel, onSignal) => {
-    const listener = new NotificationListener({ url, channel, onSignal, log });
+    // Without the statement limits: a LISTEN session runs no statements worth cutting.
+    const listener = new NotificationListener({ connection: pgConnection(url, limits, false), channel, onSignal, log });
     listener.start();
     return listener;
   };

@@ -5,7 +5,8 @@ import type { Logger } from '../logging/logger.js';
 export type Signal = 'notification' | 'connected';
 
 export interface ListenerOptions {
-  readonly url: string;
+  /** The pool's connection settings (connect timeout, TCP keepalive), so a dead link is noticed here too. */
+  readonly connection: Readonly<Record<string, unknown>>;
   readonly channel: string;
   /** Called for each notification, and after every (re)connection, since notifications sent while disconnected are lost. */
   readonly onSignal: (reason: Signal) => void;
@@ -49,7 +50,7 @@ export class NotificationListener {
 
   async #connect(): Promise<void> {
     if (this.#stopped) return;
-    const client = new pg.Client({ connectionString: this.options.url, application_name: 'svcd-listener', connectionTimeoutMillis: 3000 });
+    const client = new pg.Client({ ...(this.options.connection as pg.ClientConfig), application_name: 'svcd-listener' });
     client.on('error', (error) => this.options.log.warn({ err: error }, 'notification listener connection failed'));
     client.on('end', () => this.#lost(client));
     client.on('notification', () => this.options.onSignal('notification'));
