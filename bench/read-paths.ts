@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
-import { freePort, median, pairedRatio, requestsPerSecond, startServer } from './lib.js';
+import { cpuMeter, freePort, median, pairedRatio, requestsPerSecond, startServer } from './lib.js';
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE_SELECT = fileURLToPath(new URL('./servers/bare-koa-select.js', import.meta.url));
@@ -90,10 +90,10 @@ export async function readPathBenchmark(line: (name: string, value: string) => v
     // The same request headers to both: the figure compares the servers' work, not what the load generator sends.
     const headers = { authorization: `Bearer ${token}`, 'x-org-id': 'bench' };
     const subjects = [
-      { url: `${bare.url}/runs`, headers },
-      { url: `${daemon.url}/runs?limit=50`, headers },
-      { url: `${bare.url}/devices`, headers },
-      { url: `${daemon.url}/devices?limit=50`, headers },
+      { name: 'bare SELECT of runs', url: `${bare.url}/runs`, headers, pid: bare.child.pid! },
+      { name: 'GET /runs', url: `${daemon.url}/runs?limit=50`, headers, pid: daemon.child.pid! },
+      { name: 'bare SELECT of devices', url: `${bare.url}/devices`, headers, pid: bare.child.pid! },
+      { name: 'GET /devices', url: `${daemon.url}/devices?limit=50`, headers, pid: daemon.child.pid! },
     ];
     for (const s of subjects) await requestsPerSecond(s.url, 1, 200, s.headers);
     const rates = subjects.map(() => [] as number[]);
@@ -107,6 +107,15 @@ export async function readPathBenchmark(line: (name: string, value: string) => v
     line('bare Koa, one SELECT of 50 devices, PostgreSQL (req/s, median)', median(bareDevices!).toFixed(0));
     line('svcd, GET /devices?limit=50 (req/s, median)', median(devices!).toFixed(0));
     line('ratio GET /devices / bare SELECT (aim >= 0.6)', pairedRatio(devices!, bareDevices!).toFixed(2));
+    // Where the time goes, for the docs (BENCH_CPU_SPLIT=1): CPU per answer of the server and of PostgreSQL.
+    if (process.env.BENCH_CPU_SPLIT) {
+      for (const s of subjects) {
+        const meter = cpuMeter(s.pid);
+        const rate = await requestsPerSecond(s.url, options.seconds, 200, s.headers);
+        const split = meter(rate * options.seconds);
+        line(`  CPU per answer, ${s.name} (µs: server, PostgreSQL)`, `${split.server.toFixed(0)}, ${split.postgres.toFixed(0)}`);
+      }
+    }
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await db.destroy();
