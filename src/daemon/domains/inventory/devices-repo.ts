@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { pageWithTotal } from '../../db/page.js';
 import { applyDeviceFilter, type DeviceFilter, type DeviceSort } from './device-filter.js';
 import { visibleIn } from './repo-helpers.js';
 
@@ -84,9 +85,7 @@ export class DevicesRepo {
   ): Promise<{ rows: DeviceRow[]; total: number }> {
     const query = this.knex('devices').where((b) => visibleIn(b, scope.orgId, scope.orgIds, scope.includeDeleted));
     applyDeviceFilter(query, filter);
-    const [counted] = await query.clone().count<{ n: string | number }[]>('* as n');
-    const rows = await query.select(DEVICE_COLUMNS).orderBy(order(page.sort)).limit(page.limit).offset(page.offset);
-    return { rows, total: Number(counted?.n ?? 0) };
+    return pageWithTotal<DeviceRow>(this.knex, query, DEVICE_COLUMNS, order(page.sort), page);
   }
 
   /** Ids of the live devices matching, in name order, at most `cap`, and how many match in all. */

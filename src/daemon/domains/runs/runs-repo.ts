@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { pageWithTotal } from '../../db/page.js';
 import type { TriggerSource } from './run-admission.js';
 import { RUN_COLUMNS, type RunRow, type RunStatus } from './run-view.js';
 
@@ -31,6 +32,9 @@ export type RunChange = Partial<Pick<RunRow, 'status' | 'name' | 'updated_by' | 
   readonly deleted_at?: 'now' | null;
 };
 
+/** The list's order, which the index `runs_org_created` (org_id, created_at DESC, id DESC) holds. */
+const NEWEST_FIRST = [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }] as const;
+
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -57,11 +61,7 @@ export class RunsRepo {
     if (filter.createdAfter) base.where('created_at', '>=', filter.createdAfter);
     if (filter.createdBefore) base.where('created_at', '<', filter.createdBefore);
     if (filter.q) base.whereRaw(`name ILIKE ? ESCAPE '\\'`, [`%${escapeLike(filter.q)}%`]);
-    const [rows, count] = await Promise.all([
-      base.clone().select(RUN_COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit).offset(filter.offset),
-      base.clone().count<{ count: string | number }[]>({ count: '*' }),
-    ]);
-    return { rows: rows as RunRow[], total: Number(count[0]?.count ?? 0) };
+    return pageWithTotal<RunRow>(this.knex, base, RUN_COLUMNS, NEWEST_FIRST, filter);
   }
 
   /** A run of the organization; a soft-deleted one only when `includeDeleted`. */
