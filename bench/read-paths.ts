@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import knexFactory, { type Knex } from 'knex';
-import { startDevIdp } from '../src/daemon/dev-idp/index.js';
+import type { Knex } from 'knex';
 import { cpuMeter, freePort, median, pairedRatio, requestsPerSecond, startServer } from './lib.js';
+import { openScratchDatabase } from './scratch-database.js';
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE_SELECT = fileURLToPath(new URL('./servers/bare-koa-select.js', import.meta.url));
@@ -65,26 +65,15 @@ async function seed(knex: Knex): Promise<void> {
  * interleaved rounds.
  */
 export async function readPathBenchmark(line: (name: string, value: string) => void, options: ReadPathOptions): Promise<void> {
-  const admin = knexFactory({ client: 'pg', connection: { connectionString: options.postgresUrl, connectionTimeoutMillis: 2000 }, pool: { min: 0, max: 1 } });
-  const database = `svc_bench_reads_${randomBytes(4).toString('hex')}`;
-  try {
-    await admin.raw(`CREATE DATABASE ${database}`);
-  } catch {
-    line('read paths: GET /runs, GET /devices on PostgreSQL', `skipped (no server at ${options.postgresUrl})`);
-    await admin.destroy();
-    return;
-  }
-  const url = new URL(options.postgresUrl);
-  url.pathname = `/${database}`;
-  const idp = await startDevIdp();
-  const db = knexFactory({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 2 } });
-  const servers: { stop(): Promise<void> }[] = [];
+  const scratch = await openScratchDatabase(options.postgresUrl, 'svc_bench_reads');
+  if (!scratch) return line('read paths: GET /runs, GET /devices on PostgreSQL', `skipped (no server at ${options.postgresUrl})`);
+  const { url: databaseUrl, db, idp, servers } = scratch;
   try {
     // The daemon migrates the scratch database on its first start; the seed needs its tables.
-    const daemon = await startServer([DAEMON], await freePort(), '/ready', { SERVICE_LOG_LEVEL: 'warn', SERVICE_DATABASE_URL: url.toString(), SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false' });
+    const daemon = await startServer([DAEMON], await freePort(), '/ready', { SERVICE_LOG_LEVEL: 'warn', SERVICE_DATABASE_URL: databaseUrl, SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false' });
     servers.push(daemon);
     await seed(db);
-    const bare = await startServer([BARE_SELECT], await freePort(), '/ready', { BENCH_DATABASE_URL: url.toString() });
+    const bare = await startServer([BARE_SELECT], await freePort(), '/ready', { BENCH_DATABASE_URL: databaseUrl });
     servers.push(bare);
     const token = await idp.mintAccessToken({ sub: 'bench-viewer', username: 'bench-viewer', realmRoles: [], expiresInSeconds: 3600 });
     // The same request headers to both: the figure compares the servers' work, not what the load generator sends.
@@ -123,10 +112,6 @@ export async function readPathBenchmark(line: (name: string, value: string) => v
       }
     }
   } finally {
-    await Promise.all(servers.map((s) => s.stop()));
-    await db.destroy();
-    await idp.stop();
-    await admin.raw(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.destroy();
+    await scratch.close();
   }
 }

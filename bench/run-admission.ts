@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import knexFactory, { type Knex } from 'knex';
-import { startDevIdp } from '../src/daemon/dev-idp/index.js';
 import { freePort, median, pairedRatio, startServer } from './lib.js';
+import { openScratchDatabase } from './scratch-database.js';
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE_INSERT = fileURLToPath(new URL('./servers/bare-koa-insert.js', import.meta.url));
@@ -89,27 +88,16 @@ async function seed(knex: Knex): Promise<{ flowId: string; deviceIds: string[] }
  * to a bare Koa route doing one INSERT into a scratch table of the same database, interleaved rounds.
  */
 export async function runAdmissionBenchmark(line: (name: string, value: string) => void, options: RunAdmissionOptions): Promise<void> {
-  const admin = knexFactory({ client: 'pg', connection: { connectionString: options.postgresUrl, connectionTimeoutMillis: 2000 }, pool: { min: 0, max: 1 } });
-  const database = `svc_bench_runs_${randomBytes(4).toString('hex')}`;
-  try {
-    await admin.raw(`CREATE DATABASE ${database}`);
-  } catch {
-    line('run admission: POST /runs on PostgreSQL', `skipped (no server at ${options.postgresUrl})`);
-    await admin.destroy();
-    return;
-  }
-  const url = new URL(options.postgresUrl);
-  url.pathname = `/${database}`;
-  const idp = await startDevIdp();
-  const db = knexFactory({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 2 } });
-  const servers: { stop(): Promise<void> }[] = [];
+  const scratch = await openScratchDatabase(options.postgresUrl, 'svc_bench_runs');
+  if (!scratch) return line('run admission: POST /runs on PostgreSQL', `skipped (no server at ${options.postgresUrl})`);
+  const { url: databaseUrl, db, idp, servers } = scratch;
   try {
     // The daemon migrates the scratch database on its first start; the seed needs its tables.
-    const daemon = await startServer([DAEMON], await freePort(), '/ready', { SERVICE_LOG_LEVEL: 'warn', SERVICE_DATABASE_URL: url.toString(), SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false' });
+    const daemon = await startServer([DAEMON], await freePort(), '/ready', { SERVICE_LOG_LEVEL: 'warn', SERVICE_DATABASE_URL: databaseUrl, SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false' });
     servers.push(daemon);
     await db.raw('CREATE TABLE bench_scratch (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
     const { flowId, deviceIds } = await seed(db);
-    const bare = await startServer([BARE_INSERT], await freePort(), '/ready', { BENCH_DATABASE_URL: url.toString() });
+    const bare = await startServer([BARE_INSERT], await freePort(), '/ready', { BENCH_DATABASE_URL: databaseUrl });
     servers.push(bare);
 
     const token = await idp.mintAccessToken({ sub: 'bench-operator', username: 'bench-operator', realmRoles: ['operator'], expiresInSeconds: 3600 });
@@ -129,12 +117,8 @@ export async function runAdmissionBenchmark(line: (name: string, value: string) 
     line('bare Koa, one INSERT per request, PostgreSQL (req/s, median)', median(b!).toFixed(0));
     line('svcd, POST /runs (runs created/s, median)', median(d!).toFixed(0));
     line('ratio POST /runs / bare INSERT (aim >= 0.4)', pairedRatio(d!, b!).toFixed(2));
-    line('  ceiling: one two-row statement / one INSERT on this database, no HTTP', (await roundTripCeiling(url.toString(), options.seconds)).toFixed(2));
+    line('  ceiling: one two-row statement / one INSERT on this database, no HTTP', (await roundTripCeiling(databaseUrl, options.seconds)).toFixed(2));
   } finally {
-    await Promise.all(servers.map((s) => s.stop()));
-    await db.destroy();
-    await idp.stop();
-    await admin.raw(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.destroy();
+    await scratch.close();
   }
 }

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { loadConfig } from '../src/daemon/config/config.js';
 import { startDaemon } from '../src/daemon/daemon.js';
-import { startDevIdp } from '../src/daemon/dev-idp/index.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { cpuMeter, freePort, median, pairedRatio, startServer, type CpuSplit } from './lib.js';
+import { openScratchDatabase } from './scratch-database.js';
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE_INSERT = fileURLToPath(new URL('./servers/bare-koa-insert.js', import.meta.url));
@@ -149,22 +149,10 @@ async function queriesPerTrigger(databaseUrl: string, path: string, body: string
  * exhausted global backstop per second as a ratio to `GET /health` of the same daemon. Interleaved rounds.
  */
 export async function webhookTriggerBenchmark(line: (name: string, value: string) => void, options: WebhookTriggerOptions): Promise<void> {
-  const admin = knexFactory({ client: 'pg', connection: { connectionString: options.postgresUrl, connectionTimeoutMillis: 2000 }, pool: { min: 0, max: 1 } });
-  const database = `svc_bench_hooks_${randomBytes(4).toString('hex')}`;
-  try {
-    await admin.raw(`CREATE DATABASE ${database}`);
-  } catch {
-    line('webhook trigger: POST /hooks on PostgreSQL', `skipped (no server at ${options.postgresUrl})`);
-    await admin.destroy();
-    return;
-  }
-  const url = new URL(options.postgresUrl);
-  url.pathname = `/${database}`;
-  const databaseUrl = url.toString();
-  const idp = await startDevIdp();
-  const db = knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 2 } });
+  const scratch = await openScratchDatabase(options.postgresUrl, 'svc_bench_hooks');
+  if (!scratch) return line('webhook trigger: POST /hooks on PostgreSQL', `skipped (no server at ${options.postgresUrl})`);
+  const { url: databaseUrl, db, idp, servers } = scratch;
   const dataDirs: string[] = [];
-  const servers: { stop(): Promise<void> }[] = [];
   const daemonEnv = async (extra: Record<string, string>) => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-bench-webhook-'));
     dataDirs.push(dir);
@@ -241,11 +229,7 @@ export async function webhookTriggerBenchmark(line: (name: string, value: string
     line('database statements per accepted trigger (BEGIN/COMMIT included)', profile.queries.toFixed(1));
     for (const [shape, n] of [...profile.statements].sort((a, b) => b[1] - a[1])) line(`  ${n.toFixed(1)} x`, shape);
   } finally {
-    await Promise.all(servers.map((s) => s.stop()));
-    await db.destroy();
-    await idp.stop();
-    await admin.raw(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.destroy();
+    await scratch.close();
     await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
 }
