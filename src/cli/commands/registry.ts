@@ -73,6 +73,9 @@ export function registerCommands(program: Command, dispatch: Dispatch): void {
     .addOption(new Option('-f, --raw-field <key=value>', 'string field').argParser(collect))
     .option('--input <file>', 'request body from a file, or - for standard input')
     .addOption(new Option('-H, --header <key:value>', 'extra request header').argParser(collect))
+    .option('--jq <expr>', 'print what the jq filter makes of the answer (strings raw), e.g. .items[].id')
+    .option('-i, --include', 'print the status line and headers before the body')
+    .option('--paginate', 'follow the pages of a list (offset or cursor) and print all items as one answer')
     .action(dispatch(async () => {
       const m = await import('./api/request.js');
       return ({ positionals, raw, ctx }) => m.runApi(m.parseApiOptions(positionals[0]!, positionals[1]!, raw), ctx);
