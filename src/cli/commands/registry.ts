@@ -83,4 +83,15 @@ export function registerCommands(program: Command, dispatch: Dispatch): void {
 
   registerAdminCommands(program, dispatch);
   registerWebhooks(program, dispatch);
+
+  program
+    .command('completion')
+    .description('Print the shell completion script (bash, zsh or fish) for every command and flag.')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText('after', '\nbash: source <(svc completion bash)   zsh: source <(svc completion zsh)   fish: svc completion fish > ~/.config/fish/completions/svc.fish')
+    .action(dispatch(async () => {
+      const m = await import('./completion/script.js');
+      // The whole program, registered by now: the script lists every command, this one included.
+      return async ({ positionals, ctx }) => m.runCompletion(m.parseCompletionShell(positionals[0]), program, ctx);
+    }));
 }
