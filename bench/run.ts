@@ -89,7 +89,6 @@ async function jwtThroughput(dataDir: string): Promise<void> {
     line('ratio warm JWT / bare Koa (aim >= 0.7)', pairedRatio(w!, b!).toFixed(2));
     line('svcd, JWT, RS256 verified every request (req/s, median)', median(c!).toFixed(0));
     line('ratio verified-each-time / warm (aim >= 0.35)', pairedRatio(c!, w!).toFixed(2));
-    await cliStartupBenchmark(line, { server: warm.url, token });
   } finally {
     await Promise.all([bare.stop(), warm.stop(), cold.stop()]);
     await idp.stop();
@@ -188,7 +187,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, run-admission, webhook-trigger, read-paths); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -203,6 +202,7 @@ try {
   if (wanted('jwt')) await jwtThroughput(dataDir);
   if (wanted('login-sync')) await loginSyncBenchmark(line);
   if (wanted('startup')) await startup(dataDir);
+  if (wanted('cli')) await cliStartupBenchmark(line, { script: DAEMON, env: { ...quietDaemon, SERVICE_DATA_DIR: dataDir } });
   if (wanted('run-admission')) await runAdmissionBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
   if (wanted('webhook-trigger')) await webhookTriggerBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
   if (wanted('read-paths')) await readPathBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });

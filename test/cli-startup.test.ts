@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/spawn.js';
 
-/** The modules `src/cli/main.ts` loads before any command runs: its static imports, transitively. */
+/** The modules a file of src/ loads with it: its static imports, transitively. */
 function staticImportGraph(entry: string): Set<string> {
   const seen = new Set<string>();
   const visit = (file: string) => {
@@ -16,7 +16,7 @@ function staticImportGraph(entry: string): Set<string> {
       visit(specifier.startsWith('.') ? resolve(dirname(file), specifier).replace(/\.js$/, '.ts') : specifier);
     }
   };
-  visit(join(REPO_ROOT, 'src/cli/main.ts'));
+  visit(entry);
   return seen;
 }
 
@@ -25,5 +25,16 @@ describe('svc start-up', () => {
     const graph = [...staticImportGraph(join(REPO_ROOT, 'src/cli/main.ts'))];
     expect(graph.filter((m) => !m.startsWith('/'))).toEqual(['commander']);
     expect(graph.some((m) => m.includes('openid-client') || m.includes('/src/cli/auth/') || m.includes('/commands/auth/'))).toBe(false);
+  });
+
+  // Each costs an authenticated command's start-up tens of milliseconds (zod alone 95 modules, ~0.2 s).
+  const HEAVY = ['zod', 'openid-client', 'jose', 'ink', 'react', 'jq-wasm'];
+
+  it('an authenticated command loads none of zod, openid-client, jose, ink, react or jq (whoami, api)', () => {
+    // The store comes in by ctx.store() on every command that reads the stored credential.
+    for (const entry of ['src/cli/commands/auth/whoami.ts', 'src/cli/commands/api/request.ts', 'src/cli/auth/store.ts']) {
+      const packages = [...staticImportGraph(join(REPO_ROOT, entry))].filter((m) => !m.startsWith('/') && !m.startsWith('node:'));
+      expect({ entry, heavy: packages.filter((p) => HEAVY.includes(p)) }).toEqual({ entry, heavy: [] });
+    }
   });
 });

@@ -1,31 +1,10 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { parseCredentialsFile, parseStoredProfile, type CredentialsFile, type StoredProfile } from './credentials-file.js';
 import { withFileLock } from './lock.js';
 
-/** How the stored credential was obtained; decides how it is renewed. */
-export const LOGIN_METHODS = ['device', 'pkce', 'client_credentials', 'token'] as const;
-export type LoginMethod = (typeof LOGIN_METHODS)[number];
-
-const profileSchema = z.object({
-  server: z.string(),
-  issuer: z.string().nullable().default(null),
-  client_id: z.string().nullable().default(null),
-  method: z.enum(LOGIN_METHODS),
-  access_token: z.string(),
-  refresh_token: z.string().nullable().default(null),
-  /** ISO 8601; null when unknown (a personal access token). */
-  expires_at: z.string().nullable().default(null),
-  token_type: z.string().default('Bearer'),
-  scope: z.string().nullable().default(null),
-  username: z.string().nullable().default(null),
-  updated_at: z.string(),
-});
-export type StoredProfile = z.infer<typeof profileSchema>;
-
-const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), profileSchema) });
-type CredentialsFile = z.infer<typeof fileSchema>;
+export { LOGIN_METHODS, type LoginMethod, type StoredProfile } from './credentials-file.js';
 
 /** `$XDG_CONFIG_HOME/svc`, else `~/.config/svc`. */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -56,9 +35,9 @@ export class CredentialStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: {} };
       throw err;
     }
-    const parsed = fileSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error(`${this.path} is not a credentials file of this svc version; remove it and log in again`);
-    return parsed.data;
+    const parsed = parseCredentialsFile(JSON.parse(text));
+    if (parsed === undefined) throw new Error(`${this.path} is not a credentials file of this svc version; remove it and log in again`);
+    return parsed;
   }
 
   async get(profile: string): Promise<StoredProfile | undefined> {
@@ -78,7 +57,8 @@ export class CredentialStore {
   /** Writes one profile; call inside `locked`. */
   async putUnlocked(profile: string, entry: Omit<StoredProfile, 'updated_at'>): Promise<StoredProfile> {
     const file = await this.#read();
-    const stored = profileSchema.parse({ ...entry, updated_at: new Date().toISOString() });
+    const stored = parseStoredProfile({ ...entry, updated_at: new Date().toISOString() });
+    if (stored === undefined) throw new TypeError(`not a credential to store for profile "${profile}"`);
     file.profiles[profile] = stored;
     await this.#write(file);
     return stored;

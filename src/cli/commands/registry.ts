@@ -73,6 +73,9 @@ export function registerCommands(program: Command, dispatch: Dispatch): void {
     .addOption(new Option('-f, --raw-field <key=value>', 'string field').argParser(collect))
     .option('--input <file>', 'request body from a file, or - for standard input')
     .addOption(new Option('-H, --header <key:value>', 'extra request header').argParser(collect))
+    .option('--jq <expr>', 'print what the jq filter makes of the answer (strings raw), e.g. .items[].id')
+    .option('-i, --include', 'print the status line and headers before the body')
+    .option('--paginate', 'follow the pages of a list (offset or cursor) and print all items as one answer')
     .action(dispatch(async () => {
       const m = await import('./api/request.js');
       return ({ positionals, raw, ctx }) => m.runApi(m.parseApiOptions(positionals[0]!, positionals[1]!, raw), ctx);
@@ -80,4 +83,15 @@ export function registerCommands(program: Command, dispatch: Dispatch): void {
 
   registerAdminCommands(program, dispatch);
   registerWebhooks(program, dispatch);
+
+  program
+    .command('completion')
+    .description('Print the shell completion script (bash, zsh or fish) for every command and flag.')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText('after', '\nbash: source <(svc completion bash)   zsh: source <(svc completion zsh)   fish: svc completion fish > ~/.config/fish/completions/svc.fish')
+    .action(dispatch(async () => {
+      const m = await import('./completion/script.js');
+      // The whole program, registered by now: the script lists every command, this one included.
+      return async ({ positionals, ctx }) => m.runCompletion(m.parseCompletionShell(positionals[0]), program, ctx);
+    }));
 }

@@ -21,7 +21,7 @@ export interface Context {
   readonly globals: GlobalOptions;
   /** Aborted by Ctrl-C. */
   readonly signal: AbortSignal;
-  /** The credential store (loaded on first use: it brings zod and the file system). */
+  /** The credential store (loaded on first use: it brings the file system and the lock). */
   store(): Promise<CredentialStore>;
 }
 
