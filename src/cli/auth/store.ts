@@ -80,8 +80,9 @@ export class CredentialStore {
     let json: unknown;
     try {
       json = JSON.parse(text);
-    } catch (err) {
-      return { profiles: {}, damagedProfiles: {}, damage: `not JSON: ${(err as Error).message}`, text };
+    } catch {
+      // Not the parser's message: Node quotes the text around the fault, which may be part of a token.
+      return { profiles: {}, damagedProfiles: {}, damage: 'not JSON', text };
     }
     const file = fileSchema.safeParse(json);
     if (!file.success) return { profiles: {}, damagedProfiles: {}, damage: 'not a credentials file of this svc version', text };
