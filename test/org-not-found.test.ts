@@ -24,7 +24,7 @@ afterAll(async () => {
   await idp?.stop();
 });
 
-const answer = async (path: string, headers: Record<string, string>) => {
+const answer = async (path: string, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> => {
   const response = await fetch(`${daemon.url}${path}`, { headers });
   const body = (await response.json()) as Record<string, unknown>;
   return { status: response.status, body: { ...body, request_id: undefined } };
