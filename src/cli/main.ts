@@ -59,7 +59,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   };
 
   try {
-    await buildProgram(dispatch).parseAsync(argv, { from: 'user' });
+    const program = buildProgram(dispatch);
+    // `svc` alone asks what there is (as gh and kubectl take it): help on stdout, exit 0.
+    if (argv.length === 0) {
+      program.outputHelp();
+      return EXIT_CODES.ok;
+    }
+    await program.parseAsync(argv, { from: 'user' });
     return EXIT_CODES.ok;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -61,11 +61,17 @@ export function parseStoredProfile(value: unknown): StoredProfile | undefined {
   return fields as StoredProfile;
 }
 
-/** The whole file, or undefined when it is not a credentials file of this version. */
+/** The file's profiles, each still unchecked, or undefined when it is not a credentials file of this version. */
+export function parseProfilesOf(value: unknown): Record<string, unknown> | undefined {
+  return isObject(value) && value.version === 1 && isObject(value.profiles) ? value.profiles : undefined;
+}
+
+/** The whole file, or undefined when it is not a credentials file of this version or a profile is invalid. */
 export function parseCredentialsFile(value: unknown): CredentialsFile | undefined {
-  if (!isObject(value) || value.version !== 1 || !isObject(value.profiles)) return undefined;
+  const entries = parseProfilesOf(value);
+  if (entries === undefined) return undefined;
   const profiles: Record<string, StoredProfile> = {};
-  for (const [name, entry] of Object.entries(value.profiles)) {
+  for (const [name, entry] of Object.entries(entries)) {
     const profile = parseStoredProfile(entry);
     if (profile === undefined) return undefined;
     profiles[name] = profile;

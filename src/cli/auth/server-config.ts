@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { CliError } from '../errors.js';
+import { jsonBody, notSvc } from '../http/answer.js';
+import { unreachable } from '../http/network-error.js';
 
 const authConfigSchema = z.object({
+  /** The daemon's mark: an answer without it is not svc's, whatever else it holds. */
+  service: z.literal('svc'),
+  version: z.string().optional(),
   auth_enabled: z.boolean(),
   issuer: z.string().nullable(),
   cli_client_id: z.string(),
@@ -10,17 +15,22 @@ const authConfigSchema = z.object({
 });
 export type ServerAuthConfig = z.infer<typeof authConfigSchema>;
 
-/** `GET <server>/auth/config`: which provider and client id the CLI signs in with. */
+/**
+ * `GET <server>/auth/config`: recognises an svc server, and names the provider and client id the CLI
+ * signs in with. `svc login` asks it before it sends or stores any credential, so that a captive
+ * portal or a typo'd URL never receives a token nor gets stored as a server (exit 6, nothing stored).
+ */
 export async function discoverServer(server: string, signal?: AbortSignal): Promise<ServerAuthConfig> {
+  const url = new URL('/auth/config', server);
   let response: Response;
   try {
-    response = await fetch(new URL('/auth/config', server), { headers: { accept: 'application/json' }, signal: signal ?? null });
+    response = await fetch(url, { headers: { accept: 'application/json' }, signal: signal ?? null });
   } catch (err) {
     if (signal?.aborted) throw err;
-    throw new CliError('error', `cannot reach ${server}: ${(err as Error).message}`, { cause: err });
+    throw unreachable(url, err);
   }
-  if (!response.ok) throw new CliError(response.status >= 500 ? 'server_error' : 'error', `${server}/auth/config answered ${response.status}; is this an svc server?`);
-  const parsed = authConfigSchema.safeParse(await response.json().catch(() => undefined));
-  if (!parsed.success) throw new CliError('error', `${server}/auth/config did not answer a sign-in configuration; is this an svc server?`);
+  if (!response.ok) throw notSvc(url, String(response.status));
+  const parsed = authConfigSchema.safeParse(await jsonBody(response, url));
+  if (!parsed.success) throw new CliError('server_error', `${url.href} did not answer an svc sign-in configuration; is this an svc server?`);
   return parsed.data;
 }

@@ -21,9 +21,10 @@ export interface LoginOptions {
 }
 
 /**
- * Gets a credential from `server`'s identity provider by the chosen flow, checks it with
- * `GET /auth/me`, and stores it for the context's profile: what `svc login` does once it knows the
- * server, and what a command does when the user agrees to log in again (auth/relogin.ts).
+ * Recognises `server` as svc (its `GET /auth/config`), gets a credential from its identity provider by
+ * the chosen flow (or from standard input), checks it with `GET /auth/me`, and stores it for the
+ * context's profile: what `svc login` does once it knows the server, and what a command does when the
+ * user agrees to log in again (auth/relogin.ts).
  */
 export async function signIn(ctx: Context, server: string, options: LoginOptions): Promise<StoredProfile> {
   const { io, globals } = ctx;
@@ -33,6 +34,8 @@ export async function signIn(ctx: Context, server: string, options: LoginOptions
   let issuer: string | null = null;
   let clientId: string | null = null;
   let tokens: StoredTokens;
+  // Before any credential is sent or stored: is this svc at all?
+  const config = await discoverServer(server, ctx.signal);
   if (options.mode === 'with_token') {
     if (io.stdinIsTTY) io.err('Paste the token, then press Ctrl-D:\n');
     const token = (await readStdin(io)).trim();
@@ -40,7 +43,6 @@ export async function signIn(ctx: Context, server: string, options: LoginOptions
     method = 'token';
     tokens = toStoredTokens({ access_token: token });
   } else {
-    const config = await discoverServer(server, ctx.signal);
     if (!config.auth_enabled || config.issuer === null) throw new CliError('error', `${server} runs without authentication; no login is needed`);
     issuer = config.issuer;
     const { configureClient } = await import('./oidc.js');

@@ -3,6 +3,9 @@ import { activeCredential, type ActiveCredential } from '../auth/session.js';
 import { ApiError, CliError } from '../errors.js';
 import type { Context } from '../runtime/context.js';
 import { loginCommand } from '../auth/login-command.js';
+import { jsonBody } from './answer.js';
+import { unreachable } from './network-error.js';
+import { isOrganizationRefusal, namedOrganization, organizationRefusal } from './org-refusal.js';
 
 export interface ApiRequest {
   readonly method: string;
@@ -17,10 +20,11 @@ export interface ApiRequest {
 export interface ApiResponse {
   readonly status: number;
   readonly headers: Headers;
-  /** The parsed JSON body, or the text when the body is not JSON, or null when empty. */
+  /** The parsed JSON body, or null when empty (any other answer is an error: not svc). */
   readonly body: unknown;
 }
 
+/** An error answer's body: the problem's JSON, else its text (a proxy's page), else null. */
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === '') return null;
@@ -61,17 +65,18 @@ export class ApiClient {
         response = await this.#send(credential, request);
       }
     }
+    if (response.ok) return { status: response.status, headers: response.headers, body: await jsonBody(response, response.url) };
     const body = await readBody(response);
-    if (!response.ok) {
-      const error = problemOf(response, body);
-      if (error.kind !== 'auth_required') throw error;
-      const stored = credential.stored;
-      const hint = credential.source.kind === 'env'
-        ? 'SVC_TOKEN is set and was refused; unset it or set a valid token'
-        : loginCommand({ profile: this.ctx.globals.profile, server: credential.server, method: stored?.method, clientId: stored?.client_id });
-      throw new ApiError(error.message, { status: error.status!, code: error.code!, ...(error.requestId ? { requestId: error.requestId } : {}), hint });
+    const error = problemOf(response, body);
+    if (error.kind === 'forbidden' && isOrganizationRefusal(body)) {
+      throw await organizationRefusal(error, namedOrganization(request, this.ctx.globals.org), () => this.#send(credential, { method: 'GET', path: '/auth/me' }));
     }
-    return { status: response.status, headers: response.headers, body };
+    if (error.kind !== 'auth_required') throw error;
+    const stored = credential.stored;
+    const hint = credential.source.kind === 'env'
+      ? 'SVC_TOKEN is set and was refused; unset it or set a valid token'
+      : loginCommand({ profile: this.ctx.globals.profile, server: credential.server, method: stored?.method, clientId: stored?.client_id });
+    throw new ApiError(error.message, { status: error.status!, code: error.code!, ...(error.requestId ? { requestId: error.requestId } : {}), hint });
   }
 
   async #send(credential: ActiveCredential, request: ApiRequest): Promise<Response> {
@@ -90,7 +95,7 @@ export class ApiClient {
       return await fetch(url, { method: request.method, headers, ...(body === undefined ? {} : { body }), signal: this.ctx.signal });
     } catch (err) {
       if (this.ctx.signal.aborted) throw new CliError('interrupted', 'interrupted');
-      throw new CliError('error', `cannot reach ${credential.server}: ${(err as Error).message}`, { cause: err });
+      throw unreachable(url, err);
     }
   }
 }

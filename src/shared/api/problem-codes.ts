@@ -27,6 +27,7 @@ export const PROBLEM_CODES = {
   override_rule_violation: 'A permission override breaks a resolution rule; `rule` names it (structural_policy, permission_manage_pinned, org_policy_needs_org_ref, auth_me_never_disabled, unknown_action, unknown_route, unknown_policy).',
   route_disabled: 'The route is switched off by a `disabled` override; nobody may call it.',
   invalid_org_header: 'The `X-Org-Id` header is not an organization id or slug (or was sent twice).',
+  org_not_found: 'The organization named by `{org_ref}` or `X-Org-Id` does not exist or is deactivated; answered to platform admins only (anyone else is refused with 403 `forbidden`, alike for a foreign organization and a nonexistent one).',
   org_header_mismatch: 'The `X-Org-Id` header names another organization than the path\'s `{org_ref}`.',
   not_implemented: 'The route is in the catalogue but its domain is not built yet; `action` names it.',
   database_unavailable: 'The database does not answer.',

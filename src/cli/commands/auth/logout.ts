@@ -1,4 +1,5 @@
 import { revokeRefreshToken, type Revocation } from '../../auth/revoke.js';
+import { DamagedCredentialsError } from '../../auth/store.js';
 import type { Context } from '../../runtime/context.js';
 import { styles } from '../../runtime/io.js';
 
@@ -19,7 +20,15 @@ export async function runLogout(_options: LogoutOptions, ctx: Context): Promise<
   const store = await ctx.store();
   // Under the lock, so a refresh in another process cannot swap the refresh token between the two steps.
   const revocation = await store.locked(async () => {
-    const stored = await store.get(profile);
+    let stored;
+    try {
+      stored = await store.get(profile);
+    } catch (err) {
+      if (!(err instanceof DamagedCredentialsError)) throw err;
+      // Nothing in it can be revoked; forgetting it is what makes the profile usable again.
+      await store.removeUnlocked(profile);
+      return { result: { outcome: 'damaged', backup: `${store.path}.bak` } as const, method: undefined };
+    }
     if (stored === undefined) return undefined;
     const result = await revokeRefreshToken(stored);
     await store.removeUnlocked(profile);
@@ -30,9 +39,12 @@ export async function runLogout(_options: LogoutOptions, ctx: Context): Promise<
   if (ctx.env.SVC_TOKEN) ctx.io.err('SVC_TOKEN is still set and will be used.\n');
 }
 
-function report(ctx: Context, profile: string, revocation: Revocation, method: string): void {
+function report(ctx: Context, profile: string, revocation: Revocation | { readonly outcome: 'damaged'; readonly backup: string }, method: string | undefined): void {
   const warning = styles(ctx.io.colorErr).yellow('warning');
   switch (revocation.outcome) {
+    case 'damaged':
+      ctx.io.err(`${warning}: the stored credential was damaged and is removed without revoking anything; the file as it was is in ${revocation.backup}.\n`);
+      break;
     case 'revoked':
       ctx.io.err(`Logged out (profile ${profile}); the refresh token is revoked at ${revocation.issuer}.\n`);
       return;

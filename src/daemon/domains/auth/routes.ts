@@ -1,5 +1,6 @@
 import { principalToWire } from '../../../shared/auth/principal.js';
 import { CATALOGUE } from '../../../shared/catalogue/catalogue.js';
+import { SVC_VERSION } from '../../../shared/version.js';
 import type { TicketsService } from '../../auth/tickets/tickets-service.js';
 import type { Explainer } from '../../authz/explain.js';
 import type { Config } from '../../config/config.js';
@@ -28,6 +29,9 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
       handle(ctx) {
         const issuer = config.idpPublicIssuer ?? config.idpIssuer ?? null;
         ctx.body = {
+          // What tells the CLI it talks to svc before it sends or stores a credential.
+          service: 'svc',
+          version: SVC_VERSION,
           auth_enabled: !config.authDisabled,
           issuer,
           discovery_url: issuer ? `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration` : null,

@@ -14,7 +14,8 @@ const ORG_REF = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * The active organization of an organization-scoped route (or one whose policy is org_member/org_admin):
  * `{org_ref}` when the path has one, else `X-Org-Id`, else the token's organization for a personal
  * access token, else the platform default organization. A foreign organization and a nonexistent one
- * look the same to the caller: no organization, so the decision refuses with 403.
+ * look the same to the caller: no organization, so the decision refuses with 403; only a platform admin,
+ * who may see every organization, is told 404 `org_not_found`.
  */
 export function resolveOrganization(access: OrgAccessRepo): Step {
   return function resolveOrganizationStep(ctx) {
@@ -33,7 +34,7 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     const ref = pathRef ?? (header || undefined) ?? auth.pat?.orgId ?? DEFAULT_ORG_SLUG;
     // The usual request finds its organization (and role) cached: answered without a promise.
     const cached = pathRef && header ? undefined : access.cachedOrg(ref);
-    if (cached !== undefined) return enter(ctx, auth, auth.principal, cached ?? undefined);
+    if (cached !== undefined) return enter(ctx, auth, auth.principal, ref, cached ?? undefined);
     return resolve(ctx, auth, auth.principal, ref, pathRef, header);
   };
 
@@ -43,16 +44,20 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
       const named = header === org.id || header === org.slug ? org : await access.org(header);
       if (named?.id !== org.id) throw new Problem(400, 'org_header_mismatch', 'X-Org-Id names another organization than the path.');
     }
-    return enter(ctx, auth, principal, org);
+    return enter(ctx, auth, principal, ref, org);
   }
 
-  function enter(ctx: AppContext, auth: AuthResult, principal: Principal, org: OrgRef | undefined): void | Promise<void> {
-    if (!org?.is_active) return;
+  function enter(ctx: AppContext, auth: AuthResult, principal: Principal, ref: string, org: OrgRef | undefined): void | Promise<void> {
+    const platformAdmin = principal.realmRoles.includes('admin');
+    if (!org?.is_active) {
+      // A platform admin sees every organization, so telling it that this one is not there reveals nothing.
+      if (platformAdmin) throw new Problem(404, 'org_not_found', org ? `Organization ${ref} is deactivated.` : `No organization ${ref}.`);
+      return;
+    }
     ctx.state.org = { id: org.id, slug: org.slug };
     ctx.state.audit!.orgId = org.id;
     // A platform admin passes without a membership (a token carries no realm role); a personal access
     // token acts only in its own organization.
-    const platformAdmin = principal.realmRoles.includes('admin');
     const tokenElsewhere = auth.pat !== undefined && auth.pat.orgId !== org.id;
     if (platformAdmin || tokenElsewhere) return;
     const role = access.cachedRole(org.id, principal.sub);
