@@ -9,6 +9,7 @@ import { BACKEND } from './helpers/backend.js';
 import { copyTemplate, type DatabaseLocation } from './helpers/database.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedOrg, seedUser } from './helpers/seed.js';
+import { queriesCounted } from './helpers/query-count.js';
 
 /**
  * Roles in organizations are cached per instance and emptied by every membership or user-activity
@@ -43,19 +44,7 @@ async function statusAfterLogin(d: RunningDaemon, sub: string, groups: string[],
 }
 
 /** Runs `work` and answers how many of the daemon's queries read or wrote memberships meanwhile. */
-async function membershipQueries(d: RunningDaemon, work: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const listener = (query: { sql: string }) => {
-    if (query.sql.includes('org_memberships')) count += 1;
-  };
-  d.services.db.knex.on('query', listener);
-  try {
-    await work();
-  } finally {
-    d.services.db.knex.off('query', listener);
-  }
-  return count;
-}
+const membershipQueries = (d: RunningDaemon, work: () => Promise<unknown>) => queriesCounted(d.services.db.knex, (sql) => sql.includes('org_memberships'), work);
 
 /** Polls `sub`'s GET `path` on `d` until it answers `expected`, or `ms` pass; answers the last status. */
 async function statusWithin(d: RunningDaemon, sub: string, path: string, expected: number, ms: number): Promise<number> {
