@@ -1,19 +1,13 @@
 import type { Knex } from 'knex';
-/**
- * The development principal is a platform admin, who is told 404 org_not_found for an organization that
- * is gone or inactive (anyone else gets the same 403 as for a foreign one).
- */
-const GONE = 404;
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/daemon/config/config.js';
 import { startDaemon, type RunningDaemon } from '../src/daemon/daemon.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { BACKEND } from './helpers/backend.js';
 import { copyTemplate, type DatabaseLocation } from './helpers/database.js';
+import { queriesCounted } from './helpers/query-count.js';
 import { seedOrg } from './helpers/seed.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
-import { queriesCounted } from './helpers/query-count.js';
 
 /**
  * Organizations are cached per instance until the next change to one (not for a timeout): a change
@@ -23,6 +17,8 @@ import { queriesCounted } from './helpers/query-count.js';
  */
 
 // Development mode: every request is the mock platform admin, who needs no membership but an active organization.
+// It is told 404 org_not_found for an organization gone or inactive (anyone else gets the same 403 as for a foreign one).
+const GONE = 404;
 const startDevDaemon = (env: Record<string, string>) =>
   startDaemon(loadConfig({ SERVICE_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'silent', SERVICE_AUTH_DISABLED: 'true', ...env }), createLogger('silent'));
 
