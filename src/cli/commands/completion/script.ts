@@ -39,17 +39,22 @@ const subcommandPaths = (nodes: Node[]) => nodes.filter((n) => n.path !== '').ma
 // The scripts find the command path by walking the typed words: a word that names a subcommand of the
 // path so far extends it; anything else (a flag, its value, a positional) leaves it as it is.
 
+/** That walk in bash and zsh alike, over the shell's array of typed words from `first` to before `before`. */
+function walkCommandPath(nodes: Node[], words: { first: number; before: string; words: string }): string {
+  return `  for ((i = ${words.first}; i < ${words.before}; i++)); do
+    word="\${${words.words}[i]}"
+    case "$cmdpath/$word" in
+      ${subcommandPaths(nodes).map((p) => `'${p}'`).join('|')}) cmdpath="$cmdpath/$word" ;;
+    esac
+  done`;
+}
+
 function bash(nodes: Node[]): string {
   const cases = nodes.map((n) => `    '${n.path}') words='${[...n.commands, ...n.flags].map((w) => w.word).join(' ')}' ;;`);
   return `# svc completion for bash: source <(svc completion bash)
 _svc() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" cmdpath='' word words='' i
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
-    case "$cmdpath/$word" in
-      ${subcommandPaths(nodes).map((p) => `'${p}'`).join('|')}) cmdpath="$cmdpath/$word" ;;
-    esac
-  done
+${walkCommandPath(nodes, { first: 1, before: 'COMP_CWORD', words: 'COMP_WORDS' })}
   case "$cmdpath" in
 ${cases.join('\n')}
   esac
@@ -69,12 +74,7 @@ function zsh(nodes: Node[]): string {
 _svc() {
   local cmdpath='' word i
   local -a subcommands flags
-  for ((i = 2; i < CURRENT; i++)); do
-    word="\${words[i]}"
-    case "$cmdpath/$word" in
-      ${subcommandPaths(nodes).map((p) => `'${p}'`).join('|')}) cmdpath="$cmdpath/$word" ;;
-    esac
-  done
+${walkCommandPath(nodes, { first: 2, before: 'CURRENT', words: 'words' })}
   case "$cmdpath" in
 ${cases.join('\n')}
   esac
