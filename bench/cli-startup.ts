@@ -18,9 +18,23 @@ function wallMs(args: string[], env: Record<string, string>): number {
 
 /** A stored profile holding `token`, as `svc login --with-token` leaves it: whoami reads it from the file. */
 async function storeCredential(configHome: string, server: string, token: string): Promise<void> {
-  const profile = { server, issuer: null, client_id: null, method: 'token', access_token: token, refresh_token: null, expires_at: null, token_type: 'Bearer', scope: null, username: null, updated_at: new Date().toISOString() };
+  const profile = {
+    server,
+    issuer: null,
+    client_id: null,
+    method: 'token',
+    access_token: token,
+    refresh_token: null,
+    expires_at: null,
+    token_type: 'Bearer',
+    scope: null,
+    username: null,
+    updated_at: new Date().toISOString(),
+  };
   await mkdir(join(configHome, 'svc'), { recursive: true, mode: 0o700 });
-  await writeFile(join(configHome, 'svc', 'credentials.json'), JSON.stringify({ version: 1, profiles: { default: profile } }), { mode: 0o600 });
+  await writeFile(join(configHome, 'svc', 'credentials.json'), JSON.stringify({ version: 1, profiles: { default: profile } }), {
+    mode: 0o600,
+  });
 }
 
 /**
@@ -29,7 +43,10 @@ async function storeCredential(configHome: string, server: string, token: string
  * the same run. The aim for an authenticated command: at most 2 x `node -e 0` plus the round trip,
  * the round trip being what the bare node process spends beyond `node -e 0` (loading fetch included).
  */
-export async function cliStartupBenchmark(line: (name: string, value: string) => void, daemon: { script: string; env: Record<string, string> }): Promise<void> {
+export async function cliStartupBenchmark(
+  line: (name: string, value: string) => void,
+  daemon: { script: string; env: Record<string, string> },
+): Promise<void> {
   const idp = await startDevIdp();
   const server = await startServer([daemon.script], await freePort(), '/ready', { ...daemon.env, SERVICE_IDP_ISSUER: idp.issuer });
   const config = await mkdtemp(join(tmpdir(), 'svc-bench-cli-'));

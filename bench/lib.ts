@@ -29,11 +29,20 @@ export async function startServer(args: string[], port: number, probePath: strin
     ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
     ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
   ];
-  const child = spawn(process.execPath, [...profile, ...args], { env: { ...process.env, ...env, PORT: String(port), SERVICE_PORT: String(port) }, stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, ...args], {
+    env: { ...process.env, ...env, PORT: String(port), SERVICE_PORT: String(port) },
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`server exited with ${code}`))));
   for (;;) {
-    const answered = await Promise.race([fetch(url + probePath).then((r) => r.status === 200, () => false), exited]);
+    const answered = await Promise.race([
+      fetch(url + probePath).then(
+        (r) => r.status === 200,
+        () => false,
+      ),
+      exited,
+    ]);
     if (answered) break;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -45,7 +54,12 @@ export async function startServer(args: string[], port: number, probePath: strin
 }
 
 /** Requests per second over loopback, bounded in connections and seconds. */
-export async function requestsPerSecond(url: string, seconds: number, expectStatus: number, headers: Record<string, string> = {}): Promise<number> {
+export async function requestsPerSecond(
+  url: string,
+  seconds: number,
+  expectStatus: number,
+  headers: Record<string, string> = {},
+): Promise<number> {
   const result = await autocannon({ url, connections: 16, duration: seconds, pipelining: 1, headers });
   const statusKey = `${Math.floor(expectStatus / 100)}xx` as '2xx' | '5xx';
   if (result[statusKey] === 0) throw new Error(`no ${expectStatus} answers from ${url}`);

@@ -31,10 +31,18 @@ export async function loginSyncBenchmark(line: (name: string, value: string) => 
     await migrateToLatest(db.knex);
     const orgIds: string[] = [];
     for (let i = 0; i < ORGS; i += 1) {
-      const [row] = await db.knex('organizations').insert({ slug: `org-${i}`, name: `Org ${i}` }).returning('id');
+      const [row] = await db
+        .knex('organizations')
+        .insert({ slug: `org-${i}`, name: `Org ${i}` })
+        .returning('id');
       orgIds.push((row as { id: string }).id);
     }
-    const mappings = Array.from({ length: MAPPINGS }, (_, i) => ({ org_id: orgIds[i % ORGS], claim: 'groups', value: `/dept/${i}`, role: i % 7 === 0 ? 'admin' : 'viewer' }));
+    const mappings = Array.from({ length: MAPPINGS }, (_, i) => ({
+      org_id: orgIds[i % ORGS],
+      claim: 'groups',
+      value: `/dept/${i}`,
+      role: i % 7 === 0 ? 'admin' : 'viewer',
+    }));
     for (let i = 0; i < mappings.length; i += 1000) await db.knex('org_idp_mappings').insert(mappings.slice(i, i + 1000));
     // 200 values of which one in ten names a mapping: a realistic token from a large directory.
     const groups = Array.from({ length: GROUPS }, (_, i) => (i % 10 === 0 ? `/dept/${i * 37}` : `/unmapped/${i}`));
@@ -46,10 +54,23 @@ export async function loginSyncBenchmark(line: (name: string, value: string) => 
     const index = new MappingIndex(mappingsRepo, createLogger('silent'));
     await index.refresh();
     const make = (sync: boolean) =>
-      new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), mappingsRepo, index, audit, { sync, groupClaim: 'groups', authoritative: true, autoJoin: true });
+      new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), mappingsRepo, index, audit, {
+        sync,
+        groupClaim: 'groups',
+        authoritative: true,
+        autoJoin: true,
+      });
     const on = make(true);
     const off = make(false);
-    const principal = (sub: string) => ({ sub, username: sub, email: '', realmRoles: [], clientRoles: [], groups, isServiceAccount: false });
+    const principal = (sub: string) => ({
+      sub,
+      username: sub,
+      email: '',
+      realmRoles: [],
+      clientRoles: [],
+      groups,
+      isServiceAccount: false,
+    });
     await on.run({ principal: principal('bench-on'), claimValues: groups }, undefined);
     await off.run({ principal: principal('bench-off'), claimValues: groups }, undefined);
 

@@ -37,7 +37,9 @@ export function overrideRows(wanted: number): OverrideRows {
   }
   for (const route of CATALOGUE.routes) {
     if (actions.length + routes.length >= wanted) break;
-    const checked = admitted(() => checkRouteOverride(CATALOGUE, route.method, route.path, POLICY_CYCLE[routes.length % POLICY_CYCLE.length]!));
+    const checked = admitted(() =>
+      checkRouteOverride(CATALOGUE, route.method, route.path, POLICY_CYCLE[routes.length % POLICY_CYCLE.length]!),
+    );
     if (checked) routes.push({ method: route.method, path: route.path, policy: checked.policy });
   }
   return { actions, routes };

@@ -70,7 +70,12 @@ export async function readPathBenchmark(line: (name: string, value: string) => v
   const { url: databaseUrl, db, idp, servers } = scratch;
   try {
     // The daemon migrates the scratch database on its first start; the seed needs its tables.
-    const daemon = await startServer([DAEMON], await freePort(), '/ready', { SERVICE_LOG_LEVEL: 'warn', SERVICE_DATABASE_URL: databaseUrl, SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false' });
+    const daemon = await startServer([DAEMON], await freePort(), '/ready', {
+      SERVICE_LOG_LEVEL: 'warn',
+      SERVICE_DATABASE_URL: databaseUrl,
+      SERVICE_IDP_ISSUER: idp.issuer,
+      SERVICE_ORG_AUTO_JOIN: 'false',
+    });
     servers.push(daemon);
     await seed(db);
     const bare = await startServer([BARE_SELECT], await freePort(), '/ready', { BENCH_DATABASE_URL: databaseUrl });

@@ -21,10 +21,20 @@ interface Subject {
 
 /** Created (201) answers per second of POST requests over loopback, bounded in connections and seconds. */
 async function createdPerSecond(subject: Subject, seconds: number, warmUp = false): Promise<number> {
-  const result = await autocannon({ url: subject.url, method: 'POST', connections: 16, duration: seconds, pipelining: 1, headers: subject.headers, body: subject.body });
+  const result = await autocannon({
+    url: subject.url,
+    method: 'POST',
+    connections: 16,
+    duration: seconds,
+    pipelining: 1,
+    headers: subject.headers,
+    body: subject.body,
+  });
   // A warm-up only fills pools and caches: a fresh database may not answer within its second.
   if (!warmUp && (result.non2xx > 0 || result['2xx'] === 0)) {
-    throw new Error(`${subject.url}: ${result['2xx']} created, ${result.non2xx} refused, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${subject.url}: ${result['2xx']} created, ${result.non2xx} refused, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return result.requests.average;
 }
@@ -40,12 +50,14 @@ async function roundTripCeiling(databaseUrl: string, seconds: number): Promise<n
   const rate = async (work: () => Promise<unknown>) => {
     let done = 0;
     const end = Date.now() + seconds * 1000;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (Date.now() < end) {
-        await work();
-        done += 1;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (Date.now() < end) {
+          await work();
+          done += 1;
+        }
+      }),
+    );
     return done / seconds;
   };
   try {
@@ -73,7 +85,9 @@ async function seed(knex: Knex): Promise<{ flowId: string; deviceIds: string[] }
     ],
     target_roles: [{ name: 'routers', min_devices: 1, max_devices: 10 }],
   };
-  const [flow] = await knex('flows').insert({ org_id: orgId, name: 'bench', draft_json: JSON.stringify(definition), draft_dirty: false, latest_version: 1 }).returning('id');
+  const [flow] = await knex('flows')
+    .insert({ org_id: orgId, name: 'bench', draft_json: JSON.stringify(definition), draft_dirty: false, latest_version: 1 })
+    .returning('id');
   const flowId = (flow as { id: string }).id;
   await knex('flow_versions').insert({ flow_id: flowId, version: 1, definition_json: JSON.stringify(definition) });
   const devices = await knex('devices')
@@ -93,14 +107,26 @@ export async function runAdmissionBenchmark(line: (name: string, value: string) 
   const { url: databaseUrl, db, idp, servers } = scratch;
   try {
     // The daemon migrates the scratch database on its first start; the seed needs its tables.
-    const daemon = await startServer([DAEMON], await freePort(), '/ready', { SERVICE_LOG_LEVEL: 'warn', SERVICE_DATABASE_URL: databaseUrl, SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false' });
+    const daemon = await startServer([DAEMON], await freePort(), '/ready', {
+      SERVICE_LOG_LEVEL: 'warn',
+      SERVICE_DATABASE_URL: databaseUrl,
+      SERVICE_IDP_ISSUER: idp.issuer,
+      SERVICE_ORG_AUTO_JOIN: 'false',
+    });
     servers.push(daemon);
-    await db.raw('CREATE TABLE bench_scratch (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
+    await db.raw(
+      'CREATE TABLE bench_scratch (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
+    );
     const { flowId, deviceIds } = await seed(db);
     const bare = await startServer([BARE_INSERT], await freePort(), '/ready', { BENCH_DATABASE_URL: databaseUrl });
     servers.push(bare);
 
-    const token = await idp.mintAccessToken({ sub: 'bench-operator', username: 'bench-operator', realmRoles: ['operator'], expiresInSeconds: 3600 });
+    const token = await idp.mintAccessToken({
+      sub: 'bench-operator',
+      username: 'bench-operator',
+      realmRoles: ['operator'],
+      expiresInSeconds: 3600,
+    });
     const body = JSON.stringify({ flow_id: flowId, params: { change_id: 'CHG1234', mode: 'apply' }, targets: { routers: deviceIds } });
     // The same request bytes to both: the figure compares the servers' work, not what the load generator sends.
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-org-id': 'bench' };
@@ -117,7 +143,10 @@ export async function runAdmissionBenchmark(line: (name: string, value: string) 
     line('bare Koa, one INSERT per request, PostgreSQL (req/s, median)', median(b!).toFixed(0));
     line('svcd, POST /runs (runs created/s, median)', median(d!).toFixed(0));
     line('ratio POST /runs / bare INSERT (aim >= 0.4)', pairedRatio(d!, b!).toFixed(2));
-    line('  ceiling: one two-row statement / one INSERT on this database, no HTTP', (await roundTripCeiling(databaseUrl, options.seconds)).toFixed(2));
+    line(
+      '  ceiling: one two-row statement / one INSERT on this database, no HTTP',
+      (await roundTripCeiling(databaseUrl, options.seconds)).toFixed(2),
+    );
   } finally {
     await scratch.close();
   }

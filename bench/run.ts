@@ -56,7 +56,11 @@ async function interleaved(subjects: readonly Subject[]): Promise<number[][]> {
 /** The route answering 501 in development mode: routing, the whole middleware chain, the problem body. */
 async function throughput(dataDir: string): Promise<void> {
   const bare = await startServer([BARE], await freePort(), '/runs/r1');
-  const daemon = await startServer([DAEMON], await freePort(), '/ready', { ...quietDaemon, SERVICE_DATA_DIR: dataDir, SERVICE_AUTH_DISABLED: 'true' });
+  const daemon = await startServer([DAEMON], await freePort(), '/ready', {
+    ...quietDaemon,
+    SERVICE_DATA_DIR: dataDir,
+    SERVICE_AUTH_DISABLED: 'true',
+  });
   const [b, d] = await interleaved([
     { name: 'bare', url: `${bare.url}/runs/r1`, status: 200 },
     { name: 'svcd', url: `${daemon.url}${UNBUILT}`, status: 501 },
@@ -77,7 +81,11 @@ async function jwtThroughput(dataDir: string): Promise<void> {
   const env = { ...quietDaemon, SERVICE_DATA_DIR: dataDir, SERVICE_IDP_ISSUER: idp.issuer };
   const bare = await startServer([BARE], await freePort(), '/runs/r1');
   const warm = await startServer([DAEMON], await freePort(), '/ready', env);
-  const cold = await startServer([DAEMON], await freePort(), '/ready', { ...env, SERVICE_TOKEN_CACHE_SIZE: '0', SERVICE_DATA_DIR: `${dataDir}-cold` });
+  const cold = await startServer([DAEMON], await freePort(), '/ready', {
+    ...env,
+    SERVICE_TOKEN_CACHE_SIZE: '0',
+    SERVICE_DATA_DIR: `${dataDir}-cold`,
+  });
   const auth = { authorization: `Bearer ${token}` };
   try {
     const [b, w, c] = await interleaved([
@@ -145,7 +153,10 @@ async function overridesLoaded(url: string, expected: number): Promise<void> {
 function decisionCost(rows: OverrideRows): void {
   const figures = decisionBenchmark(overrideMaps(rows), DECISIONS);
   const count = rows.actions.length + rows.routes.length;
-  line(`one decision, ${count} overrides, ${figures.paths} paths (ns, median)`, `${figures.nsPerDecision.toFixed(0)} (aim < 2000; ${(figures.allowedShare * 100).toFixed(0)}% allowed)`);
+  line(
+    `one decision, ${count} overrides, ${figures.paths} paths (ns, median)`,
+    `${figures.nsPerDecision.toFixed(0)} (aim < 2000; ${(figures.allowedShare * 100).toFixed(0)}% allowed)`,
+  );
   line('one Map lookup, same loop (ns, median)', figures.nsPerMapLookup.toFixed(1));
   line('ratio decision / Map lookup', (figures.nsPerDecision / figures.nsPerMapLookup).toFixed(0));
 }
@@ -157,7 +168,11 @@ async function startup(dataDir: string): Promise<void> {
   line('start-up to ready: svcd on existing PGlite data (ms, median)', pglite.toFixed(0));
   line('ratio PGlite start-up / bare process', (pglite / baseline).toFixed(1));
 
-  const admin = knexFactory({ client: 'pg', connection: { connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 }, pool: { min: 0, max: 1 } });
+  const admin = knexFactory({
+    client: 'pg',
+    connection: { connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 },
+    pool: { min: 0, max: 1 },
+  });
   const database = `svc_bench_${randomBytes(4).toString('hex')}`;
   try {
     await admin.raw(`CREATE DATABASE ${database}`);
@@ -196,7 +211,8 @@ try {
   // In-process timing first, before autocannon has filled this process's heap.
   if (wanted('decision')) decisionCost(rows);
   // The first start creates the embedded database; every figure below uses the existing directory.
-  if (['throughput', 'overrides', 'jwt', 'startup'].some(wanted)) await timeToReady([DAEMON], { ...quietDaemon, SERVICE_DATA_DIR: dataDir }, '/ready');
+  if (['throughput', 'overrides', 'jwt', 'startup'].some(wanted))
+    await timeToReady([DAEMON], { ...quietDaemon, SERVICE_DATA_DIR: dataDir }, '/ready');
   if (wanted('throughput')) await throughput(dataDir);
   if (wanted('overrides')) await overrideThroughput(dataDir, rows);
   if (wanted('jwt')) await jwtThroughput(dataDir);

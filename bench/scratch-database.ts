@@ -18,7 +18,11 @@ export interface ScratchDatabase {
  * provider; undefined when no server answers there (the figure is then skipped).
  */
 export async function openScratchDatabase(postgresUrl: string, prefix: string): Promise<ScratchDatabase | undefined> {
-  const admin = knexFactory({ client: 'pg', connection: { connectionString: postgresUrl, connectionTimeoutMillis: 2000 }, pool: { min: 0, max: 1 } });
+  const admin = knexFactory({
+    client: 'pg',
+    connection: { connectionString: postgresUrl, connectionTimeoutMillis: 2000 },
+    pool: { min: 0, max: 1 },
+  });
   const database = `${prefix}_${randomBytes(4).toString('hex')}`;
   try {
     await admin.raw(`CREATE DATABASE ${database}`);

@@ -50,7 +50,14 @@ async function perSecond(subject: Subject, seconds: number, split?: CpuSplit[]):
         method: subject.method,
         headers: subject.headers,
         ...(subject.body === undefined ? {} : { body: subject.body }),
-        ...(subject.freshKey ? { setupRequest: (request: { headers?: Record<string, string> }) => ({ ...request, headers: { ...request.headers, 'x-idempotency-key': randomUUID() } }) } : {}),
+        ...(subject.freshKey
+          ? {
+              setupRequest: (request: { headers?: Record<string, string> }) => ({
+                ...request,
+                headers: { ...request.headers, 'x-idempotency-key': randomUUID() },
+              }),
+            }
+          : {}),
       },
     ],
     expectBody: undefined,
@@ -60,7 +67,11 @@ async function perSecond(subject: Subject, seconds: number, split?: CpuSplit[]):
   // The shedding daemon's backstop refills one token a minute: that one request is accepted, rightly.
   const stray = wanted === 2 ? result.non2xx : result['5xx'] + Math.max(0, result['2xx'] - Math.ceil(seconds / 60));
   if (good === 0 || result.errors > 0 || result.timeouts > 0 || stray > 0) {
-    const sample = await fetch(subject.url, { method: subject.method, headers: { ...subject.headers, ...(subject.freshKey ? { 'x-idempotency-key': randomUUID() } : {}) }, body: subject.body ?? null });
+    const sample = await fetch(subject.url, {
+      method: subject.method,
+      headers: { ...subject.headers, ...(subject.freshKey ? { 'x-idempotency-key': randomUUID() } : {}) },
+      body: subject.body ?? null,
+    });
     throw new Error(
       `${subject.method} ${subject.url}: ${result['2xx']} 2xx, ${result['4xx']} 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts; one more answers ${sample.status} ${await sample.text()}`,
     );
@@ -84,7 +95,9 @@ async function seed(knex: Knex): Promise<{ flowId: string; deviceIds: string[] }
     ],
     target_roles: [{ name: 'routers', min_devices: 1, max_devices: 10 }],
   };
-  const [flow] = await knex('flows').insert({ org_id: orgId, name: 'bench', draft_json: JSON.stringify(definition), draft_dirty: false, latest_version: 1 }).returning('id');
+  const [flow] = await knex('flows')
+    .insert({ org_id: orgId, name: 'bench', draft_json: JSON.stringify(definition), draft_dirty: false, latest_version: 1 })
+    .returning('id');
   const flowId = (flow as { id: string }).id;
   await knex('flow_versions').insert({ flow_id: flowId, version: 1, definition_json: JSON.stringify(definition) });
   const devices = await knex('devices')
@@ -114,9 +127,20 @@ function signedHeaders(body: string): Record<string, string> {
  * Round trips of one accepted trigger, counted in this process on a daemon over the same database (the
  * measured daemons are child processes): every statement knex sends, transaction control included.
  */
-async function queriesPerTrigger(databaseUrl: string, path: string, body: string): Promise<{ queries: number; statements: Map<string, number> }> {
+async function queriesPerTrigger(
+  databaseUrl: string,
+  path: string,
+  body: string,
+): Promise<{ queries: number; statements: Map<string, number> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-webhook-'));
-  const config = loadConfig({ SERVICE_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'warn', SERVICE_DATA_DIR: dataDir, SERVICE_DATABASE_URL: databaseUrl, SERVICE_SECRETS_ENCRYPTION_KEY: SECRETS_KEY });
+  const config = loadConfig({
+    SERVICE_PORT: '0',
+    SERVICE_HOST: '127.0.0.1',
+    SERVICE_LOG_LEVEL: 'warn',
+    SERVICE_DATA_DIR: dataDir,
+    SERVICE_DATABASE_URL: databaseUrl,
+    SERVICE_SECRETS_ENCRYPTION_KEY: SECRETS_KEY,
+  });
   const daemon = await startDaemon(config, createLogger(config.logLevel));
   const statements = new Map<string, number>();
   let queries = 0;
@@ -130,7 +154,11 @@ async function queriesPerTrigger(databaseUrl: string, path: string, body: string
     await fetch(`${daemon.url}${path}`, { method: 'POST', headers: { ...signedHeaders(body), 'x-idempotency-key': randomUUID() }, body });
     daemon.services.db.knex.on('query', listener);
     for (let i = 0; i < PROFILED_TRIGGERS; i += 1) {
-      const response = await fetch(`${daemon.url}${path}`, { method: 'POST', headers: { ...signedHeaders(body), 'x-idempotency-key': randomUUID() }, body });
+      const response = await fetch(`${daemon.url}${path}`, {
+        method: 'POST',
+        headers: { ...signedHeaders(body), 'x-idempotency-key': randomUUID() },
+        body,
+      });
       if (response.status !== 202) throw new Error(`profiling trigger answered ${response.status}: ${await response.text()}`);
     }
   } finally {
@@ -156,20 +184,46 @@ export async function webhookTriggerBenchmark(line: (name: string, value: string
   const daemonEnv = async (extra: Record<string, string>) => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-bench-webhook-'));
     dataDirs.push(dir);
-    return { SERVICE_LOG_LEVEL: 'warn', SERVICE_DATABASE_URL: databaseUrl, SERVICE_DATA_DIR: dir, SERVICE_SECRETS_ENCRYPTION_KEY: SECRETS_KEY, SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false', ...extra };
+    return {
+      SERVICE_LOG_LEVEL: 'warn',
+      SERVICE_DATABASE_URL: databaseUrl,
+      SERVICE_DATA_DIR: dir,
+      SERVICE_SECRETS_ENCRYPTION_KEY: SECRETS_KEY,
+      SERVICE_IDP_ISSUER: idp.issuer,
+      SERVICE_ORG_AUTO_JOIN: 'false',
+      ...extra,
+    };
   };
   try {
     // The accepting daemon: a backstop no figure reaches; it migrates the scratch database on start.
-    const accepting = await startServer([DAEMON], await freePort(), '/ready', await daemonEnv({ SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE: '100000000' }));
+    const accepting = await startServer(
+      [DAEMON],
+      await freePort(),
+      '/ready',
+      await daemonEnv({ SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE: '100000000' }),
+    );
     servers.push(accepting);
-    await db.raw('CREATE TABLE bench_scratch (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
+    await db.raw(
+      'CREATE TABLE bench_scratch (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
+    );
     const { flowId, deviceIds } = await seed(db);
     const token = await idp.mintAccessToken({ sub: 'bench-admin', username: 'bench-admin', realmRoles: [], expiresInSeconds: 3600 });
     const secret = await api(accepting.url, token, '/secrets', { name: 'bench-hook', values: { value: SIGNING_KEY } });
-    const endpoint = await api(accepting.url, token, '/webhooks', { name: 'bench', flow_id: flowId, secret_id: secret.id, rate_limit_per_minute: 100_000, replay_window_seconds: 3600 });
+    const endpoint = await api(accepting.url, token, '/webhooks', {
+      name: 'bench',
+      flow_id: flowId,
+      secret_id: secret.id,
+      rate_limit_per_minute: 100_000,
+      replay_window_seconds: 3600,
+    });
     const hookPath = `/hooks/${endpoint.path_token!}`;
     // The shedding daemon: a backstop of one a minute, spent by the first request below.
-    const shedding = await startServer([DAEMON], await freePort(), '/ready', await daemonEnv({ SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE: '1' }));
+    const shedding = await startServer(
+      [DAEMON],
+      await freePort(),
+      '/ready',
+      await daemonEnv({ SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE: '1' }),
+    );
     servers.push(shedding);
     const bare = await startServer([BARE_INSERT], await freePort(), '/ready', { BENCH_DATABASE_URL: databaseUrl });
     servers.push(bare);
@@ -216,13 +270,19 @@ export async function webhookTriggerBenchmark(line: (name: string, value: string
       const names = ['bare INSERT', 'accepted trigger', 'GET /health', 'shed trigger', '404 at routing', 'bare Koa GET', 'bare Koa POST'];
       for (const [i, name] of names.entries()) {
         const of = (part: keyof CpuSplit) => median(splits[i]!.map((split) => split[part])).toFixed(0);
-        line(`  CPU per request, ${name} (µs: server / PostgreSQL / load generator)`, `${of('server')} / ${of('postgres')} / ${of('client')}`);
+        line(
+          `  CPU per request, ${name} (µs: server / PostgreSQL / load generator)`,
+          `${of('server')} / ${of('postgres')} / ${of('client')}`,
+        );
       }
     }
     const runs = Number((await db('runs').count({ n: '*' }))[0]!.n);
     const deliveries = Number((await db('webhook_deliveries').where({ response_status: 202 }).count({ n: '*' }))[0]!.n);
     const others = Number((await db('webhook_deliveries').whereNot({ response_status: 202 }).count({ n: '*' }))[0]!.n);
-    line('accepted triggers: runs / accepted deliveries / other journal rows', `${runs} / ${deliveries} / ${others}${runs === deliveries && others === 0 ? '' : ' (MISMATCH)'}`);
+    line(
+      'accepted triggers: runs / accepted deliveries / other journal rows',
+      `${runs} / ${deliveries} / ${others}${runs === deliveries && others === 0 ? '' : ' (MISMATCH)'}`,
+    );
 
     await Promise.all(servers.splice(0).map((s) => s.stop()));
     const profile = await queriesPerTrigger(databaseUrl, hookPath, body);

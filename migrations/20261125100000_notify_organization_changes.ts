@@ -12,7 +12,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     'CREATE TRIGGER organizations_access_notify AFTER UPDATE ON organizations FOR EACH ROW WHEN ((OLD.slug, OLD.is_active, OLD.is_shared) IS DISTINCT FROM (NEW.slug, NEW.is_active, NEW.is_shared)) EXECUTE FUNCTION notify_membership_change()',
   );
-  await knex.raw('CREATE TRIGGER organizations_added_or_deleted_notify AFTER INSERT OR DELETE OR TRUNCATE ON organizations FOR EACH STATEMENT EXECUTE FUNCTION notify_membership_change()');
+  await knex.raw(
+    'CREATE TRIGGER organizations_added_or_deleted_notify AFTER INSERT OR DELETE OR TRUNCATE ON organizations FOR EACH STATEMENT EXECUTE FUNCTION notify_membership_change()',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

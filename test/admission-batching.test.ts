@@ -6,7 +6,22 @@ import type { AuditRow } from '../src/daemon/audit/audit-repo.js';
 import { Coalescer, type Settled } from '../src/daemon/db/coalescer.js';
 import { AdmissionRepo, type NewRun } from '../src/daemon/domains/runs/admission-repo.js';
 import { POSTGRES_ADMIN_URL } from './helpers/backend.js';
-import { admissionsPerStatement, BARE, call, createEndpoint, createSecret, fire, queriesDuring, seedDevice, seedFlow, startWorld, TARGETED, UNKNOWN_ID, type Answer, type World } from './helpers/webhooks-fixtures.js';
+import {
+  admissionsPerStatement,
+  BARE,
+  call,
+  createEndpoint,
+  createSecret,
+  fire,
+  queriesDuring,
+  seedDevice,
+  seedFlow,
+  startWorld,
+  TARGETED,
+  UNKNOWN_ID,
+  type Answer,
+  type World,
+} from './helpers/webhooks-fixtures.js';
 
 /**
  * Run admissions that arrive while another admission's statement is in flight share the next statement
@@ -25,13 +40,20 @@ interface Deferred {
 /** A coalescer whose flushes wait until the test finishes them. */
 function controlled(
   maxBatch = 32,
-  parallel: { inFlight: number; minBatchWhileBusy: number; failsWaiting?: (error: unknown) => boolean } = { inFlight: 1, minBatchWhileBusy: 1 },
+  parallel: { inFlight: number; minBatchWhileBusy: number; failsWaiting?: (error: unknown) => boolean } = {
+    inFlight: 1,
+    minBatchWhileBusy: 1,
+  },
 ): { coalescer: Coalescer<number, string>; flushes: Deferred[] } {
   const flushes: Deferred[] = [];
   const coalescer = new Coalescer<number, string>(
     (items) =>
       new Promise((resolve, reject) => {
-        flushes.push({ items, finish: (settled) => resolve(settled ?? items.map((i) => ({ ok: true, value: `done ${i}` }))), fail: reject });
+        flushes.push({
+          items,
+          finish: (settled) => resolve(settled ?? items.map((i) => ({ ok: true, value: `done ${i}` }))),
+          fail: reject,
+        });
       }),
     { maxBatch, ...parallel },
   );
@@ -97,7 +119,10 @@ describe('Coalescer', () => {
     flushes[0]!.fail(new Error('connection lost'));
     await expect(first).rejects.toThrow('connection lost');
     await tick();
-    flushes[1]!.finish([{ ok: true, value: 'two' }, { ok: false, error: new Error('three refused') }]);
+    flushes[1]!.finish([
+      { ok: true, value: 'two' },
+      { ok: false, error: new Error('three refused') },
+    ]);
     expect(await second).toBe('two');
     await expect(third).rejects.toThrow('three refused');
   });
@@ -135,7 +160,8 @@ afterAll(async () => {
 
 const queries = (work: () => Promise<unknown>) => queriesDuring(w, work);
 
-const countOf = async (table: string, where: Record<string, unknown>) => Number((await w.knex()(table).where(where).count({ n: '*' }))[0]!.n);
+const countOf = async (table: string, where: Record<string, unknown>) =>
+  Number((await w.knex()(table).where(where).count({ n: '*' }))[0]!.n);
 
 describe('concurrent admissions through the API', () => {
   it(`${CONCURRENT} concurrent POST /runs: every run and its run.started entry, in fewer statements than runs`, async () => {
@@ -185,7 +211,10 @@ describe('concurrent admissions through the API', () => {
       const refused = pair.find((a) => a.status === 409)!;
       expect(refused.body.code).toBe('duplicate_delivery');
       expect(refused.body.delivery_id).toBe(accepted.body.delivery_id);
-      const deliveries = await w.knex()('webhook_deliveries').where({ webhook_endpoint_id: endpoint.id, idempotency_key: key, response_status: 202 }).select('id', 'run_ids');
+      const deliveries = await w
+        .knex()('webhook_deliveries')
+        .where({ webhook_endpoint_id: endpoint.id, idempotency_key: key, response_status: 202 })
+        .select('id', 'run_ids');
       expect(deliveries).toHaveLength(1);
       const runs = await w.knex()('runs').whereRaw("trigger_details_json->>'delivery_id' = ?", [deliveries[0]!.id]).select('id');
       expect(runs).toHaveLength(1);
@@ -247,7 +276,13 @@ describe('one statement for several admissions (AdmissionRepo)', () => {
     });
     // The lead alone, the four others in one statement, then each of those four alone again.
     expect(admissionsPerStatement(sent)).toEqual([1, 4, 1, 1, 1, 1]);
-    expect(outcomes.map((o) => (typeof o === 'string' ? o : (o as { id: string }).id))).toEqual([lead.id, good[0]!.id, 'gone', 'not_admitted', good[1]!.id]);
+    expect(outcomes.map((o) => (typeof o === 'string' ? o : (o as { id: string }).id))).toEqual([
+      lead.id,
+      good[0]!.id,
+      'gone',
+      'not_admitted',
+      good[1]!.id,
+    ]);
     for (const run of [lead, ...good]) {
       expect(await countOf('runs', { id: run.id })).toBe(1);
       expect(await countOf('audit_logs', { resource_id: run.id, event_type: 'run.started' })).toBe(1);
@@ -269,8 +304,12 @@ async function closedPort(): Promise<number> {
 }
 
 describe('an unreachable database', () => {
-  it('fails each waiting admission with the first statement\'s connection error, without sending them or retrying them one by one', async () => {
-    const unreachable = knexFactory({ client: 'pg', connection: { host: '127.0.0.1', port: await closedPort(), connectionTimeoutMillis: 1000 }, pool: { min: 0, max: 2, acquireTimeoutMillis: 2000 } });
+  it("fails each waiting admission with the first statement's connection error, without sending them or retrying them one by one", async () => {
+    const unreachable = knexFactory({
+      client: 'pg',
+      connection: { host: '127.0.0.1', port: await closedPort(), connectionTimeoutMillis: 1000 },
+      pool: { min: 0, max: 2, acquireTimeoutMillis: 2000 },
+    });
     const repo = new AdmissionRepo();
     const runs = Array.from({ length: 4 }, () => newRun(ids.flow!));
     // The first admission is sent alone, the other three wait; its failure fails them too, none is sent.
@@ -281,7 +320,9 @@ describe('an unreachable database', () => {
       attempts += 1;
       return acquire();
     };
-    const outcomes = await Promise.allSettled(runs.map((run) => repo.insert(unreachable, run, { orgId: w.ids.acme!, ids: [] }, entry(run))));
+    const outcomes = await Promise.allSettled(
+      runs.map((run) => repo.insert(unreachable, run, { orgId: w.ids.acme!, ids: [] }, entry(run))),
+    );
     await unreachable.destroy();
     expect(outcomes.map((o) => o.status)).toEqual(Array(4).fill('rejected'));
     for (const outcome of outcomes) expect(((outcome as PromiseRejectedResult).reason as { code?: string }).code).toBe('ECONNREFUSED');

@@ -10,7 +10,10 @@ let admin: Record<string, string>;
 beforeAll(async () => {
   idp = await startDevIdp();
   daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer });
-  admin = { authorization: `Bearer ${await idp.mintAccessToken({ sub: 'sub-admin', username: 'root', realmRoles: ['admin'] })}`, 'content-type': 'application/json' };
+  admin = {
+    authorization: `Bearer ${await idp.mintAccessToken({ sub: 'sub-admin', username: 'root', realmRoles: ['admin'] })}`,
+    'content-type': 'application/json',
+  };
   await seedUser(daemon.services.db.knex, { sub: 'sub-dave', username: 'dave' }, [{ orgSlug: 'default', role: 'operator' }]);
   await seedUser(daemon.services.db.knex, { sub: 'sub-erin', username: 'erin' });
 });
@@ -25,7 +28,14 @@ describe('the personal access token routes', () => {
   it('create a token for a user in an organization, plaintext once, usable at once', async () => {
     const response = await post({ name: 'deploy bot', username: 'dave', org: 'default', expires_in_days: 30 });
     expect(response.status).toBe(201);
-    const created = (await response.json()) as { id: string; token: string; token_prefix: string; user: { username: string }; org: { slug: string }; expires_at: string };
+    const created = (await response.json()) as {
+      id: string;
+      token: string;
+      token_prefix: string;
+      user: { username: string };
+      org: { slug: string };
+      expires_at: string;
+    };
     expect(created).toMatchObject({ user: { username: 'dave' }, org: { slug: 'default' } });
     expect(created.token.startsWith(created.token_prefix)).toBe(true);
     expect(new Date(created.expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
@@ -64,16 +74,23 @@ describe('the personal access token routes', () => {
     const { id, token } = (await (await post({ name: 'short', username: 'dave' })).json()) as { id: string; token: string };
     expect((await fetch(`${daemon.url}/api-tokens/${id}`, { method: 'DELETE', headers: admin })).status).toBe(204);
     expect((await fetch(`${daemon.url}/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
-    expect((await fetch(`${daemon.url}/api-tokens/00000000-0000-4000-8000-000000000000`, { method: 'DELETE', headers: admin })).status).toBe(404);
+    expect(
+      (await fetch(`${daemon.url}/api-tokens/00000000-0000-4000-8000-000000000000`, { method: 'DELETE', headers: admin })).status,
+    ).toBe(404);
     expect((await fetch(`${daemon.url}/api-tokens/not-a-uuid`, { method: 'DELETE', headers: admin })).status).toBe(404);
   });
 
   it('revoke every token of a user', async () => {
-    const tokens = await Promise.all([post({ name: 'a', username: 'dave' }), post({ name: 'b', username: 'dave' })].map(async (p) => ((await (await p).json()) as { token: string }).token));
+    const tokens = await Promise.all(
+      [post({ name: 'a', username: 'dave' }), post({ name: 'b', username: 'dave' })].map(
+        async (p) => ((await (await p).json()) as { token: string }).token,
+      ),
+    );
     const response = await fetch(`${daemon.url}/api-tokens/by-user/dave`, { method: 'DELETE', headers: admin });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { revoked: number }).revoked).toBeGreaterThanOrEqual(2);
-    for (const token of tokens) expect((await fetch(`${daemon.url}/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    for (const token of tokens)
+      expect((await fetch(`${daemon.url}/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     expect((await fetch(`${daemon.url}/api-tokens/by-user/nobody`, { method: 'DELETE', headers: admin })).status).toBe(404);
   });
 

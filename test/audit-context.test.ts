@@ -14,7 +14,12 @@ function probeRoutes({ audit }: Services): DomainRoutes {
         context.subject = `sub-${ctx.state.params.schedule_id}`;
         context.username = `user-${ctx.state.params.schedule_id}`;
         await new Promise((resolve) => setTimeout(resolve, Number(ctx.query.wait)));
-        const id = await audit.record(ctx.state.audit, { eventType: 'probe', resourceType: 'schedule', resourceId: ctx.state.params.schedule_id!, outcome: 'success' });
+        const id = await audit.record(ctx.state.audit, {
+          eventType: 'probe',
+          resourceType: 'schedule',
+          resourceId: ctx.state.params.schedule_id!,
+          outcome: 'success',
+        });
         ctx.body = { id };
       },
     },
@@ -22,7 +27,10 @@ function probeRoutes({ audit }: Services): DomainRoutes {
 }
 
 beforeAll(async () => {
-  daemon = await startTestDaemon({ SERVICE_TRUST_PROXY_HEADERS: 'true', SERVICE_AUTH_DISABLED: 'true' }, { extraDomains: (services) => [probeRoutes(services)] });
+  daemon = await startTestDaemon(
+    { SERVICE_TRUST_PROXY_HEADERS: 'true', SERVICE_AUTH_DISABLED: 'true' },
+    { extraDomains: (services) => [probeRoutes(services)] },
+  );
 });
 afterAll(() => daemon?.close());
 
@@ -42,5 +50,4 @@ describe('the request-scoped audit context', () => {
     expect(byResource.b).toMatchObject({ actor_sub: 'sub-b', actor_username: 'user-b', client_ip: '198.51.100.7', user_agent: 'agent-b' });
     expect(byResource.b.details_json).toMatchObject({ request_id: b.requestId, route: 'GET /schedules/{schedule_id}' });
   });
-
 });

@@ -33,8 +33,18 @@ interface Tally {
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const EVENTS = ['flow.created', 'flow.deleted', 'run.started', 'authz.denied'];
-const ACTORS: [string | null, string | null][] = [['sub-alice', 'alice'], ['sub-bob', 'bob'], [null, null]];
-const RESOURCES: [string | null, string | null][] = [['flow', 'f-1'], ['flow', 'f-2'], ['run', 'r-1'], ['device', 'core/sw 1'], [null, null]];
+const ACTORS: [string | null, string | null][] = [
+  ['sub-alice', 'alice'],
+  ['sub-bob', 'bob'],
+  [null, null],
+];
+const RESOURCES: [string | null, string | null][] = [
+  ['flow', 'f-1'],
+  ['flow', 'f-2'],
+  ['run', 'r-1'],
+  ['device', 'core/sw 1'],
+  [null, null],
+];
 const OUTCOMES = ['success', 'failure', 'denied', null];
 
 let daemon: TestDaemon;
@@ -146,8 +156,16 @@ describe('GET /audit-logs', () => {
 
   it.each<[string, Record<string, string | string[]>, (row: Seeded) => boolean]>([
     ['one event type', { event_type: 'flow.created' }, (r) => r.event_type === 'flow.created'],
-    ['repeated event types', { event_type: ['flow.created', 'run.started'] }, (r) => ['flow.created', 'run.started'].includes(r.event_type)],
-    ['a comma list of event types', { event_type: 'flow.deleted, legacy.event' }, (r) => ['flow.deleted', 'legacy.event'].includes(r.event_type)],
+    [
+      'repeated event types',
+      { event_type: ['flow.created', 'run.started'] },
+      (r) => ['flow.created', 'run.started'].includes(r.event_type),
+    ],
+    [
+      'a comma list of event types',
+      { event_type: 'flow.deleted, legacy.event' },
+      (r) => ['flow.deleted', 'legacy.event'].includes(r.event_type),
+    ],
     ['an actor by subject', { actor: 'sub-alice' }, (r) => r.actor_sub === 'sub-alice'],
     ['an actor by username', { actor: 'bob' }, (r) => r.actor_username === 'bob'],
     ['a resource type', { resource_type: 'flow' }, (r) => r.resource_type === 'flow'],
@@ -156,7 +174,11 @@ describe('GET /audit-logs', () => {
     ['since', { since: new Date(now - 2 * DAY - HOUR / 2).toISOString() }, (r) => Date.parse(r.ts) >= now - 2 * DAY - HOUR / 2],
     ['until', { until: new Date(now - 2 * DAY - HOUR / 2).toISOString() }, (r) => Date.parse(r.ts) < now - 2 * DAY - HOUR / 2],
     ['a date-only until', { until: new Date(now - 100 * DAY).toISOString().slice(0, 10) }, (r) => r.event_type === 'legacy.event'],
-    ['several filters at once', { actor: 'alice', outcome: 'success', since: new Date(now - 30 * DAY).toISOString() }, (r) => r.actor_username === 'alice' && r.outcome === 'success' && Date.parse(r.ts) >= now - 30 * DAY],
+    [
+      'several filters at once',
+      { actor: 'alice', outcome: 'success', since: new Date(now - 30 * DAY).toISOString() },
+      (r) => r.actor_username === 'alice' && r.outcome === 'success' && Date.parse(r.ts) >= now - 30 * DAY,
+    ],
   ])('narrows by %s', async (_, query, keep) => {
     const expected = idsOf(seeded.filter(keep));
     expect(expected.length).toBeGreaterThan(0);
@@ -206,7 +228,13 @@ describe('GET /audit-logs/{audit_id}', () => {
   it('answers one entry', async () => {
     const row = seeded[10]!;
     const entry = await json<Entry>(await get(`/audit-logs/${row.id}`));
-    expect(entry).toMatchObject({ id: row.id, event_type: row.event_type, org_id: row.org_id, details: row.details_json, ts: new Date(row.ts).toISOString() });
+    expect(entry).toMatchObject({
+      id: row.id,
+      event_type: row.event_type,
+      org_id: row.org_id,
+      details: row.details_json,
+      ts: new Date(row.ts).toISOString(),
+    });
   });
 
   it.each([randomUUID(), 'not-a-uuid'])('answers 404 resource_not_found for %s', async (id) => {
@@ -237,7 +265,9 @@ describe('GET /audit-logs/resource/{resource_type}/{resource_id}', () => {
   });
 
   it('refuses a resource filter in the query (the path names it)', async () => {
-    expect((await json<{ code: string }>(await get('/audit-logs/resource/flow/f-1', { resource_id: 'f-2' }), 422)).code).toBe('validation_failed');
+    expect((await json<{ code: string }>(await get('/audit-logs/resource/flow/f-1', { resource_id: 'f-2' }), 422)).code).toBe(
+      'validation_failed',
+    );
   });
 });
 
@@ -268,8 +298,16 @@ describe('GET /audit-logs/filter-options and /audit-logs/stats', () => {
     const since = new Date(now - 10 * DAY);
     const until = new Date(now - DAY - 5 * HOUR - HOUR / 2);
     const inRange = seeded.filter((r) => Date.parse(r.ts) >= since.getTime() && Date.parse(r.ts) < until.getTime());
-    const stats = await json<Record<string, unknown>>(await get('/audit-logs/stats', { since: since.toISOString(), until: until.toISOString() }));
-    expect(stats).toMatchObject({ since: since.toISOString(), until: until.toISOString(), total: inRange.length, by_event_type: tally(inRange, 'event_type', true), by_outcome: tally(inRange, 'outcome', true) });
+    const stats = await json<Record<string, unknown>>(
+      await get('/audit-logs/stats', { since: since.toISOString(), until: until.toISOString() }),
+    );
+    expect(stats).toMatchObject({
+      since: since.toISOString(),
+      until: until.toISOString(),
+      total: inRange.length,
+      by_event_type: tally(inRange, 'event_type', true),
+      by_outcome: tally(inRange, 'outcome', true),
+    });
   });
 
   it.each([
@@ -283,7 +321,11 @@ describe('GET /audit-logs/filter-options and /audit-logs/stats', () => {
 
 describe('POST /audit-logs/cleanup', () => {
   const cleanup = (body?: string, type = 'application/json') =>
-    fetch(`${daemon.url}/audit-logs/cleanup`, { method: 'POST', headers: body === undefined ? {} : { 'content-type': type }, ...(body === undefined ? {} : { body }) });
+    fetch(`${daemon.url}/audit-logs/cleanup`, {
+      method: 'POST',
+      headers: body === undefined ? {} : { 'content-type': type },
+      ...(body === undefined ? {} : { body }),
+    });
   const count = async () => Number(((await daemon.services.db.knex('audit_logs').count('* as n').first()) as { n: string | number }).n);
 
   it.each<[string, string | undefined]>([
@@ -315,7 +357,12 @@ describe('POST /audit-logs/cleanup', () => {
     const own = await knex('audit_logs').where({ event_type: 'audit_log.cleanup' });
     expect(own).toHaveLength(1);
     expect(own[0]).toMatchObject({ action: 'audit_log:cleanup', outcome: 'success', actor_sub: 'dev-user', org_id: null });
-    expect(own[0].details_json).toMatchObject({ deleted: old.length, before: result.before, older_than_days: 180, route: 'POST /audit-logs/cleanup' });
+    expect(own[0].details_json).toMatchObject({
+      deleted: old.length,
+      before: result.before,
+      older_than_days: 180,
+      route: 'POST /audit-logs/cleanup',
+    });
 
     const listed = await json<Page>(await get('/audit-logs', { event_type: 'audit_log.cleanup' }));
     expect(listed.items.map((e) => e.id)).toEqual([own[0].id]);

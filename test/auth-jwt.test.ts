@@ -27,7 +27,11 @@ const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : 
 
 async function me(token: string): Promise<{ status: number; body: Record<string, unknown>; challenge: string | null }> {
   const response = await fetch(`${daemon.url}/auth/me`, { headers: { authorization: `Bearer ${token}` } });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown>, challenge: response.headers.get('www-authenticate') };
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+    challenge: response.headers.get('www-authenticate'),
+  };
 }
 
 describe('JWT access tokens', () => {
@@ -94,7 +98,11 @@ describe('JWT access tokens', () => {
   });
 
   const refused: [string, () => Promise<string>][] = [
-    ['alg none', async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'x', iss: idp.issuer, aud: 'service-api', exp: now() + 60, iat: now() })}.`],
+    [
+      'alg none',
+      async () =>
+        `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'x', iss: idp.issuer, aud: 'service-api', exp: now() + 60, iat: now() })}.`,
+    ],
     [
       'HS256 signed with the public key',
       async () => {
@@ -123,8 +131,17 @@ describe('JWT access tokens', () => {
     ['two segments', async () => (await idp.mintAccessToken()).split('.').slice(0, 2).join('.')],
     ['four segments', async () => `${await idp.mintAccessToken()}.abc`],
     ['bad base64', async () => (await idp.mintAccessToken()).replace(/^[^.]+/, '!!!not*base64!!!')],
-    ['payload not an object', async () => { const [h, , s] = (await idp.mintAccessToken()).split('.'); return `${h}.${b64('[1,2]')}.${s}`; }],
-    ['a key id the provider never published', () => idp.sign({ sub: 'x', iss: idp.issuer, aud: ['service-api'], exp: now() + 60, iat: now() }, { kid: 'never-published' })],
+    [
+      'payload not an object',
+      async () => {
+        const [h, , s] = (await idp.mintAccessToken()).split('.');
+        return `${h}.${b64('[1,2]')}.${s}`;
+      },
+    ],
+    [
+      'a key id the provider never published',
+      () => idp.sign({ sub: 'x', iss: idp.issuer, aud: ['service-api'], exp: now() + 60, iat: now() }, { kid: 'never-published' }),
+    ],
   ];
 
   it.each(refused)('refuse %s with 401 invalid_token or token_expired and a Bearer error challenge', async (_, make) => {
@@ -168,9 +185,15 @@ describe('an identity provider that cannot be reached', () => {
 
   it('answers 503 within the fetch time limit when the provider hangs', async () => {
     const { port } = hung.address() as { port: number };
-    const isolated = await startTestDaemon({ SERVICE_IDP_ISSUER: `http://127.0.0.1:${port}/realms/svc`, SERVICE_IDP_HTTP_TIMEOUT_MS: '500' });
+    const isolated = await startTestDaemon({
+      SERVICE_IDP_ISSUER: `http://127.0.0.1:${port}/realms/svc`,
+      SERVICE_IDP_HTTP_TIMEOUT_MS: '500',
+    });
     try {
-      const response = await fetch(`${isolated.url}/auth/me`, { headers: { authorization: `Bearer ${await idp.mintAccessToken()}` }, signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(`${isolated.url}/auth/me`, {
+        headers: { authorization: `Bearer ${await idp.mintAccessToken()}` },
+        signal: AbortSignal.timeout(10_000),
+      });
       // The client gives up after 10 s; the daemon's 0.5 s limit answers long before.
       expect(response.status).toBe(503);
     } finally {
@@ -189,7 +212,8 @@ describe('a discovery document naming another issuer (OpenID Connect Discovery 4
     const server = createServer((req, res) => {
       const base = `http://127.0.0.1:${(server.address() as { port: number }).port}/realms/svc`;
       res.setHeader('content-type', 'application/json');
-      if (req.url === '/realms/svc/.well-known/openid-configuration') res.end(JSON.stringify({ issuer: claimed(base), jwks_uri: `${base}/certs` }));
+      if (req.url === '/realms/svc/.well-known/openid-configuration')
+        res.end(JSON.stringify({ issuer: claimed(base), jwks_uri: `${base}/certs` }));
       else if (req.url === '/realms/svc/certs') {
         seen.jwks += 1;
         res.end(JSON.stringify({ keys: [jwk] }));

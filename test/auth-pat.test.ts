@@ -9,7 +9,9 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
   daemon = await startTestDaemon({});
-  aliceId = await seedUser(daemon.services.db.knex, { sub: 'sub-alice', username: 'alice', email: 'alice@example.test' }, [{ orgSlug: 'default', role: 'operator' }]);
+  aliceId = await seedUser(daemon.services.db.knex, { sub: 'sub-alice', username: 'alice', email: 'alice@example.test' }, [
+    { orgSlug: 'default', role: 'operator' },
+  ]);
 });
 afterAll(() => daemon?.close());
 
@@ -35,7 +37,12 @@ describe('personal access tokens', () => {
     const created = await issue();
     const response = await fetch(`${daemon.url}/auth/me`, { headers: bearer(created.token) });
     expect(response.status).toBe(200);
-    const me = (await response.json()) as { sub: string; auth_method: string; token: { id: string }; memberships: { slug: string; role: string }[] };
+    const me = (await response.json()) as {
+      sub: string;
+      auth_method: string;
+      token: { id: string };
+      memberships: { slug: string; role: string }[];
+    };
     expect(me).toMatchObject({ sub: 'sub-alice', auth_method: 'pat', token: { id: created.id } });
     expect(me.memberships).toEqual([expect.objectContaining({ slug: 'default', role: 'operator' })]);
     const row = await daemon.services.db.knex('personal_access_tokens').where({ id: created.id }).first();
@@ -61,7 +68,10 @@ describe('personal access tokens', () => {
 
   it('stop working when expired: 401 and an auth.failed entry', async () => {
     const created = await issue({ expiresAt: new Date(Date.now() + 60_000) });
-    await daemon.services.db.knex('personal_access_tokens').where({ id: created.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await daemon.services.db
+      .knex('personal_access_tokens')
+      .where({ id: created.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const response = await fetch(`${daemon.url}/auth/me`, { headers: bearer(created.token) });
     expect(response.status).toBe(401);
     expect((await authFailedEntries(created.id))[0].details_json).toMatchObject({ reason: 'expired' });

@@ -55,14 +55,21 @@ describe('stream tickets', () => {
 
   it('expire', async () => {
     const ticket = await newTicket();
-    await daemon.services.db.knex('stream_tickets').update({ expires_at: daemon.services.db.knex.raw("now() - interval '1 second'") }).whereNull('consumed_at');
+    await daemon.services.db
+      .knex('stream_tickets')
+      .update({ expires_at: daemon.services.db.knex.raw("now() - interval '1 second'") })
+      .whereNull('consumed_at');
     expect((await validate(ticket)).status).toBe(401);
   });
 
   it('number at most ten active per user: the eleventh evicts the oldest at once', async () => {
     const tickets: string[] = [];
     for (let i = 0; i < 11; i += 1) tickets.push(await newTicket());
-    const active = await daemon.services.db.knex('stream_tickets').where({ user_sub: 'sub-carol' }).whereNull('consumed_at').count<{ count: string | number }[]>('* as count');
+    const active = await daemon.services.db
+      .knex('stream_tickets')
+      .where({ user_sub: 'sub-carol' })
+      .whereNull('consumed_at')
+      .count<{ count: string | number }[]>('* as count');
     expect(Number(active[0]!.count)).toBe(10);
     expect((await validate(tickets[0]!)).status).toBe(401);
     expect((await validate(tickets[1]!)).status).toBe(200);
@@ -91,7 +98,10 @@ describe('a stream ticket lives no longer than the credential that obtained it',
 
   it('records the personal access token it was obtained with', async () => {
     await seedUser(daemon.services.db.knex, { sub: 'sub-erin', username: 'erin' }, [{ orgSlug: 'default', role: 'viewer' }]);
-    const created = await daemon.services.pats.create({ name: 'recorded', username: 'erin', org: 'default', expiresAt: null }, DEV_PRINCIPAL);
+    const created = await daemon.services.pats.create(
+      { name: 'recorded', username: 'erin', org: 'default', expiresAt: null },
+      DEV_PRINCIPAL,
+    );
     await ticketWith(created.token);
     const rows = await daemon.services.db.knex('stream_tickets').where({ user_sub: 'sub-erin' }).select('pat_id');
     expect(rows.map((row: { pat_id: string }) => row.pat_id)).toEqual([created.id]);
@@ -99,7 +109,10 @@ describe('a stream ticket lives no longer than the credential that obtained it',
 
   it('is refused once that token is revoked, on the validate route and on a stream route', async () => {
     await seedUser(daemon.services.db.knex, { sub: 'sub-dave', username: 'dave' }, [{ orgSlug: 'default', role: 'viewer' }]);
-    const created = await daemon.services.pats.create({ name: 'revoked-later', username: 'dave', org: 'default', expiresAt: null }, DEV_PRINCIPAL);
+    const created = await daemon.services.pats.create(
+      { name: 'revoked-later', username: 'dave', org: 'default', expiresAt: null },
+      DEV_PRINCIPAL,
+    );
     const first = await ticketWith(created.token);
     const second = await ticketWith(created.token);
     await daemon.services.pats.revoke(created.id, DEV_PRINCIPAL);
@@ -111,15 +124,24 @@ describe('a stream ticket lives no longer than the credential that obtained it',
 
   it('is refused once that token has expired', async () => {
     await seedUser(daemon.services.db.knex, { sub: 'sub-fay', username: 'fay' }, [{ orgSlug: 'default', role: 'viewer' }]);
-    const created = await daemon.services.pats.create({ name: 'expiring', username: 'fay', org: 'default', expiresAt: null }, DEV_PRINCIPAL);
+    const created = await daemon.services.pats.create(
+      { name: 'expiring', username: 'fay', org: 'default', expiresAt: null },
+      DEV_PRINCIPAL,
+    );
     const ticket = await ticketWith(created.token);
-    await daemon.services.db.knex('personal_access_tokens').where({ id: created.id }).update({ expires_at: daemon.services.db.knex.raw("now() - interval '1 second'") });
+    await daemon.services.db
+      .knex('personal_access_tokens')
+      .where({ id: created.id })
+      .update({ expires_at: daemon.services.db.knex.raw("now() - interval '1 second'") });
     expect((await validate(ticket)).status).toBe(401);
   });
 
   it('is refused once its user is deactivated, and answers again when the user is reactivated', async () => {
     await seedUser(daemon.services.db.knex, { sub: 'sub-gus', username: 'gus' }, [{ orgSlug: 'default', role: 'viewer' }]);
-    const created = await daemon.services.pats.create({ name: 'deactivated', username: 'gus', org: 'default', expiresAt: null }, DEV_PRINCIPAL);
+    const created = await daemon.services.pats.create(
+      { name: 'deactivated', username: 'gus', org: 'default', expiresAt: null },
+      DEV_PRINCIPAL,
+    );
     const ticket = await ticketWith(created.token);
     await daemon.services.db.knex('users').where({ sub: 'sub-gus' }).update({ is_active: false });
     expect((await validate(ticket)).status).toBe(401);

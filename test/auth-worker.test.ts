@@ -52,8 +52,20 @@ describe('the worker token on internal routes', () => {
   });
 
   it.each([
-    ['twice, the right token first', [['x-internal-token', TOKEN], ['x-internal-token', 'garbage']]],
-    ['twice, the same right token', [['x-internal-token', TOKEN], ['X-Internal-Token', TOKEN]]],
+    [
+      'twice, the right token first',
+      [
+        ['x-internal-token', TOKEN],
+        ['x-internal-token', 'garbage'],
+      ],
+    ],
+    [
+      'twice, the same right token',
+      [
+        ['x-internal-token', TOKEN],
+        ['X-Internal-Token', TOKEN],
+      ],
+    ],
   ] as [string, [string, string][]][])('refuses a token sent %s with 400 ambiguous_credentials', async (_, headers) => {
     const response = await rawGet(daemon.url, INTERNAL, headers);
     expect(response.status).toBe(400);

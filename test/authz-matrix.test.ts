@@ -40,7 +40,11 @@ const STREAM_ROUTES = new Set(['GET /bff/runs/{run_id}/events/stream', 'GET /run
 
 const CALLERS: readonly CallerSpec[] = [
   { name: 'anonymous', kind: 'anonymous', realmRoles: [] },
-  ...['admin', 'operator', 'approver', 'auditor', 'viewer'].map((role) => ({ name: `realm ${role}`, kind: 'jwt' as const, realmRoles: [role] })),
+  ...['admin', 'operator', 'approver', 'auditor', 'viewer'].map((role) => ({
+    name: `realm ${role}`,
+    kind: 'jwt' as const,
+    realmRoles: [role],
+  })),
   { name: 'org member (viewer)', kind: 'jwt', realmRoles: [], orgRole: 'viewer' },
   { name: 'org member (approver)', kind: 'jwt', realmRoles: [], orgRole: 'approver' },
   { name: 'org admin', kind: 'jwt', realmRoles: [], orgRole: 'admin' },
@@ -89,9 +93,15 @@ beforeAll(async () => {
   for (const [index, caller] of CALLERS.entries()) {
     const sub = `matrix-${index}`;
     if (caller.kind === 'jwt') {
-      const memberships = caller.orgRole ? [{ orgSlug: 'default', role: caller.orgRole }] : caller.name.startsWith('member of another') ? [{ orgSlug: 'acme', role: 'admin' }] : [];
+      const memberships = caller.orgRole
+        ? [{ orgSlug: 'default', role: caller.orgRole }]
+        : caller.name.startsWith('member of another')
+          ? [{ orgSlug: 'acme', role: 'admin' }]
+          : [];
       await seedUser(knex, { sub, username: sub }, memberships);
-      headersOf.set(caller.name, { authorization: `Bearer ${await idp.mintAccessToken({ sub, username: sub, realmRoles: [...caller.realmRoles], expiresInSeconds: 3600 })}` });
+      headersOf.set(caller.name, {
+        authorization: `Bearer ${await idp.mintAccessToken({ sub, username: sub, realmRoles: [...caller.realmRoles], expiresInSeconds: 3600 })}`,
+      });
     } else if (caller.kind === 'pat') {
       await seedUser(knex, { sub, username: sub }, [{ orgSlug: 'default', role: caller.orgRole! }]);
       const created = await daemon.services.pats.create({ name: 'matrix', username: sub, org: 'default', expiresAt: null }, DEV_PRINCIPAL);
@@ -115,7 +125,9 @@ function concrete(path: string): string {
 
 async function outcome(base: string, route: CatalogueRoute, headers: Record<string, string>): Promise<Outcome> {
   const response = await fetch(base + concrete(route.path), { method: route.method, headers: { ...headers, 'x-org-id': 'default' } });
-  const body = response.headers.get('content-type')?.includes('json') ? ((await response.json().catch(() => ({}))) as { code?: string }) : (await response.arrayBuffer(), {});
+  const body = response.headers.get('content-type')?.includes('json')
+    ? ((await response.json().catch(() => ({}))) as { code?: string })
+    : (await response.arrayBuffer(), {});
   if (REFUSED_401.has(body.code ?? '')) return '401';
   if (REFUSED_403.has(body.code ?? '')) return '403';
   return 'pass';
@@ -143,8 +155,12 @@ describe('the authorization matrix: every route x every kind of caller', () => {
     const knex = daemon.services.db.knex;
     await seedUser(knex, { sub: 'sod-op', username: 'sod-op' }, [{ orgSlug: 'default', role: 'operator' }]);
     await seedUser(knex, { sub: 'sod-ap', username: 'sod-ap' }, [{ orgSlug: 'default', role: 'approver' }]);
-    const operator = { authorization: `Bearer ${await idp.mintAccessToken({ sub: 'sod-op', username: 'sod-op', realmRoles: ['operator'] })}` };
-    const approver = { authorization: `Bearer ${await idp.mintAccessToken({ sub: 'sod-ap', username: 'sod-ap', realmRoles: ['approver'] })}` };
+    const operator = {
+      authorization: `Bearer ${await idp.mintAccessToken({ sub: 'sod-op', username: 'sod-op', realmRoles: ['operator'] })}`,
+    };
+    const approver = {
+      authorization: `Bearer ${await idp.mintAccessToken({ sub: 'sod-ap', username: 'sod-ap', realmRoles: ['approver'] })}`,
+    };
     const decide = (h: Record<string, string>) => fetch(`${daemon.url}/approvals/a1/decision`, { method: 'POST', headers: h });
     const trigger = (h: Record<string, string>) => fetch(`${daemon.url}/runs`, { method: 'POST', headers: h });
     expect((await decide(operator)).status).toBe(403);
@@ -159,7 +175,10 @@ describe('the authorization matrix: every route x every kind of caller', () => {
   it('lets an approver read what it decides: viewer routes pass, auditor routes stay refused', async () => {
     const knex = daemon.services.db.knex;
     await seedUser(knex, { sub: 'read-ap', username: 'read-ap' }, [{ orgSlug: 'default', role: 'approver' }]);
-    const approver = { authorization: `Bearer ${await idp.mintAccessToken({ sub: 'read-ap', username: 'read-ap', realmRoles: ['approver'] })}`, 'x-org-id': 'default' };
+    const approver = {
+      authorization: `Bearer ${await idp.mintAccessToken({ sub: 'read-ap', username: 'read-ap', realmRoles: ['approver'] })}`,
+      'x-org-id': 'default',
+    };
     // Not built yet: 501 after authorization, not 403 before it.
     expect((await fetch(`${daemon.url}/approvals/pending`, { headers: approver })).status).toBe(501);
     expect((await fetch(`${daemon.url}/runs`, { headers: approver })).status).toBe(200);

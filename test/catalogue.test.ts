@@ -9,7 +9,9 @@ interface SpecAction {
   routes: string[];
 }
 
-const spec = JSON.parse(readFileSync(new URL('../../shared/spec/route-catalogue.json', import.meta.url), 'utf8')) as { actions: SpecAction[] };
+const spec = JSON.parse(readFileSync(new URL('../../shared/spec/route-catalogue.json', import.meta.url), 'utf8')) as {
+  actions: SpecAction[];
+};
 
 describe('the route table', () => {
   it('has every action of the specification with its default policy, and no other', () => {

@@ -69,7 +69,7 @@ describe('svc api -i/--include', () => {
 describe('svc api --paginate', () => {
   it('follows offset pages to the end and prints one answer with every item', async () => {
     const whole = await svc(['api', 'GET', '/orgs', '-F', 'limit=500']);
-    const all = (JSON.parse(whole.stdout) as { items: { slug: string }[]; total: number });
+    const all = JSON.parse(whole.stdout) as { items: { slug: string }[]; total: number };
     expect(all.total).toBe(6);
     const paged = await svc(['api', 'GET', '/orgs?limit=2', '--paginate']);
     expect(paged.code, paged.stderr).toBe(0);
@@ -86,7 +86,18 @@ describe('svc api --paginate', () => {
     const whole = await svc(['api', 'GET', '/audit-logs', '-F', 'limit=500', '-f', `until=${until}`, '--jq', '[.items[].id]']);
     const ids = JSON.parse(whole.stdout) as string[];
     expect(ids.length).toBeGreaterThan(4);
-    const paged = await svc(['api', 'GET', '/audit-logs', '-F', 'limit=2', '-f', `until=${until}`, '--paginate', '--jq', '{ids: [.items[].id], next_cursor}']);
+    const paged = await svc([
+      'api',
+      'GET',
+      '/audit-logs',
+      '-F',
+      'limit=2',
+      '-f',
+      `until=${until}`,
+      '--paginate',
+      '--jq',
+      '{ids: [.items[].id], next_cursor}',
+    ]);
     expect(paged.code, paged.stderr).toBe(0);
     expect(JSON.parse(paged.stdout)).toEqual({ ids, next_cursor: null });
   });

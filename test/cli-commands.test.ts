@@ -15,7 +15,16 @@ beforeAll(async () => {
   idp = await startDevIdp();
   daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer });
   configHome = await mkdtemp(join(tmpdir(), 'svc-cli-config-'));
-  const login = await svc(['login', '--server', daemon.url, '--client-credentials', '--client-id', DEV_CLIENTS.automation, '--client-secret', DEV_AUTOMATION_CLIENT_SECRET]);
+  const login = await svc([
+    'login',
+    '--server',
+    daemon.url,
+    '--client-credentials',
+    '--client-id',
+    DEV_CLIENTS.automation,
+    '--client-secret',
+    DEV_AUTOMATION_CLIENT_SECRET,
+  ]);
   expect(login.code, login.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -42,7 +51,12 @@ describe('svc whoami', () => {
     const { code, stdout } = await svc(['whoami', '--json']);
     expect(code).toBe(0);
     const me = JSON.parse(stdout) as Record<string, unknown>;
-    expect(me).toMatchObject({ sub: DEV_SERVICE_ACCOUNT.sub, username: DEV_SERVICE_ACCOUNT.username, auth_method: 'jwt', is_service_account: true });
+    expect(me).toMatchObject({
+      sub: DEV_SERVICE_ACCOUNT.sub,
+      username: DEV_SERVICE_ACCOUNT.username,
+      auth_method: 'jwt',
+      is_service_account: true,
+    });
     expect(me).toHaveProperty('realm_roles');
     expect(me).toHaveProperty('memberships');
   });
@@ -83,7 +97,9 @@ describe('svc auth status and token', () => {
   });
 
   it('prints the stored access token', async () => {
-    const stored = JSON.parse(await readFile(join(configHome, 'svc', 'credentials.json'), 'utf8')) as { profiles: { default: { access_token: string } } };
+    const stored = JSON.parse(await readFile(join(configHome, 'svc', 'credentials.json'), 'utf8')) as {
+      profiles: { default: { access_token: string } };
+    };
     const { code, stdout } = await svc(['auth', 'token']);
     expect(code).toBe(0);
     expect(stdout).toBe(`${stored.profiles.default.access_token}\n`);
@@ -119,14 +135,18 @@ describe('svc api', () => {
   });
 
   it('exits 3 on a 404', async () => {
-    const { code, stderr } = await svc(['api', 'DELETE', '/api-tokens/00000000-0000-4000-8000-000000000000'], { SVC_TOKEN: await adminToken() });
+    const { code, stderr } = await svc(['api', 'DELETE', '/api-tokens/00000000-0000-4000-8000-000000000000'], {
+      SVC_TOKEN: await adminToken(),
+    });
     expect(code, stderr).toBe(3);
     expect(stderr).toMatch(/request id: \S+/);
   });
 
   it('sends fields as a JSON body, and reads a body from stdin with --input -', async () => {
     const token = await adminToken();
-    const created = await svc(['api', 'POST', '/api-tokens', '-f', 'name=cli-made', '-f', 'username=admin', '-F', 'expires_in_days=7'], { SVC_TOKEN: token });
+    const created = await svc(['api', 'POST', '/api-tokens', '-f', 'name=cli-made', '-f', 'username=admin', '-F', 'expires_in_days=7'], {
+      SVC_TOKEN: token,
+    });
     expect(created.code, created.stderr).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ name: 'cli-made', token: expect.stringMatching(/^svc_pat_/) });
     const listed = await svc(['api', 'GET', '/api-tokens', '-F', 'include_revoked=true'], { SVC_TOKEN: token });

@@ -22,13 +22,21 @@ const hasShell = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status ==
 function commandPaths(): string[] {
   const program = new Command('svc');
   registerCommands(program, () => async () => {});
-  const walk = (c: Command, prefix: string[]): string[][] => c.commands.flatMap((s) => [[...prefix, s.name()], ...walk(s, [...prefix, s.name()])]);
+  const walk = (c: Command, prefix: string[]): string[][] =>
+    c.commands.flatMap((s) => [[...prefix, s.name()], ...walk(s, [...prefix, s.name()])]);
   return walk(program, []).map((p) => p.join(' '));
 }
 
 /** What the bash script offers for the words typed so far (the last one being completed). */
 function bashComplete(script: string, words: string[]): string[] {
-  const run = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _svc; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+  const run = spawnSync(
+    'bash',
+    [
+      '-c',
+      `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _svc; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    { encoding: 'utf8' },
+  );
   expect(run.stderr).toBe('');
   return run.stdout.split('\n').filter(Boolean);
 }

@@ -8,13 +8,32 @@ describe('the credentials file, checked without zod', () => {
     expect(parseCredentialsFile({ version: 1, profiles: { default: { ...minimal, extra: 1 } } })).toEqual({
       version: 1,
       profiles: {
-        default: { ...minimal, issuer: null, client_id: null, refresh_token: null, expires_at: null, token_type: 'Bearer', scope: null, username: null },
+        default: {
+          ...minimal,
+          issuer: null,
+          client_id: null,
+          refresh_token: null,
+          expires_at: null,
+          token_type: 'Bearer',
+          scope: null,
+          username: null,
+        },
       },
     });
   });
 
   it('keeps the values a login stored', () => {
-    const full = { ...minimal, method: 'device', issuer: 'https://idp', client_id: 'svc-cli', refresh_token: 'r', expires_at: '2026-01-01T00:05:00Z', token_type: 'DPoP', scope: 'openid', username: 'ada' };
+    const full = {
+      ...minimal,
+      method: 'device',
+      issuer: 'https://idp',
+      client_id: 'svc-cli',
+      refresh_token: 'r',
+      expires_at: '2026-01-01T00:05:00Z',
+      token_type: 'DPoP',
+      scope: 'openid',
+      username: 'ada',
+    };
     expect(parseCredentialsFile({ version: 1, profiles: { work: full } })?.profiles.work).toEqual(full);
   });
 

@@ -78,14 +78,33 @@ describe('svc perms', () => {
     const { code, stdout } = await svc(['perms', 'actions', '--json'], admin);
     expect(code).toBe(0);
     const { actions } = JSON.parse(stdout) as { actions: Record<string, unknown>[] };
-    expect(Object.keys(actions[0]!).sort()).toEqual(['action', 'default_policy', 'effective_policy', 'overridable', 'override', 'routes', 'updated_at', 'updated_by']);
+    expect(Object.keys(actions[0]!).sort()).toEqual([
+      'action',
+      'default_policy',
+      'effective_policy',
+      'overridable',
+      'override',
+      'routes',
+      'updated_at',
+      'updated_by',
+    ]);
     expect(JSON.parse((await svc(['perms', '--json'], admin)).stdout)).toEqual({ actions });
 
     const routes = await svc(['perms', 'routes', '--json', '--action', 'run:view'], admin);
     const list = (JSON.parse(routes.stdout) as { routes: Record<string, unknown>[] }).routes;
     expect(list.length).toBeGreaterThan(0);
     expect(list.every((r) => r.action === 'run:view')).toBe(true);
-    expect(Object.keys(list[0]!).sort()).toEqual(['action', 'action_override', 'default_policy', 'effective_policy', 'method', 'path', 'route_override', 'scope', 'source']);
+    expect(Object.keys(list[0]!).sort()).toEqual([
+      'action',
+      'action_override',
+      'default_policy',
+      'effective_policy',
+      'method',
+      'path',
+      'route_override',
+      'scope',
+      'source',
+    ]);
   });
 
   it('refuses a viewer with exit 5 and the request id', async () => {
@@ -98,8 +117,14 @@ describe('svc perms', () => {
     const set = await svc(['perms', 'set-action', 'run:view', 'admin'], admin);
     expect(set.code, set.stderr).toBe(0);
     expect(set.stderr).toContain('Set run:view to admin');
-    const matrix = JSON.parse((await svc(['perms', 'actions', '--json'], admin)).stdout) as { actions: { action: string; override: string | null; effective_policy: string; updated_by: string | null }[] };
-    expect(matrix.actions.find((a) => a.action === 'run:view')).toMatchObject({ override: 'admin', effective_policy: 'admin', updated_by: 'root' });
+    const matrix = JSON.parse((await svc(['perms', 'actions', '--json'], admin)).stdout) as {
+      actions: { action: string; override: string | null; effective_policy: string; updated_by: string | null }[];
+    };
+    expect(matrix.actions.find((a) => a.action === 'run:view')).toMatchObject({
+      override: 'admin',
+      effective_policy: 'admin',
+      updated_by: 'root',
+    });
     expect(row((await svc(['perms', 'routes', '--source', 'action_override'], admin)).stdout, 'GET')).toContain('action_override');
     expectForbidden(await svc(['api', 'GET', '/runs'], viewer));
 
@@ -117,7 +142,9 @@ describe('svc perms', () => {
     const set = await svc(['perms', 'set-route', 'get', '/runs', 'operator', '--json'], admin);
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ method: 'GET', path: '/runs', previous: null, policy: 'operator' });
-    expect((await svc(['perms', 'clear-route', 'GET', '/runs', '--yes'], admin)).stderr).toContain('Cleared the override of GET /runs (was operator)');
+    expect((await svc(['perms', 'clear-route', 'GET', '/runs', '--yes'], admin)).stderr).toContain(
+      'Cleared the override of GET /runs (was operator)',
+    );
 
     const refused = await svc(['perms', 'set-action', 'permission:manage', 'viewer'], admin);
     expect(refused.code).toBe(1);
@@ -126,11 +153,16 @@ describe('svc perms', () => {
   });
 
   it('explains a decision for a user', async () => {
-    const { code, stdout, stderr } = await svc(['perms', 'explain', 'GET', '/orgs/{org_ref}/members', '--user', 'vera', '--in-org', 'default'], admin);
+    const { code, stdout, stderr } = await svc(
+      ['perms', 'explain', 'GET', '/orgs/{org_ref}/members', '--user', 'vera', '--in-org', 'default'],
+      admin,
+    );
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/^decision:\s+allowed$/m);
     expect(stdout).toMatch(/^organization:\s+default \(role viewer\)$/m);
-    const json = JSON.parse((await svc(['perms', 'explain', 'POST', '/orgs', '--realm-roles', 'viewer', '--json'], admin)).stdout) as Record<string, unknown>;
+    const json = JSON.parse(
+      (await svc(['perms', 'explain', 'POST', '/orgs', '--realm-roles', 'viewer', '--json'], admin)).stdout,
+    ) as Record<string, unknown>;
     expect(json).toMatchObject({ route: { method: 'POST', path: '/orgs', action: 'org:manage' }, allowed: false, scope: 'platform' });
   });
 
@@ -177,7 +209,18 @@ describe('svc orgs', () => {
     expect(page.items[0]).toHaveProperty('role');
     expect(page.items[0]).toHaveProperty('source');
     const one = JSON.parse((await svc(['orgs', 'get', 'default', '--json'], admin)).stdout) as Record<string, unknown>;
-    expect(Object.keys(one).sort()).toEqual(['created_at', 'description', 'id', 'is_active', 'is_default', 'is_shared', 'name', 'settings', 'slug', 'updated_at']);
+    expect(Object.keys(one).sort()).toEqual([
+      'created_at',
+      'description',
+      'id',
+      'is_active',
+      'is_default',
+      'is_shared',
+      'name',
+      'settings',
+      'slug',
+      'updated_at',
+    ]);
   });
 
   it('refuses a viewer creating an organization with exit 5 and the request id', async () => {
@@ -237,16 +280,25 @@ describe('svc idp-mappings', () => {
     expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+CLAIM\s+VALUE\s+ROLE\s+ACTIVE$/);
     expect(row(list.stdout, mapping.id as string)).toMatch(/\sgroups\s+\/Network-Ops\s+operator\s+yes$/);
 
-    const preview = await svc(['idp-mappings', 'preview', '--org', 'default', '--user', 'vera', '--group', '/Network-Ops', '--group', 'Other'], admin);
+    const preview = await svc(
+      ['idp-mappings', 'preview', '--org', 'default', '--user', 'vera', '--group', '/Network-Ops', '--group', 'Other'],
+      admin,
+    );
     expect(preview.code, preview.stderr).toBe(0);
     expect(preview.stdout).toMatch(/^KIND\s+ORG\s+ROLE/);
-    const previewJson = JSON.parse((await svc(['idp-mappings', 'preview', '--org', 'default', '--user', 'vera', '--group', '/Network-Ops', '--json'], admin)).stdout) as Record<string, unknown>;
+    const previewJson = JSON.parse(
+      (await svc(['idp-mappings', 'preview', '--org', 'default', '--user', 'vera', '--group', '/Network-Ops', '--json'], admin)).stdout,
+    ) as Record<string, unknown>;
     expect(previewJson).toMatchObject({ user: { username: 'vera' }, claim: 'groups', hidden_changes: 0 });
-    expect(previewJson.changes).toEqual(expect.arrayContaining([expect.objectContaining({ org: expect.objectContaining({ slug: 'default' }) })]));
+    expect(previewJson.changes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ org: expect.objectContaining({ slug: 'default' }) })]),
+    );
 
     const updated = await svc(['idp-mappings', 'update', mapping.id as string, '--org', 'default', '--no-active', '--json'], admin);
     expect(JSON.parse(updated.stdout)).toMatchObject({ id: mapping.id, is_active: false, role: 'operator' });
-    expect(JSON.parse((await svc(['idp-mappings', 'list', '--org', 'default', '--active', '--json'], admin)).stdout)).toEqual({ items: [] });
+    expect(JSON.parse((await svc(['idp-mappings', 'list', '--org', 'default', '--active', '--json'], admin)).stdout)).toEqual({
+      items: [],
+    });
 
     expect((await svc(['idp-mappings', 'remove', mapping.id as string, '--org', 'default'], admin)).code).toBe(2);
     expect((await svc(['idp-mappings', 'remove', mapping.id as string, '--org', 'default', '--yes'], admin)).code).toBe(0);
@@ -260,7 +312,10 @@ describe('svc idp-mappings', () => {
 
 describe('svc tokens', () => {
   it('prints the plaintext of a new token once on stdout, with a warning on stderr', async () => {
-    const { code, stdout, stderr } = await svc(['tokens', 'create', 'ci-deploy', '--user', 'tina', '--org', 'default', '--expires-in-days', '7'], admin);
+    const { code, stdout, stderr } = await svc(
+      ['tokens', 'create', 'ci-deploy', '--user', 'tina', '--org', 'default', '--expires-in-days', '7'],
+      admin,
+    );
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/^svc_pat_[\w-]{43}\n$/);
     expect(stderr).toContain('will not be shown again');
@@ -271,14 +326,29 @@ describe('svc tokens', () => {
   it('lists tokens as a table and as JSON, revokes one and all of a user', async () => {
     const list = await svc(['tokens', 'list', '--user', 'tina'], admin);
     expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+PREFIX\s+USER\s+ORG\s+EXPIRES/);
-    const json = JSON.parse((await svc(['tokens', 'list', '--user', 'tina', '--json'], admin)).stdout) as { items: Record<string, unknown>[] };
+    const json = JSON.parse((await svc(['tokens', 'list', '--user', 'tina', '--json'], admin)).stdout) as {
+      items: Record<string, unknown>[];
+    };
     const token = json.items.find((t) => t.name === 'ci-deploy')!;
-    expect(Object.keys(token).sort()).toEqual(['created_at', 'created_by', 'expires_at', 'id', 'last_used_at', 'name', 'org', 'revoked_at', 'token_prefix', 'user']);
+    expect(Object.keys(token).sort()).toEqual([
+      'created_at',
+      'created_by',
+      'expires_at',
+      'id',
+      'last_used_at',
+      'name',
+      'org',
+      'revoked_at',
+      'token_prefix',
+      'user',
+    ]);
     expect(row(list.stdout, token.id as string)).toMatch(/\sci-deploy\s+svc_pat_\S+\s+tina\s+default\s/);
 
     expect((await svc(['tokens', 'revoke', token.id as string], admin)).code).toBe(2);
     expect((await svc(['tokens', 'revoke', token.id as string, '--yes'], admin)).code).toBe(0);
-    const revoked = JSON.parse((await svc(['tokens', 'list', '--user', 'tina', '--include-revoked', '--json'], admin)).stdout) as { items: { id: string; revoked_at: string | null }[] };
+    const revoked = JSON.parse((await svc(['tokens', 'list', '--user', 'tina', '--include-revoked', '--json'], admin)).stdout) as {
+      items: { id: string; revoked_at: string | null }[];
+    };
     expect(revoked.items.find((t) => t.id === token.id)?.revoked_at).not.toBeNull();
 
     await svc(['tokens', 'create', 'second', '--user', 'tina'], admin);

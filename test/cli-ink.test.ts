@@ -16,7 +16,14 @@ import { REPO_ROOT } from './helpers/spawn.js';
 const KEY = { up: '\u001B[A', down: '\u001B[B', enter: '\r', escape: '\u001B', backspace: '\u007F' };
 
 const action = (name: string, policy: string, overridable = true): ActionRow => ({
-  action: name, default_policy: policy, override: null, effective_policy: policy, overridable, routes: 1, updated_by: null, updated_at: null,
+  action: name,
+  default_policy: policy,
+  override: null,
+  effective_policy: policy,
+  overridable,
+  routes: 1,
+  updated_by: null,
+  updated_at: null,
 });
 
 /** The override API in memory, recording every change it is asked for. */
@@ -25,7 +32,9 @@ function fakeApi(rows: ActionRow[]) {
   let state = rows;
   const change = (name: string, policy: string | null): OverrideChange => {
     const before = state.find((r) => r.action === name)!;
-    state = state.map((r) => (r.action === name ? { ...r, override: policy, effective_policy: policy ?? r.default_policy, updated_by: 'root' } : r));
+    state = state.map((r) =>
+      r.action === name ? { ...r, override: policy, effective_policy: policy ?? r.default_policy, updated_by: 'root' } : r,
+    );
     return { action: name, previous: before.override, policy };
   };
   const api: PermsApi = {
@@ -36,7 +45,12 @@ function fakeApi(rows: ActionRow[]) {
   return { api, calls };
 }
 
-const ROWS = [action('org:list', 'authenticated'), action('permission:manage', 'admin', false), action('run:create', 'operator'), action('run:view', 'viewer')];
+const ROWS = [
+  action('org:list', 'authenticated'),
+  action('permission:manage', 'admin', false),
+  action('run:create', 'operator'),
+  action('run:view', 'viewer'),
+];
 
 async function until(frame: () => string | undefined, predicate: (text: string) => boolean, what: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
@@ -100,7 +114,11 @@ describe('the interactive permission matrix (ink-testing-library, fake API)', ()
 
       // The picker starts on the policy in effect; "(clear override)" is first.
       await press(view.stdin, KEY.enter, ...Array<string>(OVERRIDABLE_POLICIES.indexOf('admin') + 1).fill(KEY.up), KEY.enter);
-      await until(view.lastFrame, (t) => t.includes('Clear the override of run:create (back to operator)? [y/n]'), 'the clear confirmation');
+      await until(
+        view.lastFrame,
+        (t) => t.includes('Clear the override of run:create (back to operator)? [y/n]'),
+        'the clear confirmation',
+      );
       await press(view.stdin, 'y');
       await until(view.lastFrame, (t) => t.includes('Cleared the override of run:create (was admin).'), 'the clear result');
       expect(calls).toEqual([{ method: 'DELETE', action: 'run:create' }]);
@@ -128,20 +146,26 @@ describe('ink and react stay off the paths that do not render', () => {
     daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer });
     token = await idp.mintAccessToken({ sub: 'sub-root', username: 'root', realmRoles: ['admin'], expiresInSeconds: 600 });
     dir = await mkdtemp(join(tmpdir(), 'svc-cli-trace-'));
-    await writeFile(join(dir, 'hooks.mjs'), [
-      "import { appendFileSync } from 'node:fs';",
-      'let file;',
-      'export function initialize(data) { file = data.file; }',
-      'export async function resolve(specifier, context, next) {',
-      '  const result = await next(specifier, context);',
-      '  appendFileSync(file, `${result.url}\\n`);',
-      '  return result;',
-      '}',
-    ].join('\n'));
-    await writeFile(join(dir, 'register.mjs'), [
-      "import { register } from 'node:module';",
-      `register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)}, { data: { file: process.env.SVC_TRACE_FILE } });`,
-    ].join('\n'));
+    await writeFile(
+      join(dir, 'hooks.mjs'),
+      [
+        "import { appendFileSync } from 'node:fs';",
+        'let file;',
+        'export function initialize(data) { file = data.file; }',
+        'export async function resolve(specifier, context, next) {',
+        '  const result = await next(specifier, context);',
+        '  appendFileSync(file, `${result.url}\\n`);',
+        '  return result;',
+        '}',
+      ].join('\n'),
+    );
+    await writeFile(
+      join(dir, 'register.mjs'),
+      [
+        "import { register } from 'node:module';",
+        `register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)}, { data: { file: process.env.SVC_TRACE_FILE } });`,
+      ].join('\n'),
+    );
   });
   afterAll(async () => {
     await daemon?.close();
@@ -149,7 +173,11 @@ describe('ink and react stay off the paths that do not render', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  async function traced(name: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
+  async function traced(
+    name: string,
+    args: string[],
+    env: Record<string, string> = {},
+  ): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
     const file = join(dir, `${name}.trace`);
     await writeFile(file, '');
     const child = spawn(process.execPath, ['--import', 'tsx', '--import', pathToFileURL(join(dir, 'register.mjs')).href, ...args], {
@@ -162,7 +190,10 @@ describe('ink and react stay off the paths that do not render', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     return { code, stdout, loaded: (await readFile(file, 'utf8')).split('\n').filter(Boolean) };
   }
-  const uiModules = (loaded: string[]) => loaded.filter((url) => /\/node_modules\/(ink|react|react-reconciler|yoga-layout)\//.test(url) || url.includes('/src/cli/ui/perms-matrix'));
+  const uiModules = (loaded: string[]) =>
+    loaded.filter(
+      (url) => /\/node_modules\/(ink|react|react-reconciler|yoga-layout)\//.test(url) || url.includes('/src/cli/ui/perms-matrix'),
+    );
 
   it('sees ink and react when the view module is imported (the control)', async () => {
     const { code, loaded } = await traced('control', ['--input-type=module', '-e', "await import('./src/cli/ui/perms-matrix.tsx')"]);
@@ -180,7 +211,9 @@ describe('ink and react stay off the paths that do not render', () => {
   });
 
   it('svc perms actions --json (and svc perms without a terminal) loads neither', async () => {
-    const json = await traced('actions-json', ['src/cli/main.ts', '--server', daemon.url, 'perms', 'actions', '--json'], { SVC_TOKEN: token });
+    const json = await traced('actions-json', ['src/cli/main.ts', '--server', daemon.url, 'perms', 'actions', '--json'], {
+      SVC_TOKEN: token,
+    });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toHaveProperty('actions');
     expect(json.loaded.some((url) => url.endsWith('/src/cli/commands/perms/actions.ts'))).toBe(true);

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEV_PRINCIPAL } from '../src/shared/auth/principal.js';
-import { approveDeviceCode, authorizeInBrowser, DEV_AUTOMATION_CLIENT_SECRET, DEV_CLIENTS, DEV_USERS, startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
+import {
+  approveDeviceCode,
+  authorizeInBrowser,
+  DEV_AUTOMATION_CLIENT_SECRET,
+  DEV_CLIENTS,
+  DEV_USERS,
+  startDevIdp,
+  type DevIdp,
+} from '../src/daemon/dev-idp/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedUser } from './helpers/seed.js';
 import { SVC_BIN } from './helpers/cli.js';
@@ -29,7 +37,8 @@ beforeEach(async () => {
 
 const user = (name: string) => DEV_USERS.find((u) => u.username === name)!;
 const credentialsPath = () => join(configHome, 'svc', 'credentials.json');
-const readCredentials = async () => JSON.parse(await readFile(credentialsPath(), 'utf8')) as { profiles: Record<string, Record<string, string | null>> };
+const readCredentials = async () =>
+  JSON.parse(await readFile(credentialsPath(), 'utf8')) as { profiles: Record<string, Record<string, string | null>> };
 
 interface Run {
   readonly child: ChildProcess;
@@ -49,7 +58,9 @@ function svc(args: string[], options: { env?: Record<string, string>; stdin?: st
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin!.end(options.stdin ?? '');
-  const finished = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const finished = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   return { child, stderr: () => stderr, finished };
 }
 
@@ -86,7 +97,13 @@ describe('svc login', () => {
     expect((await stat(credentialsPath())).mode & 0o777).toBe(0o600);
     expect((await stat(join(configHome, 'svc'))).mode & 0o777).toBe(0o700);
     const stored = (await readCredentials()).profiles.default!;
-    expect(stored).toMatchObject({ server: daemon.url, issuer: idp.issuer, client_id: DEV_CLIENTS.cli, method: 'device', username: 'operator' });
+    expect(stored).toMatchObject({
+      server: daemon.url,
+      issuer: idp.issuer,
+      client_id: DEV_CLIENTS.cli,
+      method: 'device',
+      username: 'operator',
+    });
     expect(stored.refresh_token).toEqual(expect.any(String));
     expect(await whoamiJson()).toMatchObject({ username: 'operator', sub: user('operator').sub, auth_method: 'jwt' });
   });
@@ -107,7 +124,16 @@ describe('svc login', () => {
   });
 
   it('logs in with client credentials and never stores the secret', async () => {
-    const { code, stderr } = await svc(['login', '--server', daemon.url, '--client-credentials', '--client-id', DEV_CLIENTS.automation, '--client-secret', DEV_AUTOMATION_CLIENT_SECRET]).finished;
+    const { code, stderr } = await svc([
+      'login',
+      '--server',
+      daemon.url,
+      '--client-credentials',
+      '--client-id',
+      DEV_CLIENTS.automation,
+      '--client-secret',
+      DEV_AUTOMATION_CLIENT_SECRET,
+    ]).finished;
     expect(code, stderr).toBe(0);
     const text = await readFile(credentialsPath(), 'utf8');
     expect(text).not.toContain(DEV_AUTOMATION_CLIENT_SECRET);
@@ -129,7 +155,10 @@ describe('svc login', () => {
 
   it('reads a personal access token from stdin with --with-token', async () => {
     await seedUser(daemon.services.db.knex, { sub: 'sub-cli-pat', username: 'cli-pat-user' }, [{ orgSlug: 'default', role: 'viewer' }]);
-    const pat = await daemon.services.pats.create({ name: 'cli', username: 'cli-pat-user', org: 'default', expiresAt: null }, DEV_PRINCIPAL);
+    const pat = await daemon.services.pats.create(
+      { name: 'cli', username: 'cli-pat-user', org: 'default', expiresAt: null },
+      DEV_PRINCIPAL,
+    );
     const { code, stderr } = await svc(['login', '--server', daemon.url, '--with-token'], { stdin: `${pat.token}\n` }).finished;
     expect(code, stderr).toBe(0);
     expect((await readCredentials()).profiles.default).toMatchObject({ method: 'token', access_token: pat.token, expires_at: null });

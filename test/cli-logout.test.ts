@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CredentialStore, type StoredProfile } from '../src/cli/auth/store.js';
-import { approveDeviceCode, DEV_AUTOMATION_CLIENT_SECRET, DEV_CLIENTS, DEV_USERS, startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
+import {
+  approveDeviceCode,
+  DEV_AUTOMATION_CLIENT_SECRET,
+  DEV_CLIENTS,
+  DEV_USERS,
+  startDevIdp,
+  type DevIdp,
+} from '../src/daemon/dev-idp/index.js';
 import { runSvc, SVC_BIN } from './helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { REPO_ROOT } from './helpers/spawn.js';
@@ -30,7 +37,8 @@ beforeEach(async () => {
 
 const svc = (args: string[], env: Record<string, string> = {}) => runSvc(args, { configHome, env });
 const store = () => new CredentialStore({ HOME: configHome, XDG_CONFIG_HOME: configHome });
-const profiles = async () => (JSON.parse(await readFile(join(configHome, 'svc', 'credentials.json'), 'utf8')) as { profiles: Record<string, unknown> }).profiles;
+const profiles = async () =>
+  (JSON.parse(await readFile(join(configHome, 'svc', 'credentials.json'), 'utf8')) as { profiles: Record<string, unknown> }).profiles;
 
 /** `svc login --device` (headless), the test playing the user at the provider; answers the stored profile. */
 async function deviceLogin(username: string): Promise<StoredProfile> {
@@ -71,7 +79,13 @@ async function fakeProvider(options: { revocation: boolean }): Promise<{ issuer:
   const server = createServer((req, res) => {
     const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     if (req.url === '/.well-known/openid-configuration') {
-      const metadata = { issuer, token_endpoint: `${issuer}/token`, authorization_endpoint: `${issuer}/auth`, jwks_uri: `${issuer}/jwks`, ...(options.revocation ? { revocation_endpoint: `${issuer}/revoke` } : {}) };
+      const metadata = {
+        issuer,
+        token_endpoint: `${issuer}/token`,
+        authorization_endpoint: `${issuer}/auth`,
+        jwks_uri: `${issuer}/jwks`,
+        ...(options.revocation ? { revocation_endpoint: `${issuer}/revoke` } : {}),
+      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(metadata));
       return;
     }
@@ -84,8 +98,16 @@ async function fakeProvider(options: { revocation: boolean }): Promise<{ issuer:
 
 async function storeSession(issuer: string): Promise<void> {
   await store().put('default', {
-    server: daemon.url, issuer, client_id: DEV_CLIENTS.cli, method: 'device', access_token: 'a', refresh_token: 'r',
-    expires_at: new Date(Date.now() + 300_000).toISOString(), token_type: 'Bearer', scope: null, username: 'viewer',
+    server: daemon.url,
+    issuer,
+    client_id: DEV_CLIENTS.cli,
+    method: 'device',
+    access_token: 'a',
+    refresh_token: 'r',
+    expires_at: new Date(Date.now() + 300_000).toISOString(),
+    token_type: 'Bearer',
+    scope: null,
+    username: 'viewer',
   });
 }
 
@@ -148,7 +170,16 @@ describe('svc logout', () => {
   });
 
   it('forgets a client-credentials login, which has no refresh token, without a warning', async () => {
-    const login = await svc(['login', '--server', daemon.url, '--client-credentials', '--client-id', DEV_CLIENTS.automation, '--client-secret', DEV_AUTOMATION_CLIENT_SECRET]);
+    const login = await svc([
+      'login',
+      '--server',
+      daemon.url,
+      '--client-credentials',
+      '--client-id',
+      DEV_CLIENTS.automation,
+      '--client-secret',
+      DEV_AUTOMATION_CLIENT_SECRET,
+    ]);
     expect(login.code, login.stderr).toBe(0);
     const { code, stderr } = await svc(['logout']);
     expect(code).toBe(0);

@@ -72,7 +72,12 @@ function terminal(options: { stdinIsTTY?: boolean; stderrIsTTY?: boolean; env?: 
     colorOut: false,
     colorErr: false,
   };
-  const ctx = createContext(io, { ...cliEnv(), ...options.env }, { profile: options.profile ?? 'default', server: undefined, org: undefined }, new AbortController().signal);
+  const ctx = createContext(
+    io,
+    { ...cliEnv(), ...options.env },
+    { profile: options.profile ?? 'default', server: undefined, org: undefined },
+    new AbortController().signal,
+  );
   return { ctx, stdin, stderr: () => stderr };
 }
 
@@ -88,7 +93,9 @@ function fakeRelogin(answer: boolean, options: { loginWorks?: boolean } = {}) {
       calls.logins.push({ profile: expired.profile, mode: loginOptions.mode, device: loginOptions.device });
       if (options.loginWorks === false) return;
       const token = await idp.mintAccessToken({ expiresInSeconds: 300 });
-      await (await ctx.store()).put(expired.profile, { ...expired.stored, access_token: token, expires_at: new Date(Date.now() + 300_000).toISOString() });
+      await (
+        await ctx.store()
+      ).put(expired.profile, { ...expired.stored, access_token: token, expires_at: new Date(Date.now() + 300_000).toISOString() });
     },
   };
   return { relogin, calls };
@@ -129,7 +136,7 @@ describe('whether svc may offer to log in again', () => {
     expect(mayOfferRelogin(tty, { CI: 'false' }, profile('pkce'))).toBe(true);
   });
 
-  it('asks only when the profile\'s login can be repeated: device, browser, client credentials with the secret in the environment', () => {
+  it("asks only when the profile's login can be repeated: device, browser, client credentials with the secret in the environment", () => {
     expect(mayOfferRelogin(tty, {}, profile('pkce'))).toBe(true);
     expect(mayOfferRelogin(tty, {}, profile('token'))).toBe(false);
     expect(mayOfferRelogin(tty, {}, profile('client_credentials'))).toBe(false);
@@ -162,7 +169,7 @@ describe('the [Y/n] question', () => {
 });
 
 describe('withRelogin (a fake login)', () => {
-  it('yes: runs the profile\'s login flow, then the command once more, which succeeds', async () => {
+  it("yes: runs the profile's login flow, then the command once more, which succeeds", async () => {
     await storeExpiredSession('ops');
     const t = terminal({ profile: 'ops' });
     const { relogin, calls } = fakeRelogin(true);
@@ -219,7 +226,7 @@ describe('withRelogin (a fake login)', () => {
 });
 
 describe('a command whose refresh fails, in a terminal (the real prompt and login flow)', () => {
-  it('asks, logs in again with the profile\'s device grant, stores the credential and completes the request', async () => {
+  it("asks, logs in again with the profile's device grant, stores the credential and completes the request", async () => {
     await storeExpiredSession();
     const t = terminal();
     t.stdin.write('y\r');

@@ -48,7 +48,11 @@ beforeEach(async () => {
 
 const svc = (args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) => runSvc(args, { configHome, ...options });
 const credentialsPath = () => join(configHome, 'svc', 'credentials.json');
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('svc alone', () => {
   it('prints the help on stdout and exits 0', async () => {
@@ -89,7 +93,9 @@ describe('a server that is not svc', () => {
   it('is told apart from svc, which is recognised and logged in to', async () => {
     const run = await svc(['login', '--server', daemon.url, '--with-token'], { stdin: `${viewerToken}\n` });
     expect(run.code).toBe(0);
-    expect(JSON.parse(await readFile(credentialsPath(), 'utf8'))).toMatchObject({ profiles: { default: { server: daemon.url, username: 'vera' } } });
+    expect(JSON.parse(await readFile(credentialsPath(), 'utf8'))).toMatchObject({
+      profiles: { default: { server: daemon.url, username: 'vera' } },
+    });
   });
 });
 
@@ -109,7 +115,9 @@ describe('an organization that is not there', () => {
     const foreign = await svc(['orgs', 'get', 'acme'], { env });
     expect(missing.code).toBe(3);
     expect(foreign.code).toBe(3);
-    expect(foreign.stderr.replace(/request id: \S+/, '').replace('acme', 'X')).toBe(missing.stderr.replace(/request id: \S+/, '').replace('no-such-org', 'X'));
+    expect(foreign.stderr.replace(/request id: \S+/, '').replace('acme', 'X')).toBe(
+      missing.stderr.replace(/request id: \S+/, '').replace('no-such-org', 'X'),
+    );
     const header = await svc(['api', 'GET', '/runs', '--org', 'no-such-org'], { env });
     expect(header.code).toBe(3);
   });

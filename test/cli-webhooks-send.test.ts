@@ -33,21 +33,47 @@ let seen: Seen[] = [];
 function validSignature(headers: IncomingHttpHeaders, body: Buffer): boolean {
   const timestamp = headers['x-service-timestamp'];
   const signature = headers['x-service-signature'];
-  if (typeof timestamp !== 'string' || typeof signature !== 'string' || !/^\d+$/.test(timestamp) || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  if (typeof timestamp !== 'string' || typeof signature !== 'string' || !/^\d+$/.test(timestamp) || !/^[0-9a-f]{64}$/.test(signature))
+    return false;
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
   const expected = createHmac('sha256', SECRET).update(`${timestamp}.`).update(body).digest();
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 
 function answer(headers: IncomingHttpHeaders, url: string, body: Buffer): [number, Record<string, unknown>, Record<string, string>?] {
-  const problem = (status: number, code: string, extra: Record<string, unknown> = {}) => ({ type: `urn:svc:problem:${code}`, title: 'refused', status, code, detail: `refused: ${code}`, request_id: 'req-e2e-1', ...extra });
+  const problem = (status: number, code: string, extra: Record<string, unknown> = {}) => ({
+    type: `urn:svc:problem:${code}`,
+    title: 'refused',
+    status,
+    code,
+    detail: `refused: ${code}`,
+    request_id: 'req-e2e-1',
+    ...extra,
+  });
   if (url.endsWith('/hooks/unavailable')) return [503, problem(503, 'secret_backend_unavailable')];
   if (url.endsWith('/hooks/busy')) return [429, problem(429, 'rate_limited'), { 'retry-after': '7' }];
   if (!url.endsWith(`/hooks/${TOKEN}`)) return [404, problem(404, 'resource_not_found')];
   const authorized = headers.authorization !== undefined ? headers.authorization === `Bearer ${BEARER}` : validSignature(headers, body);
   if (!authorized) return [401, problem(401, 'webhook_auth_failed', { reason: 'bad_signature' })];
-  if (headers['x-idempotency-key'] === 'seen-before') return [409, problem(409, 'duplicate_delivery', { delivery_id: DELIVERY, run_id: RUN })];
-  return [202, { delivery_id: DELIVERY, triggered_runs: [{ target_type: 'flow', target_id: FLOW, flow_id: FLOW, target_name: 'Deploy', flow_name: 'Deploy', run_id: RUN, workflow_id: `run-${RUN}` }] }];
+  if (headers['x-idempotency-key'] === 'seen-before')
+    return [409, problem(409, 'duplicate_delivery', { delivery_id: DELIVERY, run_id: RUN })];
+  return [
+    202,
+    {
+      delivery_id: DELIVERY,
+      triggered_runs: [
+        {
+          target_type: 'flow',
+          target_id: FLOW,
+          flow_id: FLOW,
+          target_name: 'Deploy',
+          flow_name: 'Deploy',
+          run_id: RUN,
+          workflow_id: `run-${RUN}`,
+        },
+      ],
+    },
+  ];
 }
 
 beforeAll(async () => {
@@ -75,10 +101,11 @@ beforeEach(() => {
 });
 
 /** A logged-in user's token in the environment must never travel with a webhook. */
-const svc = (args: string[], env: Record<string, string> = {}, stdin = '') => runSvc(['webhooks', 'send', ...args], { configHome, env: { SVC_TOKEN: 'personal-credential', ...env }, stdin });
+const svc = (args: string[], env: Record<string, string> = {}, stdin = '') =>
+  runSvc(['webhooks', 'send', ...args], { configHome, env: { SVC_TOKEN: 'personal-credential', ...env }, stdin });
 
 describe('svc webhooks send: signed', () => {
-  it('signs the exact bytes it sends, to <server>/hooks/<token>, without the caller\'s credential', async () => {
+  it("signs the exact bytes it sends, to <server>/hooks/<token>, without the caller's credential", async () => {
     const data = '{"params": {"ticket": "CHG-42", "note": "grüße"}}';
     const run = await svc(['--server', base, '--token', TOKEN, '--data', data, '--secret-env', 'HOOK_SECRET'], { HOOK_SECRET: SECRET });
     expect(run.code, run.stderr).toBe(0);
@@ -99,7 +126,17 @@ describe('svc webhooks send: signed', () => {
     const secret = join(configHome, 'secret.txt');
     await writeFile(payload, '{"related_targets": {"leaf": [{"provider_id": "netbox:dc1", "external_id": "17"}]}}\n');
     await writeFile(secret, `${SECRET}\n`, { mode: 0o600 });
-    const run = await svc(['--url', `${base}/api/hooks/${TOKEN}`, '--file', payload, '--secret-file', secret, '--idempotency-key', 'evt-1', '--json']);
+    const run = await svc([
+      '--url',
+      `${base}/api/hooks/${TOKEN}`,
+      '--file',
+      payload,
+      '--secret-file',
+      secret,
+      '--idempotency-key',
+      'evt-1',
+      '--json',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(seen[0]!.url).toBe(`/api/hooks/${TOKEN}`);
     expect(seen[0]!.headers['x-idempotency-key']).toBe('evt-1');
@@ -109,7 +146,9 @@ describe('svc webhooks send: signed', () => {
 
   it('signs with the --timestamp given', async () => {
     const timestamp = String(Math.floor(Date.now() / 1000) - 100);
-    const run = await svc(['--server', base, '--token', TOKEN, '--data', '{}', '--secret-env', 'S', '--timestamp', timestamp], { S: SECRET });
+    const run = await svc(['--server', base, '--token', TOKEN, '--data', '{}', '--secret-env', 'S', '--timestamp', timestamp], {
+      S: SECRET,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(seen[0]!.headers['x-service-timestamp']).toBe(timestamp);
   });
@@ -142,7 +181,10 @@ describe('svc webhooks send: refusals', () => {
   });
 
   it('exits 1 on a duplicate, naming the first delivery, and prints the body with --json', async () => {
-    const run = await svc(['--server', base, '--token', TOKEN, '--data', '{}', '--secret-env', 'S', '--idempotency-key', 'seen-before', '--json'], { S: SECRET });
+    const run = await svc(
+      ['--server', base, '--token', TOKEN, '--data', '{}', '--secret-env', 'S', '--idempotency-key', 'seen-before', '--json'],
+      { S: SECRET },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('code: duplicate_delivery');
     expect(run.stderr).toContain(DELIVERY);

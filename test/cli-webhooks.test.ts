@@ -33,7 +33,10 @@ afterAll(async () => {
 
 /** `svc --server … --org acme <args>` as `who`, whose bearer travels in SVC_TOKEN. */
 function svc(who: string, args: string[], env: Record<string, string> = {}): Promise<SvcRun> {
-  return runSvc(['--server', w.url, '--org', 'acme', ...args], { configHome, env: { SVC_TOKEN: w.as[who]!.replace(/^Bearer /, ''), ...env } });
+  return runSvc(['--server', w.url, '--org', 'acme', ...args], {
+    configHome,
+    env: { SVC_TOKEN: w.as[who]!.replace(/^Bearer /, ''), ...env },
+  });
 }
 
 async function ok(run: Promise<SvcRun>): Promise<SvcRun> {
@@ -79,7 +82,12 @@ describe('svc webhooks create and send', () => {
     expect(url.endsWith(`/hooks/${stored.path_token}`)).toBe(true);
     expect(stored).toMatchObject({ flow_id: ids.deploy, secret_id: ids.key, auth_mode: 'hmac_sha256', enabled: true });
 
-    const sent = await ok(runSvc(['webhooks', 'send', '--url', url, '--data', '{"params": {}}', '--secret-env', 'HOOK_SECRET'], { configHome, env: { HOOK_SECRET: KEY } }));
+    const sent = await ok(
+      runSvc(['webhooks', 'send', '--url', url, '--data', '{"params": {}}', '--secret-env', 'HOOK_SECRET'], {
+        configHome,
+        env: { HOOK_SECRET: KEY },
+      }),
+    );
     expect(sent.stdout).toMatch(/^delivery_id:\s+[0-9a-f-]{36}$/m);
     expect(sent.stdout).toMatch(/^flow_id:\s+/m);
     const [delivery] = await deliveriesOf(w, stored.id);
@@ -89,14 +97,48 @@ describe('svc webhooks create and send', () => {
 
   it('prints the daemon record with --json, with the flags mapped to the API fields', async () => {
     const before = await endpointCount();
-    const created = await json(svc('alice', [
-      'webhooks', 'create', '--name', 'pinned', '--flow', ids.deploy!, '--secret', ids.key!, '--auth-mode', 'bearer', '--flow-version', '1',
-      '--allow', '10.0.0.0/8', '--allow', '192.168.1.0/24,2001:db8::/32', '--rate', '30', '--replay-window', '120', '--disabled',
-      '--description', 'pinned one', '--payload-mapping', '{"a": 1}', '--json',
-    ]));
+    const created = await json(
+      svc('alice', [
+        'webhooks',
+        'create',
+        '--name',
+        'pinned',
+        '--flow',
+        ids.deploy!,
+        '--secret',
+        ids.key!,
+        '--auth-mode',
+        'bearer',
+        '--flow-version',
+        '1',
+        '--allow',
+        '10.0.0.0/8',
+        '--allow',
+        '192.168.1.0/24,2001:db8::/32',
+        '--rate',
+        '30',
+        '--replay-window',
+        '120',
+        '--disabled',
+        '--description',
+        'pinned one',
+        '--payload-mapping',
+        '{"a": 1}',
+        '--json',
+      ]),
+    );
     expect(created).toMatchObject({
-      name: 'pinned', description: 'pinned one', auth_mode: 'bearer', flow_id: ids.deploy, flow_name: 'deploy', flow_version: 1, secret_id: ids.key,
-      allowed_source_ips: ['10.0.0.0/8', '192.168.1.0/24', '2001:db8::/32'], rate_limit_per_minute: 30, replay_window_seconds: 120, enabled: false,
+      name: 'pinned',
+      description: 'pinned one',
+      auth_mode: 'bearer',
+      flow_id: ids.deploy,
+      flow_name: 'deploy',
+      flow_version: 1,
+      secret_id: ids.key,
+      allowed_source_ips: ['10.0.0.0/8', '192.168.1.0/24', '2001:db8::/32'],
+      rate_limit_per_minute: 30,
+      replay_window_seconds: 120,
+      enabled: false,
       payload_mapping_json: { a: 1 },
     });
     expect(created.path_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -106,7 +148,13 @@ describe('svc webhooks create and send', () => {
 
   it('refuses bad usage with exit 2 and a field the daemon refuses with exit 1 and its code, writing nothing', async () => {
     const before = await endpointCount();
-    for (const args of [['--flow', ids.deploy!], ['--name', 'x'], ['--name', 'x', '--flow', ids.deploy!, '--rate', 'fast'], ['--name', 'x', '--flow', ids.deploy!, '--auth-mode', 'basic'], ['--name', 'x', '--flow', ids.deploy!, '--payload-mapping', '[1]']]) {
+    for (const args of [
+      ['--flow', ids.deploy!],
+      ['--name', 'x'],
+      ['--name', 'x', '--flow', ids.deploy!, '--rate', 'fast'],
+      ['--name', 'x', '--flow', ids.deploy!, '--auth-mode', 'basic'],
+      ['--name', 'x', '--flow', ids.deploy!, '--payload-mapping', '[1]'],
+    ]) {
       const run = await svc('alice', ['webhooks', 'create', ...args]);
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);
     }
@@ -133,7 +181,21 @@ describe('svc webhooks list and get', () => {
 
     const { items } = await json<{ items: Record<string, unknown>[] }>(svc('carol', ['webhooks', 'list', '--json']));
     const item = items.find((i) => i.id === endpoint.id)!;
-    expect(Object.keys(item).sort()).toEqual(['auth_mode', 'created_at', 'deleted_at', 'description', 'enabled', 'flow_id', 'flow_name', 'flow_version', 'id', 'last_triggered_at', 'name', 'rate_limit_per_minute', 'secret_id']);
+    expect(Object.keys(item).sort()).toEqual([
+      'auth_mode',
+      'created_at',
+      'deleted_at',
+      'description',
+      'enabled',
+      'flow_id',
+      'flow_name',
+      'flow_version',
+      'id',
+      'last_triggered_at',
+      'name',
+      'rate_limit_per_minute',
+      'secret_id',
+    ]);
   });
 
   it('shows one endpoint by id or by name, with its trigger URL', async () => {
@@ -145,7 +207,16 @@ describe('svc webhooks list and get', () => {
     expect(byName.stdout).toMatch(/^allowed_source_ips:\s+any$/m);
     const byId = await json(svc('carol', ['webhooks', 'get', endpoint.id, '--json']));
     expect(byId).toMatchObject({ id: endpoint.id, path_token: endpoint.path_token, flow_name: 'deploy' });
-    expect(Object.keys(byId)).toEqual(expect.arrayContaining(['path_token', 'trigger_path', 'replay_window_seconds', 'allowed_source_ips', 'payload_mapping_json', 'updated_at']));
+    expect(Object.keys(byId)).toEqual(
+      expect.arrayContaining([
+        'path_token',
+        'trigger_path',
+        'replay_window_seconds',
+        'allowed_source_ips',
+        'payload_mapping_json',
+        'updated_at',
+      ]),
+    );
   });
 
   it('exits 3 for an unknown id or name, and 2 for a name two endpoints share', async () => {
@@ -165,13 +236,43 @@ describe('svc webhooks list and get', () => {
 describe('svc webhooks update', () => {
   it('changes only the fields given, and --unpin/--clear-allow-list/--enable send nulls and true', async () => {
     const endpoint = await create('to update');
-    const changed = await ok(svc('dave', ['webhooks', 'update', endpoint.id, '--disable', '--rate', '10', '--allow', '10.0.0.0/8', '--flow-version', '2', '--description', 'changed']));
+    const changed = await ok(
+      svc('dave', [
+        'webhooks',
+        'update',
+        endpoint.id,
+        '--disable',
+        '--rate',
+        '10',
+        '--allow',
+        '10.0.0.0/8',
+        '--flow-version',
+        '2',
+        '--description',
+        'changed',
+      ]),
+    );
     expect(changed.stdout).toBe('');
     expect(changed.stderr).toContain(`Updated webhook endpoint to update (${endpoint.id})`);
-    expect(await row(endpoint.id)).toMatchObject({ enabled: false, rate_limit_per_minute: 10, flow_version: 2, description: 'changed', replay_window_seconds: 300 });
+    expect(await row(endpoint.id)).toMatchObject({
+      enabled: false,
+      rate_limit_per_minute: 10,
+      flow_version: 2,
+      description: 'changed',
+      replay_window_seconds: 300,
+    });
 
-    const back = await json(svc('dave', ['webhooks', 'update', 'to update', '--enable', '--unpin', '--clear-allow-list', '--description', '', '--json']));
-    expect(back).toMatchObject({ id: endpoint.id, enabled: true, flow_version: null, allowed_source_ips: null, description: null, rate_limit_per_minute: 10 });
+    const back = await json(
+      svc('dave', ['webhooks', 'update', 'to update', '--enable', '--unpin', '--clear-allow-list', '--description', '', '--json']),
+    );
+    expect(back).toMatchObject({
+      id: endpoint.id,
+      enabled: true,
+      flow_version: null,
+      allowed_source_ips: null,
+      description: null,
+      rate_limit_per_minute: 10,
+    });
 
     const retarget = await json(svc('dave', ['webhooks', 'update', endpoint.id, '--flow', ids.other!, '--name', 'retargeted', '--json']));
     expect(retarget).toMatchObject({ flow_id: ids.other, flow_name: 'other', name: 'retargeted' });
@@ -180,7 +281,13 @@ describe('svc webhooks update', () => {
   it('refuses nothing to change and contradicting flags with exit 2, sending nothing', async () => {
     const endpoint = await create('untouched');
     const before = await row(endpoint.id);
-    for (const args of [[], ['--enable', '--disable'], ['--allow', '10.0.0.0/8', '--clear-allow-list'], ['--flow-version', '1', '--unpin'], ['--auth-mode', 'bearer']]) {
+    for (const args of [
+      [],
+      ['--enable', '--disable'],
+      ['--allow', '10.0.0.0/8', '--clear-allow-list'],
+      ['--flow-version', '1', '--unpin'],
+      ['--auth-mode', 'bearer'],
+    ]) {
       const run = await svc('alice', ['webhooks', 'update', endpoint.id, ...args]);
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);
     }
@@ -202,10 +309,14 @@ describe('svc webhooks test', () => {
     expect(valid.stdout).toMatch(/^secret_resolvable:\s+yes$/m);
     expect(valid.stdout).toMatch(/^flow_exists:\s+yes$/m);
     expect(await json(svc('dave', ['webhooks', 'test', good.id, '--json']))).toEqual({
-      valid: true, checks: { secret_resolvable: true, flow_exists: true, flow_version_available: true, enabled: true }, errors: [],
+      valid: true,
+      checks: { secret_resolvable: true, flow_exists: true, flow_version_available: true, enabled: true },
+      errors: [],
     });
 
-    const bad = await json<{ id: string }>(svc('alice', ['webhooks', 'create', '--name', 'no secret', '--flow', ids.deploy!, '--disabled', '--json']));
+    const bad = await json<{ id: string }>(
+      svc('alice', ['webhooks', 'create', '--name', 'no secret', '--flow', ids.deploy!, '--disabled', '--json']),
+    );
     const human = await svc('dave', ['webhooks', 'test', bad.id]);
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/^valid:\s+no$/m);
@@ -241,7 +352,8 @@ describe('svc webhooks rotate-secret', () => {
     const human = await ok(svc('alice', ['webhooks', 'rotate-secret', endpoint.id, '--secret', ids.key!, '-y']));
     expect(human.stderr).toContain(`now ${ids.key}`);
 
-    const send = (key: string) => runSvc(['webhooks', 'send', '--url', url, '--data', '{}', '--secret-env', 'K'], { configHome, env: { K: key } });
+    const send = (key: string) =>
+      runSvc(['webhooks', 'send', '--url', url, '--data', '{}', '--secret-env', 'K'], { configHome, env: { K: key } });
     const old = await send(KEY2);
     expect(old.code).toBe(4);
     expect(old.stderr).toContain('code: webhook_auth_failed');
@@ -259,7 +371,8 @@ describe('svc webhooks deliveries', () => {
   it('lists the journal as a table and as {items, total, limit, offset}', async () => {
     const endpoint = await create('journaled');
     const url = `${w.url}/hooks/${endpoint.path_token}`;
-    for (const key of [KEY, KEY, 'wrong-key']) await runSvc(['webhooks', 'send', '--url', url, '--data', '{}', '--secret-env', 'K'], { configHome, env: { K: key } });
+    for (const key of [KEY, KEY, 'wrong-key'])
+      await runSvc(['webhooks', 'send', '--url', url, '--data', '{}', '--secret-env', 'K'], { configHome, env: { K: key } });
 
     const table = await ok(svc('dave', ['webhooks', 'deliveries', endpoint.id]));
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+CREATED\s+STATUS\s+SIGNATURE\s+SOURCE\s+RUNS\s+MS\s+IDEMPOTENCY KEY\s+ERROR$/);
@@ -268,10 +381,24 @@ describe('svc webhooks deliveries', () => {
     const refused = rows.find((r) => r.response_status === 401)!;
     expect(line(table.stdout, refused.id)).toMatch(/\s401\s+invalid\s/);
 
-    const page = await json<{ items: Record<string, unknown>[]; total: number; limit: number; offset: number }>(svc('dave', ['webhooks', 'deliveries', 'journaled', '--limit', '2', '--json']));
+    const page = await json<{ items: Record<string, unknown>[]; total: number; limit: number; offset: number }>(
+      svc('dave', ['webhooks', 'deliveries', 'journaled', '--limit', '2', '--json']),
+    );
     expect(page).toMatchObject({ total: 3, limit: 2, offset: 0 });
     expect(page.items).toHaveLength(2);
-    expect(Object.keys(page.items[0]!).sort()).toEqual(['created_at', 'error_detail', 'id', 'idempotency_key', 'processing_duration_ms', 'request_body_hash', 'response_status', 'run_ids', 'signature_valid', 'source_ip', 'webhook_endpoint_id']);
+    expect(Object.keys(page.items[0]!).sort()).toEqual([
+      'created_at',
+      'error_detail',
+      'id',
+      'idempotency_key',
+      'processing_duration_ms',
+      'request_body_hash',
+      'response_status',
+      'run_ids',
+      'signature_valid',
+      'source_ip',
+      'webhook_endpoint_id',
+    ]);
     const more = await ok(svc('dave', ['webhooks', 'deliveries', endpoint.id, '--limit', '2']));
     expect(more.stderr).toContain('use --offset 2 for more');
     const rest = await json<{ items: unknown[] }>(svc('dave', ['webhooks', 'deliveries', endpoint.id, '--offset', '2', '--json']));
@@ -301,13 +428,17 @@ describe('svc webhooks delete, restore, purge', () => {
     const withDeleted = await ok(svc('alice', ['webhooks', 'list', '--include-deleted']));
     expect(withDeleted.stdout.split('\n')[0]).toMatch(/DELETED$/);
     expect(line(withDeleted.stdout, endpoint.id)).toMatch(/\d{4}-\d{2}-\d{2}T\S+Z$/);
-    expect((await runSvc(['webhooks', 'send', '--url', url, '--data', '{}', '--secret-env', 'K'], { configHome, env: { K: KEY } })).code).toBe(3);
+    expect(
+      (await runSvc(['webhooks', 'send', '--url', url, '--data', '{}', '--secret-env', 'K'], { configHome, env: { K: KEY } })).code,
+    ).toBe(3);
 
     const restored = await json(svc('alice', ['webhooks', 'restore', 'short lived', '--json']));
     expect(restored).toMatchObject({ id: endpoint.id, deleted_at: null, path_token: endpoint.path_token });
 
     expect(await json(svc('alice', ['webhooks', 'delete', endpoint.id, '--yes', '--json']))).toEqual({ id: endpoint.id, deleted: true });
-    expect((await ok(svc('alice', ['webhooks', 'restore', endpoint.id]))).stderr).toContain(`Restored webhook endpoint short lived (${endpoint.id})`);
+    expect((await ok(svc('alice', ['webhooks', 'restore', endpoint.id]))).stderr).toContain(
+      `Restored webhook endpoint short lived (${endpoint.id})`,
+    );
 
     expect((await svc('alice', ['webhooks', 'purge', endpoint.id])).code).toBe(2);
     expect(await row(endpoint.id)).toBeDefined();
@@ -323,9 +454,12 @@ describe('svc webhooks delete, restore, purge', () => {
     expect(await row(endpoint.id)).toMatchObject({ deleted_at: null });
   });
 
-  it('acts only in the organization given by --org: another organization\'s endpoint is not found', async () => {
+  it("acts only in the organization given by --org: another organization's endpoint is not found", async () => {
     const endpoint = await create('acme only');
-    const bob = await runSvc(['--server', w.url, '--org', 'globex', 'webhooks', 'delete', endpoint.id, '--yes'], { configHome, env: { SVC_TOKEN: w.as.bob!.replace(/^Bearer /, '') } });
+    const bob = await runSvc(['--server', w.url, '--org', 'globex', 'webhooks', 'delete', endpoint.id, '--yes'], {
+      configHome,
+      env: { SVC_TOKEN: w.as.bob!.replace(/^Bearer /, '') },
+    });
     expect(bob.code).toBe(3);
     expect(await row(endpoint.id)).toMatchObject({ deleted_at: null });
   });

@@ -44,9 +44,14 @@ describe('configuration', () => {
   });
 
   it('names the variable of every bad value, all at once', () => {
-    expect(problemsOf({ SERVICE_PORT: '70000', SERVICE_AUTH_DISABLED: 'maybe', SERVICE_ENVIRONMENT: 'staging', SERVICE_DATABASE_URL: 'mysql://x' })).toEqual(
-      ['SERVICE_ENVIRONMENT', 'SERVICE_PORT', 'SERVICE_DATABASE_URL', 'SERVICE_AUTH_DISABLED'],
-    );
+    expect(
+      problemsOf({
+        SERVICE_PORT: '70000',
+        SERVICE_AUTH_DISABLED: 'maybe',
+        SERVICE_ENVIRONMENT: 'staging',
+        SERVICE_DATABASE_URL: 'mysql://x',
+      }),
+    ).toEqual(['SERVICE_ENVIRONMENT', 'SERVICE_PORT', 'SERVICE_DATABASE_URL', 'SERVICE_AUTH_DISABLED']);
   });
 
   it('does not echo a secret value in its message', () => {

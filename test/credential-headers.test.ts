@@ -20,7 +20,11 @@ beforeAll(async () => {
   pat = (await w.daemon.services.pats.create({ name: 'dup', username: 'carol', org: 'acme', expiresAt: null }, DEV_PRINCIPAL)).token;
   const flow = await seedFlow(w.knex(), w.ids.acme!, { name: 'bare', versions: [BARE] });
   hmacEndpoint = await createEndpoint(w, { flow_id: flow, secret_id: await createSecret(w, 'alice', 'hooks/key', KEY) });
-  bearerEndpoint = await createEndpoint(w, { flow_id: flow, auth_mode: 'bearer', secret_id: await createSecret(w, 'alice', 'hooks/token', TOKEN) });
+  bearerEndpoint = await createEndpoint(w, {
+    flow_id: flow,
+    auth_mode: 'bearer',
+    secret_id: await createSecret(w, 'alice', 'hooks/token', TOKEN),
+  });
 });
 afterAll(() => w?.close());
 
@@ -33,12 +37,25 @@ interface RawAnswer {
 /** A raw request, so a header can be sent twice (fetch would merge the two). */
 function raw(method: string, path: string, headers: [string, string][], body?: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const all = [['host', new URL(w.url).host], ...headers, ...(body === undefined ? [] : [['content-type', 'application/json'], ['content-length', String(Buffer.byteLength(body))]])].flat();
+    const all = [
+      ['host', new URL(w.url).host],
+      ...headers,
+      ...(body === undefined
+        ? []
+        : [
+            ['content-type', 'application/json'],
+            ['content-length', String(Buffer.byteLength(body))],
+          ]),
+    ].flat();
     const req = request(w.url + path, { method, headers: all as unknown as Record<string, string> }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
       res.on('end', () =>
-        resolve({ status: res.statusCode!, code: text ? (JSON.parse(text) as { code?: string }).code : undefined, challenge: res.headers['www-authenticate'] }),
+        resolve({
+          status: res.statusCode!,
+          code: text ? (JSON.parse(text) as { code?: string }).code : undefined,
+          challenge: res.headers['www-authenticate'],
+        }),
       );
     });
     req.on('error', reject);
@@ -50,22 +67,36 @@ describe('a credential header sent twice', () => {
   it.each([
     ['a valid JWT, then garbage', () => [w.as.carol!, 'Bearer garbage']],
     ['garbage, then a valid JWT', () => ['Bearer garbage', w.as.carol!]],
-    ['a valid personal access token, then another user\'s JWT', () => [`Bearer ${pat}`, w.as.alice!]],
+    ["a valid personal access token, then another user's JWT", () => [`Bearer ${pat}`, w.as.alice!]],
     ['the same valid JWT twice', () => [w.as.carol!, w.as.carol!]],
   ] as [string, () => [string, string]][])('is refused on a bearer route: %s', async (_, pair) => {
     const [first, second] = pair();
-    const answer = await raw('GET', '/auth/me', [['authorization', first], ['Authorization', second], ['x-org-id', 'acme']]);
+    const answer = await raw('GET', '/auth/me', [
+      ['authorization', first],
+      ['Authorization', second],
+      ['x-org-id', 'acme'],
+    ]);
     expect(answer).toMatchObject({ status: 400, code: 'ambiguous_credentials' });
   });
 
   it('is refused on the webhook trigger of a bearer endpoint, and journaled', async () => {
     const before = (await deliveriesOf(w, bearerEndpoint.id)).length;
-    const answer = await raw('POST', `/hooks/${bearerEndpoint.path_token}`, [['authorization', `Bearer ${TOKEN}`], ['authorization', 'Bearer garbage']], '{}');
+    const answer = await raw(
+      'POST',
+      `/hooks/${bearerEndpoint.path_token}`,
+      [
+        ['authorization', `Bearer ${TOKEN}`],
+        ['authorization', 'Bearer garbage'],
+      ],
+      '{}',
+    );
     expect(answer).toMatchObject({ status: 400, code: 'ambiguous_credentials' });
     const journal = await deliveriesOf(w, bearerEndpoint.id);
     expect(journal).toHaveLength(before + 1);
     expect(journal.at(-1)).toMatchObject({ response_status: 400, signature_valid: false });
-    expect(await w.knex()('runs').whereRaw("trigger_details_json->>'webhook_endpoint_id' = ?", [bearerEndpoint.id]).select('id')).toEqual([]);
+    expect(await w.knex()('runs').whereRaw("trigger_details_json->>'webhook_endpoint_id' = ?", [bearerEndpoint.id]).select('id')).toEqual(
+      [],
+    );
   });
 
   it('is refused on the webhook trigger of an HMAC endpoint', async () => {
@@ -73,14 +104,25 @@ describe('a credential header sent twice', () => {
     const answer = await raw(
       'POST',
       `/hooks/${hmacEndpoint.path_token}`,
-      [['x-service-timestamp', headers['x-service-timestamp']!], ['x-service-signature', headers['x-service-signature']!], ['x-service-signature', '00']],
+      [
+        ['x-service-timestamp', headers['x-service-timestamp']!],
+        ['x-service-signature', headers['x-service-signature']!],
+        ['x-service-signature', '00'],
+      ],
       '{}',
     );
     expect(answer).toMatchObject({ status: 400, code: 'ambiguous_credentials' });
   });
 
   it('is not mistaken for one: a single Authorization beside other headers passes', async () => {
-    expect((await raw('GET', '/auth/me', [['authorization', w.as.carol!], ['x-org-id', 'acme']])).status).toBe(200);
+    expect(
+      (
+        await raw('GET', '/auth/me', [
+          ['authorization', w.as.carol!],
+          ['x-org-id', 'acme'],
+        ])
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -88,7 +130,13 @@ describe('every 401 carries a challenge', () => {
   it.each([
     ['no credential on a bearer route', 'GET', '/auth/me', [], 'Bearer realm="svc"'],
     ['a malformed bearer token', 'GET', '/auth/me', [['authorization', 'Bearer not.a.jwt']], 'Bearer realm="svc", error="invalid_token"'],
-    ['an unknown personal access token', 'GET', '/auth/me', [['authorization', 'Bearer svc_pat_000000000000000000000000000000000000000000']], 'Bearer realm="svc"'],
+    [
+      'an unknown personal access token',
+      'GET',
+      '/auth/me',
+      [['authorization', 'Bearer svc_pat_000000000000000000000000000000000000000000']],
+      'Bearer realm="svc"',
+    ],
     ['HTTP Basic on a bearer route', 'GET', '/auth/me', [['authorization', 'Basic dTpw']], 'Bearer realm="svc"'],
     ['a missing worker token', 'GET', '/internal/schedules/due', [], 'X-Internal-Token realm="svc"'],
     ['a wrong worker token', 'GET', '/internal/schedules/due', [['x-internal-token', 'wrong']], 'X-Internal-Token realm="svc"'],
@@ -100,7 +148,7 @@ describe('every 401 carries a challenge', () => {
     expect(answer.challenge).toContain(scheme);
   });
 
-  it('a webhook refused for its credential names the endpoint\'s kind', async () => {
+  it("a webhook refused for its credential names the endpoint's kind", async () => {
     const hmac = await raw('POST', `/hooks/${hmacEndpoint.path_token}`, [], '{}');
     expect(hmac).toMatchObject({ status: 401, code: 'webhook_auth_failed', challenge: 'X-Service-Signature realm="webhook"' });
     const bearer = await raw('POST', `/hooks/${bearerEndpoint.path_token}`, [['authorization', 'Bearer wrong']], '{}');

@@ -59,7 +59,11 @@ const listRuns = () => answer('/runs', { headers: { authorization: world.as.alic
 /** A signed webhook trigger with a fresh idempotency key. */
 function trigger(key = randomUUID()): Promise<Answer> {
   const body = JSON.stringify({ params: {} });
-  return answer(`/hooks/${endpoint.path_token}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed(KEY, body, { 'x-idempotency-key': key }) }, body });
+  return answer(`/hooks/${endpoint.path_token}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...signed(KEY, body, { 'x-idempotency-key': key }) },
+    body,
+  });
 }
 
 function expectUnavailable(got: Answer): void {
@@ -140,18 +144,21 @@ describe.skipIf(!available)('database link faults (PostgreSQL through a TCP prox
     await recovered();
   });
 
-  it.each(['rst', 'fin'] as const)('connections accepted and ended (%s): 503 database_unavailable on every request, never 500; back after', async (kind) => {
-    await recovered();
-    proxy.reset(kind);
-    try {
-      const answers = await Promise.all([listRuns(), trigger(), listRuns(), trigger(), listRuns(), trigger()]);
-      for (const got of answers) expectUnavailable(got);
-      expect((await answer('/health')).status).toBe(200);
-    } finally {
-      proxy.heal();
-    }
-    await recovered();
-  });
+  it.each(['rst', 'fin'] as const)(
+    'connections accepted and ended (%s): 503 database_unavailable on every request, never 500; back after',
+    async (kind) => {
+      await recovered();
+      proxy.reset(kind);
+      try {
+        const answers = await Promise.all([listRuns(), trigger(), listRuns(), trigger(), listRuns(), trigger()]);
+        for (const got of answers) expectUnavailable(got);
+        expect((await answer('/health')).status).toBe(200);
+      } finally {
+        proxy.heal();
+      }
+      await recovered();
+    },
+  );
 
   it('refused connections: 503 database_unavailable on the data route and the trigger; back after', async () => {
     await recovered();
@@ -184,7 +191,8 @@ describe.skipIf(!available)('database link faults (PostgreSQL through a TCP prox
     } finally {
       proxy.heal();
     }
-    const stored = () => direct('webhook_deliveries').where({ idempotency_key: key, response_status: 202 }).count<{ n: string }[]>({ n: '*' });
+    const stored = () =>
+      direct('webhook_deliveries').where({ idempotency_key: key, response_status: 202 }).count<{ n: string }[]>({ n: '*' });
     expect(Number((await stored())[0]!.n)).toBe(1);
     await recovered();
     const retried = await trigger(key);

@@ -66,7 +66,12 @@ describe.skipIf(!available)('the database link limits on PostgreSQL', () => {
   beforeAll(async () => {
     await admin.raw(`CREATE DATABASE ${database}`);
     db = await openDatabase(
-      { databaseUrl: withDatabase(POSTGRES_SERVER_URL, database), dataDir: '', databaseQueryTimeoutMs: 400, databaseStatementTimeoutMs: 200 },
+      {
+        databaseUrl: withDatabase(POSTGRES_SERVER_URL, database),
+        dataDir: '',
+        databaseQueryTimeoutMs: 400,
+        databaseStatementTimeoutMs: 200,
+      },
       createLogger('silent'),
     );
   });

@@ -25,7 +25,10 @@ describe('svcd dev', () => {
       expect((await fetch(`${url}/auth/me`)).status).toBe(401);
       const token = await fetch(`${issuer}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('service-automation:service-automation-dev-secret').toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from('service-automation:service-automation-dev-secret').toString('base64')}`,
+        },
         body: 'grant_type=client_credentials',
       });
       const { access_token } = (await token.json()) as { access_token: string };
@@ -40,7 +43,12 @@ describe('svcd dev', () => {
 
   it('refuses to run in production', async () => {
     const { code } = await collect(
-      spawnTs('src/daemon/main.ts', ['dev'], { ...location.env, SERVICE_ENVIRONMENT: 'production', SERVICE_IDP_ISSUER: 'https://idp.example.test/realms/svc', SERVICE_INTERNAL_API_TOKEN: 'x'.repeat(40) }),
+      spawnTs('src/daemon/main.ts', ['dev'], {
+        ...location.env,
+        SERVICE_ENVIRONMENT: 'production',
+        SERVICE_IDP_ISSUER: 'https://idp.example.test/realms/svc',
+        SERVICE_INTERNAL_API_TOKEN: 'x'.repeat(40),
+      }),
     ).finished;
     expect(code).not.toBe(0);
   });

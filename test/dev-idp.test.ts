@@ -27,7 +27,11 @@ beforeAll(async () => {
 });
 afterAll(() => idp?.stop());
 
-async function token(target: DevIdp, form: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, string> }> {
+async function token(
+  target: DevIdp,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, string> }> {
   const response = await fetch(`${target.issuer}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -36,10 +40,16 @@ async function token(target: DevIdp, form: Record<string, string>, headers: Reco
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
-const basic = (id: string, secret: string): Record<string, string> => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
+const basic = (id: string, secret: string): Record<string, string> => ({
+  authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+});
 
 async function verify(target: DevIdp, jwt: string): Promise<JWTPayload> {
-  const { payload } = await jwtVerify(jwt, createRemoteJWKSet(new URL(target.jwksUri)), { issuer: target.issuer, audience: 'service-api', algorithms: ['RS256'] });
+  const { payload } = await jwtVerify(jwt, createRemoteJWKSet(new URL(target.jwksUri)), {
+    issuer: target.issuer,
+    audience: 'service-api',
+    algorithms: ['RS256'],
+  });
   return payload;
 }
 
@@ -66,7 +76,9 @@ describe('embedded OpenID provider', () => {
     expect(discovery.status).toBe(200);
     const metadata = (await discovery.json()) as Record<string, unknown>;
     expect(metadata).toMatchObject({ issuer: idp.issuer, jwks_uri: idp.jwksUri });
-    expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'client_credentials', 'refresh_token', DEVICE_GRANT]));
+    expect(metadata.grant_types_supported).toEqual(
+      expect.arrayContaining(['authorization_code', 'client_credentials', 'refresh_token', DEVICE_GRANT]),
+    );
     expect(idp.issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
     const jwks = await fetch(idp.jwksUri);
@@ -92,7 +104,11 @@ describe('embedded OpenID provider', () => {
     expect(claims.aud).toEqual(['service-api']);
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(300);
 
-    const viaPost = await token(idp, { grant_type: 'client_credentials', client_id: DEV_CLIENTS.automation, client_secret: DEV_AUTOMATION_CLIENT_SECRET });
+    const viaPost = await token(idp, {
+      grant_type: 'client_credentials',
+      client_id: DEV_CLIENTS.automation,
+      client_secret: DEV_AUTOMATION_CLIENT_SECRET,
+    });
     expect(viaPost.status).toBe(200);
     const wrong = await token(idp, { grant_type: 'client_credentials' }, basic(DEV_CLIENTS.automation, 'not-the-secret'));
     expect(wrong.status).toBe(401);
@@ -112,7 +128,9 @@ describe('embedded OpenID provider', () => {
       aud: ['service-api'],
     });
 
-    const custom = decodeJwt(await idp.mintAccessToken({ realmRoles: ['viewer'], groups: ['Viewers'], audience: 'other', extra: { foo: 1 }, omit: ['exp'] }));
+    const custom = decodeJwt(
+      await idp.mintAccessToken({ realmRoles: ['viewer'], groups: ['Viewers'], audience: 'other', extra: { foo: 1 }, omit: ['exp'] }),
+    );
     expect(custom).toMatchObject({ realm_access: { roles: ['viewer'] }, groups: ['Viewers'], aud: 'other', foo: 1 });
     expect(custom).not.toHaveProperty('exp');
 
@@ -212,11 +230,18 @@ describe('embedded OpenID provider', () => {
 
   it('drives the device flow with approveDeviceCode', async () => {
     const refused = await startDeviceAuthorization();
-    expect(await approveDeviceCode(refused.verification_uri ?? '', refused.user_code ?? '', { username: 'viewer', password: 'nope' })).toBe(false);
+    expect(await approveDeviceCode(refused.verification_uri ?? '', refused.user_code ?? '', { username: 'viewer', password: 'nope' })).toBe(
+      false,
+    );
     expect((await pollDevice(refused.device_code ?? '')).body.error).toBe('authorization_pending');
 
     const accepted = await startDeviceAuthorization();
-    expect(await approveDeviceCode(accepted.verification_uri ?? '', accepted.user_code ?? '', { username: 'viewer', password: 'viewer-password' })).toBe(true);
+    expect(
+      await approveDeviceCode(accepted.verification_uri ?? '', accepted.user_code ?? '', {
+        username: 'viewer',
+        password: 'viewer-password',
+      }),
+    ).toBe(true);
     const granted = await pollDevice(accepted.device_code ?? '');
     expect(await verify(idp, granted.body.access_token ?? '')).toMatchObject({ preferred_username: 'viewer', groups: ['/viewers'] });
   });
@@ -228,7 +253,13 @@ describe('embedded OpenID provider', () => {
     const { verifier, challenge } = pkce();
     const authorization = new URL(`${idp.issuer}/auth`);
     authorization.search = new URLSearchParams({
-      client_id: client, response_type: 'code', redirect_uri: redirectUri, scope: 'openid profile email', state: 's1', code_challenge: challenge, code_challenge_method: 'S256',
+      client_id: client,
+      response_type: 'code',
+      redirect_uri: redirectUri,
+      scope: 'openid profile email',
+      state: 's1',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
     }).toString();
     const approver = user('approver');
     expect(await authorizeInBrowser(authorization.href, { username: 'approver', password: 'wrong' })).toBeUndefined();
@@ -236,12 +267,26 @@ describe('embedded OpenID provider', () => {
     expect(callback?.origin + (callback?.pathname ?? '')).toBe(redirectUri);
     expect(callback?.searchParams.get('state')).toBe('s1');
 
-    const exchanged = await token(idp, { grant_type: 'authorization_code', code: callback?.searchParams.get('code') ?? '', redirect_uri: redirectUri, client_id: client, code_verifier: verifier });
+    const exchanged = await token(idp, {
+      grant_type: 'authorization_code',
+      code: callback?.searchParams.get('code') ?? '',
+      redirect_uri: redirectUri,
+      client_id: client,
+      code_verifier: verifier,
+    });
     expect(exchanged.status).toBe(200);
-    expect(await verify(idp, exchanged.body.access_token ?? '')).toMatchObject({ sub: approver.sub, azp: client, realm_access: { roles: ['approver'] } });
+    expect(await verify(idp, exchanged.body.access_token ?? '')).toMatchObject({
+      sub: approver.sub,
+      azp: client,
+      realm_access: { roles: ['approver'] },
+    });
     expect(exchanged.body.refresh_token !== undefined).toBe(refresh);
     if (refresh) {
-      const refreshed = await token(idp, { grant_type: 'refresh_token', refresh_token: exchanged.body.refresh_token ?? '', client_id: client });
+      const refreshed = await token(idp, {
+        grant_type: 'refresh_token',
+        refresh_token: exchanged.body.refresh_token ?? '',
+        client_id: client,
+      });
       expect(refreshed.status).toBe(200);
       expect(await verify(idp, refreshed.body.access_token ?? '')).toMatchObject({ sub: approver.sub, groups: ['/approvers'] });
     }

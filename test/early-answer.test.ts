@@ -50,7 +50,11 @@ describe('answerEarly', () => {
 
   it('writes the access-log line the request path writes, without the query string, with the trusted client address', async () => {
     lines.length = 0;
-    await fetch(`${base}/hooks/abc?ticket=secret`, { method: 'POST', headers: { 'x-request-id': 'early-answer-2', 'x-forwarded-for': '203.0.113.7' }, body: '{}' });
+    await fetch(`${base}/hooks/abc?ticket=secret`, {
+      method: 'POST',
+      headers: { 'x-request-id': 'early-answer-2', 'x-forwarded-for': '203.0.113.7' },
+      body: '{}',
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       msg: 'request',

@@ -5,7 +5,11 @@ import type { FlowDefinition } from '../src/shared/flows/definition.js';
 import { restrictedChanges } from '../src/shared/flows/narrowing.js';
 
 const sleep = (id: string, seconds = 5) => ({ id, handler: 'general.sleep', config: { seconds } });
-const container = (id: string, config: Record<string, unknown> = {}) => ({ id, handler: 'container.run', config: { image: 'alpine:3.20', ...config } });
+const container = (id: string, config: Record<string, unknown> = {}) => ({
+  id,
+  handler: 'container.run',
+  config: { image: 'alpine:3.20', ...config },
+});
 
 function def(partial: Partial<FlowDefinition>): FlowDefinition {
   return { steps: [], edges: [], inputs: [], target_roles: [], ...partial };
@@ -34,7 +38,13 @@ describe('flow definition validation', () => {
 
   it('reports ids, edges, cycles and references at their paths', () => {
     const issues = validateDefinition({
-      steps: [sleep('a'), sleep('b'), sleep('a'), sleep('Bad-Id'), { id: 'c', handler: 'general.sleep', config: { seconds: 1 }, target_role: 'edge' }],
+      steps: [
+        sleep('a'),
+        sleep('b'),
+        sleep('a'),
+        sleep('Bad-Id'),
+        { id: 'c', handler: 'general.sleep', config: { seconds: 1 }, target_role: 'edge' },
+      ],
       edges: [
         { from: 'a', to: 'b' },
         { from: 'b', to: 'a' },
@@ -68,7 +78,11 @@ describe('flow definition validation', () => {
         { from: 'check', to: 'wrong' },
       ],
     });
-    expect(codesAt(issues)).toEqual(['steps[2].config.artifact_step_id not_upstream', 'steps[3].config.artifact_step_id wrong_step_kind', 'steps[4].config.plan_step unknown_step']);
+    expect(codesAt(issues)).toEqual([
+      'steps[2].config.artifact_step_id not_upstream',
+      'steps[3].config.artifact_step_id wrong_step_kind',
+      'steps[4].config.plan_step unknown_step',
+    ]);
   });
 
   it('checks inputs: names, options, bounds, patterns and defaults', () => {
@@ -99,33 +113,50 @@ describe('flow definition validation', () => {
   });
 
   it('runs every step configuration through the step validator at steps[i].config', () => {
-    const issues = validateDefinition({ steps: [sleep('a', 0), { id: 'b', handler: 'no.such', config: {} }], target_roles: [{ name: 'x', max_devices: 0 }] });
-    expect(codesAt(issues)).toEqual(['steps[0].config.seconds out_of_range', 'steps[1].handler unknown_handler', 'target_roles[0].max_devices invalid_bounds']);
+    const issues = validateDefinition({
+      steps: [sleep('a', 0), { id: 'b', handler: 'no.such', config: {} }],
+      target_roles: [{ name: 'x', max_devices: 0 }],
+    });
+    expect(codesAt(issues)).toEqual([
+      'steps[0].config.seconds out_of_range',
+      'steps[1].handler unknown_handler',
+      'target_roles[0].max_devices invalid_bounds',
+    ]);
   });
 
   it('refuses an empty flow and bad network rules', () => {
-    expect(codesAt(validateDefinition({ network_policy: { egress_mode: 'deny-all', egress_deny: ['nonsense'], egress_allow: ['10.0.0.0/8'] } }))).toEqual([
-      'network_policy.egress_allow not_applicable',
-      'network_policy.egress_deny[0] invalid_rule',
-      'steps no_steps',
-    ]);
+    expect(
+      codesAt(validateDefinition({ network_policy: { egress_mode: 'deny-all', egress_deny: ['nonsense'], egress_allow: ['10.0.0.0/8'] } })),
+    ).toEqual(['network_policy.egress_allow not_applicable', 'network_policy.egress_deny[0] invalid_rule', 'steps no_steps']);
   });
 });
 
 describe('structural diff', () => {
   it('names steps, config keys, edges, inputs and roles that changed', () => {
-    const from = def({ steps: [sleep('a'), container('b', { command: ['x'] })], edges: [{ from: 'a', to: 'b' }], inputs: [{ name: 'n', type: 'string' }], target_roles: [{ name: 'r' }] });
+    const from = def({
+      steps: [sleep('a'), container('b', { command: ['x'] })],
+      edges: [{ from: 'a', to: 'b' }],
+      inputs: [{ name: 'n', type: 'string' }],
+      target_roles: [{ name: 'r' }],
+    });
     const to = def({
       steps: [container('b', { command: ['y'], memory: '1g' }), sleep('c')],
       edges: [{ from: 'b', to: 'c' }],
-      inputs: [{ name: 'n', type: 'text' }, { name: 'm', type: 'boolean' }],
+      inputs: [
+        { name: 'n', type: 'text' },
+        { name: 'm', type: 'boolean' },
+      ],
       target_roles: [],
       network_policy: { egress_mode: 'deny-all' },
     });
     const diff = diffDefinitions(from, to);
     expect(diff).toMatchObject({
       identical: false,
-      steps: { added: [{ id: 'c', handler: 'general.sleep' }], removed: [{ id: 'a', handler: 'general.sleep' }], changed: [{ id: 'b', fields: ['config'], config_keys: ['command', 'memory'] }] },
+      steps: {
+        added: [{ id: 'c', handler: 'general.sleep' }],
+        removed: [{ id: 'a', handler: 'general.sleep' }],
+        changed: [{ id: 'b', fields: ['config'], config_keys: ['command', 'memory'] }],
+      },
       edges: { added: [{ from: 'b', to: 'c' }], removed: [{ from: 'a', to: 'b' }] },
       inputs: { added: ['m'], removed: [], changed: [{ name: 'n', fields: ['type'] }] },
       target_roles: { added: [], removed: ['r'], changed: [] },
@@ -136,15 +167,20 @@ describe('structural diff', () => {
 });
 
 describe('handler-level narrowing', () => {
-  const restrictions = (current: FlowDefinition | undefined, next: FlowDefinition) => restrictedChanges(current, next).map((c) => `${c.restriction} ${c.path}`);
+  const restrictions = (current: FlowDefinition | undefined, next: FlowDefinition) =>
+    restrictedChanges(current, next).map((c) => `${c.restriction} ${c.path}`);
 
   it('counts host-access options a step introduces or changes, not those it keeps or drops', () => {
     const privileged = def({ steps: [container('c', { privileged: true }), sleep('s')] });
     expect(restrictions(undefined, privileged)).toEqual(['container_host_access steps[0].config.privileged']);
     expect(restrictions(privileged, def({ steps: [container('c', { privileged: true }), sleep('s', 9)] }))).toEqual([]);
     expect(restrictions(privileged, def({ steps: [container('c'), sleep('s')] }))).toEqual([]);
-    expect(restrictions(privileged, def({ steps: [container('c', { privileged: true, extra_mounts: ['/a:/b'] })] }))).toEqual(['container_host_access steps[0].config.extra_mounts']);
-    expect(restrictions(privileged, def({ steps: [container('renamed', { privileged: true })] }))).toEqual(['container_host_access steps[0].config.privileged']);
+    expect(restrictions(privileged, def({ steps: [container('c', { privileged: true, extra_mounts: ['/a:/b'] })] }))).toEqual([
+      'container_host_access steps[0].config.extra_mounts',
+    ]);
+    expect(restrictions(privileged, def({ steps: [container('renamed', { privileged: true })] }))).toEqual([
+      'container_host_access steps[0].config.privileged',
+    ]);
     expect(restrictions(undefined, def({ steps: [container('c', { privileged: false, network_mode: '' })] }))).toEqual([]);
   });
 
@@ -154,7 +190,9 @@ describe('handler-level narrowing', () => {
     expect(restrictions(undefined, flow({ egress_mode: 'open' }))).toEqual(['egress_widening steps[0].config.egress_mode']);
     expect(restrictions(undefined, flow({ egress_mode: 'deny-all' }))).toEqual([]);
     expect(restrictions(undefined, flow({ egress_allow: ['10.0.0.0/8:443/tcp'] }))).toEqual([]);
-    expect(restrictions(undefined, flow({ egress_allow: ['192.168.0.0/16:22/tcp'] }))).toEqual(['egress_widening steps[0].config.egress_allow[0]']);
+    expect(restrictions(undefined, flow({ egress_allow: ['192.168.0.0/16:22/tcp'] }))).toEqual([
+      'egress_widening steps[0].config.egress_allow[0]',
+    ]);
     expect(restrictions(undefined, flow({ egress_deny: [] }))).toEqual(['egress_widening steps[0].config.egress_deny']);
     expect(restrictions(undefined, flow({ egress_deny: ['10.9.0.0/16', '10.8.0.0/16'] }))).toEqual([]);
     // An admin's widening kept as it was is not the operator's doing.
@@ -163,12 +201,19 @@ describe('handler-level narrowing', () => {
 
   it('counts a flow policy wider than the current draft', () => {
     const with_ = (policy: FlowDefinition['network_policy']) => def({ steps: [sleep('s')], ...(policy ? { network_policy: policy } : {}) });
-    expect(restrictions(with_({ egress_mode: 'deny-all' }), with_({ egress_mode: 'allow-listed', egress_allow: ['10.0.0.0/8'] }))).toEqual(['egress_widening network_policy.egress_mode']);
-    expect(restrictions(with_({ egress_mode: 'deny-all' }), with_(undefined))).toEqual(['egress_widening network_policy.egress_mode']);
-    expect(restrictions(with_({ egress_mode: 'allow-listed', egress_allow: ['10.0.0.0/8'] }), with_({ egress_mode: 'allow-listed', egress_allow: ['10.0.0.0/8', '0.0.0.0/0'] }))).toEqual([
-      'egress_widening network_policy.egress_allow[1]',
+    expect(restrictions(with_({ egress_mode: 'deny-all' }), with_({ egress_mode: 'allow-listed', egress_allow: ['10.0.0.0/8'] }))).toEqual([
+      'egress_widening network_policy.egress_mode',
     ]);
-    expect(restrictions(with_({ egress_mode: 'open', egress_deny: ['10.9.0.0/16'] }), with_({ egress_mode: 'open' }))).toEqual(['egress_widening network_policy.egress_deny']);
+    expect(restrictions(with_({ egress_mode: 'deny-all' }), with_(undefined))).toEqual(['egress_widening network_policy.egress_mode']);
+    expect(
+      restrictions(
+        with_({ egress_mode: 'allow-listed', egress_allow: ['10.0.0.0/8'] }),
+        with_({ egress_mode: 'allow-listed', egress_allow: ['10.0.0.0/8', '0.0.0.0/0'] }),
+      ),
+    ).toEqual(['egress_widening network_policy.egress_allow[1]']);
+    expect(restrictions(with_({ egress_mode: 'open', egress_deny: ['10.9.0.0/16'] }), with_({ egress_mode: 'open' }))).toEqual([
+      'egress_widening network_policy.egress_deny',
+    ]);
     expect(restrictions(with_({ egress_mode: 'open' }), with_({ egress_mode: 'deny-all' }))).toEqual([]);
     expect(restrictions(undefined, with_({ egress_mode: 'open' }))).toEqual([]);
   });

@@ -16,7 +16,8 @@ beforeAll(async () => {
   await seedUser(knex(), { sub: 'sub-olga', username: 'olga' }, [{ orgSlug: 'acme', role: 'operator' }]);
   await seedUser(knex(), { sub: 'sub-vic', username: 'vic' }, [{ orgSlug: 'acme', role: 'viewer' }]);
   await seedUser(knex(), { sub: 'sub-ada', username: 'ada' }, [{ orgSlug: 'acme', role: 'admin' }]);
-  const token = async (sub: string, username: string, realmRoles: string[] = []) => `Bearer ${await idp.mintAccessToken({ sub, username, email: `${username}@acme.test`, realmRoles })}`;
+  const token = async (sub: string, username: string, realmRoles: string[] = []) =>
+    `Bearer ${await idp.mintAccessToken({ sub, username, email: `${username}@acme.test`, realmRoles })}`;
   as.root = await token('sub-root', 'root', ['admin']);
   as.olga = await token('sub-olga', 'olga');
   as.vic = await token('sub-vic', 'vic');
@@ -47,14 +48,18 @@ async function problem(response: Response): Promise<{ status: number; code: stri
 }
 
 const sleep = (id: string, seconds = 5) => ({ id, handler: 'general.sleep', config: { seconds } });
-const chain = (...ids: string[]) => ({ steps: ids.map((id) => sleep(id)), edges: ids.slice(1).map((id, i) => ({ from: ids[i]!, to: id })) });
+const chain = (...ids: string[]) => ({
+  steps: ids.map((id) => sleep(id)),
+  edges: ids.slice(1).map((id, i) => ({ from: ids[i]!, to: id })),
+});
 
 async function createFlow(name: string, definition?: unknown): Promise<Record<string, any>> {
   return json(await call('olga', 'POST', '/flows', { name, ...(definition === undefined ? {} : { definition }) }), 201);
 }
 
 const flowRow = (id: string) => knex()('flows').where({ id }).first();
-const versionRows = (id: string) => knex()('flow_versions').where({ flow_id: id }).orderBy('version').select('version', 'message', 'committed_by');
+const versionRows = (id: string) =>
+  knex()('flow_versions').where({ flow_id: id }).orderBy('version').select('version', 'message', 'committed_by');
 const audits = (id: string) => knex()('audit_logs').where({ resource_type: 'flow', resource_id: id }).orderBy('ts').select();
 
 describe('a flow from draft to versions', () => {
@@ -63,7 +68,15 @@ describe('a flow from draft to versions', () => {
   it('is created with an empty draft, no version, and says why the draft is not committable', async () => {
     const flow = await createFlow('  Core upgrade  ');
     id = flow.id;
-    expect(flow).toMatchObject({ name: 'Core upgrade', latest_version: 0, draft_dirty: true, is_pinned: false, manual_runs_enabled: true, read_only: false, created_by: 'sub-olga' });
+    expect(flow).toMatchObject({
+      name: 'Core upgrade',
+      latest_version: 0,
+      draft_dirty: true,
+      is_pinned: false,
+      manual_runs_enabled: true,
+      read_only: false,
+      created_by: 'sub-olga',
+    });
     expect(flow.draft).toEqual({ steps: [], edges: [], inputs: [], target_roles: [] });
     expect(flow.validation).toEqual({ valid: false, issues: [{ path: 'steps', code: 'no_steps', message: expect.any(String) }] });
     expect(await versionRows(id)).toEqual([]);
@@ -71,7 +84,14 @@ describe('a flow from draft to versions', () => {
   });
 
   it('saves an incomplete draft, and commit refuses it listing every issue with its path', async () => {
-    const draft = { steps: [sleep('a'), sleep('b', 0)], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }, { from: 'a', to: 'nowhere' }] };
+    const draft = {
+      steps: [sleep('a'), sleep('b', 0)],
+      edges: [
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'a' },
+        { from: 'a', to: 'nowhere' },
+      ],
+    };
     const saved = await json(await call('olga', 'POST', `/flows/${id}/draft`, { definition: draft }), 200);
     expect(saved.validation.valid).toBe(false);
     const refusal = await json(await call('olga', 'POST', `/flows/${id}/commit`, { message: 'too soon' }), 422);
@@ -82,7 +102,10 @@ describe('a flow from draft to versions', () => {
 
   it('refuses a draft of the wrong shape with 422 and the body path, keeping the stored draft', async () => {
     const before = await flowRow(id);
-    const refusal = await json(await call('olga', 'POST', `/flows/${id}/draft`, { definition: { steps: [{ id: 'a', handler: 42, config: {} }] } }), 422);
+    const refusal = await json(
+      await call('olga', 'POST', `/flows/${id}/draft`, { definition: { steps: [{ id: 'a', handler: 42, config: {} }] } }),
+      422,
+    );
     expect(refusal.errors.map((e: { path: string }) => e.path)).toEqual(['definition.steps[0].handler']);
     expect((await flowRow(id)).draft_json).toEqual(before.draft_json);
   });
@@ -90,14 +113,22 @@ describe('a flow from draft to versions', () => {
   it('commits version 1, then refuses a commit with nothing new (409 nothing_to_commit)', async () => {
     await json(await call('olga', 'POST', `/flows/${id}/draft`, { definition: chain('a', 'b') }), 200);
     const v1 = await json(await call('olga', 'POST', `/flows/${id}/commit`, { message: 'first' }), 201);
-    expect(v1).toMatchObject({ flow_id: id, version: 1, message: 'first', committed_by: 'sub-olga', definition: { steps: [sleep('a'), sleep('b')] } });
+    expect(v1).toMatchObject({
+      flow_id: id,
+      version: 1,
+      message: 'first',
+      committed_by: 'sub-olga',
+      definition: { steps: [sleep('a'), sleep('b')] },
+    });
     expect(await flowRow(id)).toMatchObject({ latest_version: 1, draft_dirty: false });
     expect(await problem(await call('olga', 'POST', `/flows/${id}/commit`, {}))).toEqual({ status: 409, code: 'nothing_to_commit' });
     expect(await versionRows(id)).toEqual([{ version: 1, message: 'first', committed_by: 'sub-olga' }]);
   });
 
   it('marks the draft dirty when it changes, and back when it matches the newest version again', async () => {
-    expect((await json(await call('olga', 'POST', `/flows/${id}/draft`, { definition: chain('a', 'b', 'c') }), 200)).draft_dirty).toBe(true);
+    expect((await json(await call('olga', 'POST', `/flows/${id}/draft`, { definition: chain('a', 'b', 'c') }), 200)).draft_dirty).toBe(
+      true,
+    );
     expect((await json(await call('olga', 'POST', `/flows/${id}/draft`, { definition: chain('a', 'b') }), 200)).draft_dirty).toBe(false);
     await json(await call('olga', 'POST', `/flows/${id}/draft`, { definition: chain('a', 'b', 'c') }), 200);
   });
@@ -106,7 +137,10 @@ describe('a flow from draft to versions', () => {
     expect((await json(await call('olga', 'POST', `/flows/${id}/commit`, { message: 'add c' }), 201)).version).toBe(2);
     const list = await json(await call('vic', 'GET', `/flows/${id}/versions`), 200);
     expect(list).toMatchObject({ total: 2, limit: 50, offset: 0 });
-    expect(list.items.map((v: { version: number; message: string }) => [v.version, v.message])).toEqual([[2, 'add c'], [1, 'first']]);
+    expect(list.items.map((v: { version: number; message: string }) => [v.version, v.message])).toEqual([
+      [2, 'add c'],
+      [1, 'first'],
+    ]);
     expect(list.items[0]).not.toHaveProperty('definition');
     expect(typeof list.items[0].committed_at).toBe('string');
   });
@@ -115,18 +149,42 @@ describe('a flow from draft to versions', () => {
     const v1 = await json(await call('vic', 'GET', `/flows/${id}/versions/1`), 200);
     expect(v1.definition).toEqual({ ...chain('a', 'b'), inputs: [], target_roles: [] });
     for (const version of ['3', '0', 'abc', '1.5']) {
-      expect(await problem(await call('vic', 'GET', `/flows/${id}/versions/${version}`))).toEqual({ status: 404, code: 'resource_not_found' });
+      expect(await problem(await call('vic', 'GET', `/flows/${id}/versions/${version}`))).toEqual({
+        status: 404,
+        code: 'resource_not_found',
+      });
     }
   });
 
   it('compares versions and the draft structurally', async () => {
     const diff = await json(await call('vic', 'GET', `/flows/${id}/versions/compare?from=1&to=2`), 200);
-    expect(diff).toMatchObject({ from: 1, to: 2, identical: false, steps: { added: [{ id: 'c', handler: 'general.sleep' }], removed: [], changed: [] }, edges: { added: [{ from: 'b', to: 'c' }], removed: [] } });
-    await json(await call('olga', 'POST', `/flows/${id}/draft`, { definition: { ...chain('a', 'b', 'c'), steps: [sleep('a', 9), sleep('b'), sleep('c')] } }), 200);
+    expect(diff).toMatchObject({
+      from: 1,
+      to: 2,
+      identical: false,
+      steps: { added: [{ id: 'c', handler: 'general.sleep' }], removed: [], changed: [] },
+      edges: { added: [{ from: 'b', to: 'c' }], removed: [] },
+    });
+    await json(
+      await call('olga', 'POST', `/flows/${id}/draft`, {
+        definition: { ...chain('a', 'b', 'c'), steps: [sleep('a', 9), sleep('b'), sleep('c')] },
+      }),
+      200,
+    );
     const toDraft = await json(await call('vic', 'GET', `/flows/${id}/versions/compare`), 200);
-    expect(toDraft).toMatchObject({ from: 2, to: 'draft', steps: { changed: [{ id: 'a', fields: ['config'], config_keys: ['seconds'] }] } });
-    expect(await problem(await call('vic', 'GET', `/flows/${id}/versions/compare?from=7`))).toEqual({ status: 404, code: 'resource_not_found' });
-    expect(await problem(await call('vic', 'GET', `/flows/${id}/versions/compare?from=latest`))).toEqual({ status: 422, code: 'validation_failed' });
+    expect(toDraft).toMatchObject({
+      from: 2,
+      to: 'draft',
+      steps: { changed: [{ id: 'a', fields: ['config'], config_keys: ['seconds'] }] },
+    });
+    expect(await problem(await call('vic', 'GET', `/flows/${id}/versions/compare?from=7`))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
+    expect(await problem(await call('vic', 'GET', `/flows/${id}/versions/compare?from=latest`))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
   });
 
   it('reports its versioning state', async () => {
@@ -156,9 +214,21 @@ describe('a flow from draft to versions', () => {
   });
 
   it('replaces name, description and draft with PUT', async () => {
-    const replaced = await json(await call('olga', 'PUT', `/flows/${id}`, { name: 'Core upgrade v2', description: 'IOS-XE', definition: chain('x') }), 200);
-    expect(replaced).toMatchObject({ name: 'Core upgrade v2', description: 'IOS-XE', draft_dirty: true, draft: chain('x'), updated_by: 'sub-olga' });
-    expect(await problem(await call('olga', 'PUT', `/flows/${id}`, { name: 'no definition' }))).toEqual({ status: 422, code: 'validation_failed' });
+    const replaced = await json(
+      await call('olga', 'PUT', `/flows/${id}`, { name: 'Core upgrade v2', description: 'IOS-XE', definition: chain('x') }),
+      200,
+    );
+    expect(replaced).toMatchObject({
+      name: 'Core upgrade v2',
+      description: 'IOS-XE',
+      draft_dirty: true,
+      draft: chain('x'),
+      updated_by: 'sub-olga',
+    });
+    expect(await problem(await call('olga', 'PUT', `/flows/${id}`, { name: 'no definition' }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
   });
 
   it('wrote one audit entry per change, with a summary of the draft and never the definition', async () => {
@@ -166,7 +236,12 @@ describe('a flow from draft to versions', () => {
     const events = entries.map((e) => e.event_type);
     expect(events[0]).toBe('entity.created');
     expect(events.filter((e) => e === 'flow.committed')).toHaveLength(3);
-    expect(entries.find((e) => e.event_type === 'flow.committed')).toMatchObject({ action: 'flow:commit', actor_sub: 'sub-olga', outcome: 'success', details_json: { version: 1, message: 'first' } });
+    expect(entries.find((e) => e.event_type === 'flow.committed')).toMatchObject({
+      action: 'flow:commit',
+      actor_sub: 'sub-olga',
+      outcome: 'success',
+      details_json: { version: 1, message: 'first' },
+    });
     const drafts = entries.filter((e) => e.event_type === 'entity.updated');
     expect(drafts.length).toBeGreaterThanOrEqual(6);
     for (const entry of drafts) {
@@ -188,7 +263,9 @@ describe('a flow from draft to versions', () => {
 describe('concurrent commits', () => {
   it('of one draft yield one version; the rest find nothing to commit', async () => {
     const { id } = await createFlow('Race', chain('a'));
-    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => call('olga', 'POST', `/flows/${id}/commit`, { message: `try ${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => call('olga', 'POST', `/flows/${id}/commit`, { message: `try ${i}` })),
+    );
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409]);
     for (const answer of answers.filter((r) => r.status === 409)) expect((await problem(answer)).code).toBe('nothing_to_commit');
@@ -224,7 +301,10 @@ describe('names', () => {
     const { id } = await createFlow('Unique');
     expect(await problem(await call('olga', 'POST', '/flows', { name: 'Unique' }))).toEqual({ status: 409, code: 'conflict' });
     const other = await createFlow('Other');
-    expect(await problem(await call('olga', 'PUT', `/flows/${other.id}`, { name: 'Unique', definition: {} }))).toEqual({ status: 409, code: 'conflict' });
+    expect(await problem(await call('olga', 'PUT', `/flows/${other.id}`, { name: 'Unique', definition: {} }))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
     expect((await flowRow(other.id)).name).toBe('Other');
     const [row] = await knex()('flows').where({ name: 'Unique' }).count<{ n: string }[]>('* as n');
     expect(Number(row!.n)).toBe(1);
@@ -239,9 +319,15 @@ describe('soft delete, restore and purge', () => {
     expect((await call('olga', 'DELETE', `/flows/${id}`)).status).toBe(204);
     expect(await flowRow(id)).toMatchObject({ deleted_by: 'sub-olga' });
     expect(await problem(await call('olga', 'GET', `/flows/${id}`))).toEqual({ status: 404, code: 'resource_not_found' });
-    expect(await problem(await call('olga', 'POST', `/flows/${id}/draft`, { definition: chain('b') }))).toEqual({ status: 404, code: 'resource_not_found' });
+    expect(await problem(await call('olga', 'POST', `/flows/${id}/draft`, { definition: chain('b') }))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
     expect(await problem(await call('olga', 'DELETE', `/flows/${id}`))).toEqual({ status: 404, code: 'resource_not_found' });
-    const names = async (query: string) => ((await json(await call('olga', 'GET', `/flows${query}`), 200)).items as { name: string; deleted_at: string | null }[]).filter((f) => f.name === 'Bin me');
+    const names = async (query: string) =>
+      ((await json(await call('olga', 'GET', `/flows${query}`), 200)).items as { name: string; deleted_at: string | null }[]).filter(
+        (f) => f.name === 'Bin me',
+      );
     expect(await names('')).toEqual([]);
     expect((await names('?include_deleted=true'))[0]!.deleted_at).toEqual(expect.any(String));
 
@@ -267,13 +353,21 @@ describe('soft delete, restore and purge', () => {
     expect((await call('root', 'DELETE', `/flows/${live.id}/permanent`)).status).toBe(204);
     expect(await flowRow(live.id)).toBeUndefined();
     expect(await versionRows(live.id)).toEqual([]);
-    expect((await audits(live.id)).at(-1)).toMatchObject({ event_type: 'entity.purged', action: 'flow:purge', actor_sub: 'sub-root', details_json: { latest_version: 1, was_deleted: false } });
+    expect((await audits(live.id)).at(-1)).toMatchObject({
+      event_type: 'entity.purged',
+      action: 'flow:purge',
+      actor_sub: 'sub-root',
+      details_json: { latest_version: 1, was_deleted: false },
+    });
 
     const binned = await createFlow('Purge binned');
     expect((await call('olga', 'DELETE', `/flows/${binned.id}`)).status).toBe(204);
     expect((await call('ada', 'DELETE', `/flows/${binned.id}/permanent`)).status).toBe(204);
     expect(await flowRow(binned.id)).toBeUndefined();
-    expect(await problem(await call('root', 'DELETE', `/flows/${binned.id}/permanent`))).toEqual({ status: 404, code: 'resource_not_found' });
+    expect(await problem(await call('root', 'DELETE', `/flows/${binned.id}/permanent`))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
   });
 });
 
@@ -288,7 +382,10 @@ describe('lists, pins, manual runs and duplicates', () => {
     expect(all.items.map((f: { name: string }) => f.name)).toEqual(['Zeta list', 'alpha list', 'Mid list']);
     expect(all.items[0]).toMatchObject({ latest_version: 0, draft_dirty: true, manual_runs_enabled: true, is_pinned: true });
     expect(all.items[0]).not.toHaveProperty('draft');
-    expect((await json(await call('vic', 'GET', '/flows?q=list&pinned=false'), 200)).items.map((f: { name: string }) => f.name)).toEqual(['alpha list', 'Mid list']);
+    expect((await json(await call('vic', 'GET', '/flows?q=list&pinned=false'), 200)).items.map((f: { name: string }) => f.name)).toEqual([
+      'alpha list',
+      'Mid list',
+    ]);
     const page = await json(await call('vic', 'GET', '/flows?q=list&limit=1&offset=1'), 200);
     expect(page).toMatchObject({ total: 3, limit: 1, offset: 1, items: [{ name: 'alpha list' }] });
     expect((await json(await call('vic', 'GET', '/flows?q=%25'), 200)).items).toEqual([]);
@@ -299,8 +396,14 @@ describe('lists, pins, manual runs and duplicates', () => {
     const { id } = await createFlow('Manual');
     expect((await json(await call('olga', 'PATCH', `/flows/${id}/manual-runs`, { enabled: false }), 200)).manual_runs_enabled).toBe(false);
     expect((await flowRow(id)).manual_runs_enabled).toBe(false);
-    expect((await audits(id)).at(-1)).toMatchObject({ event_type: 'entity.updated', details_json: { changes: ['manual_runs_enabled'], new: { manual_runs_enabled: false } } });
-    expect(await problem(await call('olga', 'PATCH', `/flows/${id}/manual-runs`, { enabled: 'no' }))).toEqual({ status: 422, code: 'validation_failed' });
+    expect((await audits(id)).at(-1)).toMatchObject({
+      event_type: 'entity.updated',
+      details_json: { changes: ['manual_runs_enabled'], new: { manual_runs_enabled: false } },
+    });
+    expect(await problem(await call('olga', 'PATCH', `/flows/${id}/manual-runs`, { enabled: 'no' }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
   });
 
   it('duplicate the draft into a new flow without versions', async () => {
@@ -311,8 +414,14 @@ describe('lists, pins, manual runs and duplicates', () => {
     expect(await versionRows(copy.id)).toEqual([]);
     expect((await json(await call('olga', 'POST', `/flows/${source.id}/duplicate`, {}), 201)).name).toBe('Template (copy 2)');
     expect((await json(await call('olga', 'POST', `/flows/${source.id}/duplicate`, { name: 'Named copy' }), 201)).name).toBe('Named copy');
-    expect(await problem(await call('olga', 'POST', `/flows/${source.id}/duplicate`, { name: 'Template' }))).toEqual({ status: 409, code: 'conflict' });
-    expect((await audits(copy.id))[0]).toMatchObject({ event_type: 'entity.created', details_json: { duplicated_from: { id: source.id } } });
+    expect(await problem(await call('olga', 'POST', `/flows/${source.id}/duplicate`, { name: 'Template' }))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
+    expect((await audits(copy.id))[0]).toMatchObject({
+      event_type: 'entity.created',
+      details_json: { duplicated_from: { id: source.id } },
+    });
   });
 });
 
@@ -330,9 +439,17 @@ describe('interface, launch contract and validation', () => {
     const { id } = await createFlow('Launchable', definition);
     const iface = await json(await call('vic', 'GET', `/flows/${id}/interface`), 200);
     expect(iface).toMatchObject({ flow_id: id, version: 'draft', inputs: definition.inputs, target_roles: definition.target_roles });
-    expect(iface.params_schema).toMatchObject({ type: 'object', required: ['ticket'], properties: { wait: { type: 'integer', minimum: 1, maximum: 60, default: 5 } } });
+    expect(iface.params_schema).toMatchObject({
+      type: 'object',
+      required: ['ticket'],
+      properties: { wait: { type: 'integer', minimum: 1, maximum: 60, default: 5 } },
+    });
 
-    expect(await json(await call('vic', 'GET', `/flows/${id}/launch-contract`), 200)).toMatchObject({ version: null, launchable: false, reasons: ['never_committed'] });
+    expect(await json(await call('vic', 'GET', `/flows/${id}/launch-contract`), 200)).toMatchObject({
+      version: null,
+      launchable: false,
+      reasons: ['never_committed'],
+    });
     await json(await call('olga', 'POST', `/flows/${id}/commit`, {}), 201);
     await json(await call('olga', 'PATCH', `/flows/${id}/manual-runs`, { enabled: false }), 200);
     expect(await json(await call('vic', 'GET', `/flows/${id}/launch-contract`), 200)).toMatchObject({
@@ -342,14 +459,20 @@ describe('interface, launch contract and validation', () => {
       reasons: ['manual_runs_disabled'],
       target_roles: [{ name: 'core', min_devices: 1, max_devices: null }],
     });
-    expect(await problem(await call('vic', 'GET', `/flows/${id}/launch-contract?version=2`))).toEqual({ status: 404, code: 'resource_not_found' });
+    expect(await problem(await call('vic', 'GET', `/flows/${id}/launch-contract?version=2`))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
     expect((await json(await call('vic', 'GET', `/flows/${id}/interface?version=1`), 200)).version).toBe(1);
   });
 
   it('validates a submitted definition or the stored draft without saving', async () => {
     const { id } = await createFlow('Validate me', chain('a'));
     expect(await json(await call('vic', 'POST', `/flows/${id}/validate`, {}), 200)).toEqual({ valid: true, issues: [] });
-    const broken = await json(await call('vic', 'POST', `/flows/${id}/validate`, { definition: { steps: [sleep('a')], edges: [{ from: 'a', to: 'a' }] } }), 200);
+    const broken = await json(
+      await call('vic', 'POST', `/flows/${id}/validate`, { definition: { steps: [sleep('a')], edges: [{ from: 'a', to: 'a' }] } }),
+      200,
+    );
     expect(broken).toMatchObject({ valid: false, issues: [{ path: 'edges[0]', code: 'self_edge' }] });
     const shape = await json(await call('vic', 'POST', `/flows/${id}/validate`, { definition: { steps: 'none' } }), 200);
     expect(shape).toMatchObject({ valid: false, issues: [{ path: 'steps', code: 'invalid_shape' }] });
@@ -358,6 +481,15 @@ describe('interface, launch contract and validation', () => {
 
   it('lists the input field types', async () => {
     const types = await json(await call('vic', 'GET', '/flow-interface/field-types'), 200);
-    expect(types.items.map((t: { type: string }) => t.type)).toEqual(['string', 'text', 'integer', 'number', 'boolean', 'select', 'multiselect', 'json']);
+    expect(types.items.map((t: { type: string }) => t.type)).toEqual([
+      'string',
+      'text',
+      'integer',
+      'number',
+      'boolean',
+      'select',
+      'multiselect',
+      'json',
+    ]);
   });
 });

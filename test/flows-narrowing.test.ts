@@ -15,7 +15,8 @@ beforeAll(async () => {
   await seedOrg(knex(), 'acme', 'Acme');
   await seedUser(knex(), { sub: 'sub-olga', username: 'olga' }, [{ orgSlug: 'acme', role: 'operator' }]);
   await seedUser(knex(), { sub: 'sub-ada', username: 'ada' }, [{ orgSlug: 'acme', role: 'admin' }]);
-  const token = async (sub: string, username: string, realmRoles: string[] = []) => `Bearer ${await idp.mintAccessToken({ sub, username, email: `${username}@acme.test`, realmRoles })}`;
+  const token = async (sub: string, username: string, realmRoles: string[] = []) =>
+    `Bearer ${await idp.mintAccessToken({ sub, username, email: `${username}@acme.test`, realmRoles })}`;
   as.root = await token('sub-root', 'root', ['admin']);
   as.olga = await token('sub-olga', 'olga', ['operator']);
   as.ada = await token('sub-ada', 'ada');
@@ -48,7 +49,11 @@ async function refusal(pending: Promise<Response>): Promise<{ status: number; co
 }
 
 const sleep = (id: string, seconds = 5) => ({ id, handler: 'general.sleep', config: { seconds } });
-const container = (id: string, config: Record<string, unknown> = {}) => ({ id, handler: 'container.run', config: { image: 'alpine:3.20', command: ['true'], ...config } });
+const container = (id: string, config: Record<string, unknown> = {}) => ({
+  id,
+  handler: 'container.run',
+  config: { image: 'alpine:3.20', command: ['true'], ...config },
+});
 const hostAccess = (id: string, path: string) => ({ status: 403, code: 'restricted_option', restriction: 'container_host_access', path });
 const egress = (path: string) => ({ status: 403, code: 'restricted_option', restriction: 'egress_widening', path });
 
@@ -64,7 +69,11 @@ describe('host-access options', () => {
     expect(await refusal(call('olga', 'POST', '/flows', body))).toEqual(hostAccess('sandbox', 'steps[1].config.privileged'));
     expect(await flowCount()).toBe(before);
     const denied = await knex()('audit_logs').where({ event_type: 'authz.denied', actor_sub: 'sub-olga', resource_type: 'flow' }).first();
-    expect(denied).toMatchObject({ action: 'flow:manage', outcome: 'denied', details_json: { restriction: 'container_host_access', path: 'steps[1].config.privileged' } });
+    expect(denied).toMatchObject({
+      action: 'flow:manage',
+      outcome: 'denied',
+      details_json: { restriction: 'container_host_access', path: 'steps[1].config.privileged' },
+    });
   });
 
   it('are refused to an organization admin too: only the platform admin role passes', async () => {
@@ -73,22 +82,41 @@ describe('host-access options', () => {
   });
 
   it('pass for a platform admin', async () => {
-    const flow = await ok(call('root', 'POST', '/flows', { name: 'Privileged', definition: { steps: [sleep('a'), container('sandbox', { privileged: true })], edges: [{ from: 'a', to: 'sandbox' }] } }), 201);
+    const flow = await ok(
+      call('root', 'POST', '/flows', {
+        name: 'Privileged',
+        definition: { steps: [sleep('a'), container('sandbox', { privileged: true })], edges: [{ from: 'a', to: 'sandbox' }] },
+      }),
+      201,
+    );
     id = flow.id;
     await ok(call('root', 'POST', `/flows/${id}/commit`, { message: 'admin made it privileged' }), 201);
   });
 
   it('set by an admin stay when an operator edits another step', async () => {
-    const edited = await ok(call('olga', 'POST', `/flows/${id}/draft`, { definition: { steps: [sleep('a', 30), container('sandbox', { privileged: true })], edges: [{ from: 'a', to: 'sandbox' }] } }));
+    const edited = await ok(
+      call('olga', 'POST', `/flows/${id}/draft`, {
+        definition: { steps: [sleep('a', 30), container('sandbox', { privileged: true })], edges: [{ from: 'a', to: 'sandbox' }] },
+      }),
+    );
     expect(edited.draft.steps[0].config.seconds).toBe(30);
-    await ok(call('olga', 'PUT', `/flows/${id}`, { name: 'Privileged (edited)', definition: { steps: [sleep('a', 40), container('sandbox', { privileged: true, memory: '1g' })] } }));
+    await ok(
+      call('olga', 'PUT', `/flows/${id}`, {
+        name: 'Privileged (edited)',
+        definition: { steps: [sleep('a', 40), container('sandbox', { privileged: true, memory: '1g' })] },
+      }),
+    );
   });
 
   it('may not be added to or changed by the operator on that step', async () => {
     const draft = { steps: [sleep('a', 40), container('sandbox', { privileged: true, memory: '1g', extra_mounts: ['/var/run:/host'] })] };
-    expect(await refusal(call('olga', 'POST', `/flows/${id}/draft`, { definition: draft }))).toEqual(hostAccess('sandbox', 'steps[1].config.extra_mounts'));
+    expect(await refusal(call('olga', 'POST', `/flows/${id}/draft`, { definition: draft }))).toEqual(
+      hostAccess('sandbox', 'steps[1].config.extra_mounts'),
+    );
     const moved = { steps: [sleep('a', 40), container('other', { privileged: true })] };
-    expect(await refusal(call('olga', 'PUT', `/flows/${id}`, { name: 'Privileged (edited)', definition: moved }))).toEqual(hostAccess('other', 'steps[1].config.privileged'));
+    expect(await refusal(call('olga', 'PUT', `/flows/${id}`, { name: 'Privileged (edited)', definition: moved }))).toEqual(
+      hostAccess('other', 'steps[1].config.privileged'),
+    );
     expect((await draftOf(id)).steps[1].config).toEqual({ image: 'alpine:3.20', command: ['true'], privileged: true, memory: '1g' });
   });
 
@@ -112,25 +140,40 @@ describe('host-access options', () => {
   });
 
   it('do not stop an operator committing a draft that keeps them', async () => {
-    await ok(call('olga', 'POST', `/flows/${id}/draft`, { definition: { steps: [sleep('a', 60), container('sandbox', { privileged: true })], edges: [{ from: 'a', to: 'sandbox' }] } }));
+    await ok(
+      call('olga', 'POST', `/flows/${id}/draft`, {
+        definition: { steps: [sleep('a', 60), container('sandbox', { privileged: true })], edges: [{ from: 'a', to: 'sandbox' }] },
+      }),
+    );
     expect((await ok(call('olga', 'POST', `/flows/${id}/commit`, {}), 201)).version).toBe(2);
   });
 });
 
 describe('egress widening', () => {
   const policy = { egress_mode: 'allow-listed', egress_allow: ['10.0.0.0/8:443/tcp'], egress_deny: ['10.9.0.0/16'] };
-  const flowWith = (config: Record<string, unknown>, networkPolicy: unknown = policy) => ({ network_policy: networkPolicy, steps: [container('fetch', config)] });
+  const flowWith = (config: Record<string, unknown>, networkPolicy: unknown = policy) => ({
+    network_policy: networkPolicy,
+    steps: [container('fetch', config)],
+  });
   let id: string;
 
   it('is allowed within the flow policy', async () => {
-    id = (await ok(call('olga', 'POST', '/flows', { name: 'Egress', definition: flowWith({ egress_mode: 'allow-listed', egress_allow: ['10.0.0.0/8:443/tcp'] }) }), 201)).id;
+    id = (
+      await ok(
+        call('olga', 'POST', '/flows', {
+          name: 'Egress',
+          definition: flowWith({ egress_mode: 'allow-listed', egress_allow: ['10.0.0.0/8:443/tcp'] }),
+        }),
+        201,
+      )
+    ).id;
     await ok(call('olga', 'POST', `/flows/${id}/draft`, { definition: flowWith({ egress_mode: 'deny-all' }) }));
   });
 
   it.each([
     ['a more open step mode', { egress_mode: 'open' }, 'steps[0].config.egress_mode'],
-    ['an allow rule outside the flow\'s list', { egress_allow: ['192.168.0.0/16:22/tcp'] }, 'steps[0].config.egress_allow[0]'],
-    ['a deny list without the flow\'s deny rules', { egress_deny: ['172.16.0.0/12'] }, 'steps[0].config.egress_deny'],
+    ["an allow rule outside the flow's list", { egress_allow: ['192.168.0.0/16:22/tcp'] }, 'steps[0].config.egress_allow[0]'],
+    ["a deny list without the flow's deny rules", { egress_deny: ['172.16.0.0/12'] }, 'steps[0].config.egress_deny'],
   ])('refuses an operator %s', async (_, config, path) => {
     const before = await draftOf(id);
     expect(await refusal(call('olga', 'POST', `/flows/${id}/draft`, { definition: flowWith(config) }))).toEqual(egress(path));
@@ -138,21 +181,31 @@ describe('egress widening', () => {
   });
 
   it('of the flow policy itself is refused to an operator, narrowing it is not', async () => {
-    expect(await refusal(call('olga', 'POST', `/flows/${id}/draft`, { definition: flowWith({}, { ...policy, egress_mode: 'open' }) }))).toEqual(egress('network_policy.egress_mode'));
-    expect(await refusal(call('olga', 'POST', `/flows/${id}/draft`, { definition: flowWith({}, { ...policy, egress_allow: ['0.0.0.0/0'] }) }))).toEqual(egress('network_policy.egress_allow[0]'));
-    expect(await refusal(call('olga', 'POST', `/flows/${id}/draft`, { definition: flowWith({}, { ...policy, egress_deny: [] }) }))).toEqual(egress('network_policy.egress_deny'));
+    expect(
+      await refusal(call('olga', 'POST', `/flows/${id}/draft`, { definition: flowWith({}, { ...policy, egress_mode: 'open' }) })),
+    ).toEqual(egress('network_policy.egress_mode'));
+    expect(
+      await refusal(call('olga', 'POST', `/flows/${id}/draft`, { definition: flowWith({}, { ...policy, egress_allow: ['0.0.0.0/0'] }) })),
+    ).toEqual(egress('network_policy.egress_allow[0]'));
+    expect(await refusal(call('olga', 'POST', `/flows/${id}/draft`, { definition: flowWith({}, { ...policy, egress_deny: [] }) }))).toEqual(
+      egress('network_policy.egress_deny'),
+    );
     await ok(call('olga', 'POST', `/flows/${id}/draft`, { definition: flowWith({}, { egress_mode: 'deny-all' }) }));
   });
 
   it('passes for a platform admin', async () => {
     await ok(call('root', 'POST', `/flows/${id}/draft`, { definition: flowWith({ egress_mode: 'open' }, { egress_mode: 'open' }) }));
     // …and what the admin set stays while the operator edits the rest of the step.
-    await ok(call('olga', 'POST', `/flows/${id}/draft`, { definition: flowWith({ egress_mode: 'open', memory: '512m' }, { egress_mode: 'open' }) }));
+    await ok(
+      call('olga', 'POST', `/flows/${id}/draft`, {
+        definition: flowWith({ egress_mode: 'open', memory: '512m' }, { egress_mode: 'open' }),
+      }),
+    );
   });
 });
 
 describe('narrowing and overrides', () => {
-  it('is not reallocated by lowering the action\'s policy', async () => {
+  it("is not reallocated by lowering the action's policy", async () => {
     await ok(call('root', 'PUT', '/settings/permissions/actions/override', { action: 'flow:manage', policy: 'viewer' }));
     try {
       await seedUser(knex(), { sub: 'sub-val', username: 'val' }, [{ orgSlug: 'acme', role: 'viewer' }]);

@@ -21,8 +21,12 @@ beforeAll(async () => {
   await knex()('organizations').where({ id: commons }).update({ is_shared: true });
   await seedUser(knex(), { sub: 'sub-olga', username: 'olga' }, [{ orgSlug: 'acme', role: 'operator' }]);
   await seedUser(knex(), { sub: 'sub-gus', username: 'gus' }, [{ orgSlug: 'globex', role: 'admin' }]);
-  await seedUser(knex(), { sub: 'sub-cora', username: 'cora' }, [{ orgSlug: 'commons', role: 'operator' }, { orgSlug: 'acme', role: 'viewer' }]);
-  const token = async (sub: string, username: string, realmRoles: string[] = []) => `Bearer ${await idp.mintAccessToken({ sub, username, email: `${username}@example.test`, realmRoles })}`;
+  await seedUser(knex(), { sub: 'sub-cora', username: 'cora' }, [
+    { orgSlug: 'commons', role: 'operator' },
+    { orgSlug: 'acme', role: 'viewer' },
+  ]);
+  const token = async (sub: string, username: string, realmRoles: string[] = []) =>
+    `Bearer ${await idp.mintAccessToken({ sub, username, email: `${username}@example.test`, realmRoles })}`;
   as.root = await token('sub-root', 'root', ['admin']);
   as.olga = await token('sub-olga', 'olga');
   as.gus = await token('sub-gus', 'gus');
@@ -61,9 +65,12 @@ async function code(pending: Promise<Response>): Promise<[number, string]> {
   return [response.status, ((await response.json()) as { code: string }).code];
 }
 
-const snapshot = async (id: string) => ({ flow: await knex()('flows').where({ id }).first(), versions: await knex()('flow_versions').where({ flow_id: id }).select() });
+const snapshot = async (id: string) => ({
+  flow: await knex()('flows').where({ id }).first(),
+  versions: await knex()('flow_versions').where({ flow_id: id }).select(),
+});
 
-describe('another organization\'s flow', () => {
+describe("another organization's flow", () => {
   it('is 404 on every read, update and delete, and nothing changes', async () => {
     const before = await snapshot(flows.globex!);
     const id = flows.globex!;
@@ -97,14 +104,16 @@ describe('another organization\'s flow', () => {
   });
 });
 
-describe('the shared organization\'s flow', () => {
+describe("the shared organization's flow", () => {
   it('is readable from another organization, marked read-only with its org_id', async () => {
     const shared = await knex()('organizations').where({ slug: 'commons' }).first('id');
     const flow = await expectStatus(call('olga', 'acme', 'GET', `/flows/${flows.shared}`), 200);
     expect(flow).toMatchObject({ org_id: shared.id, read_only: true, latest_version: 1 });
     const listed = await expectStatus(call('olga', 'acme', 'GET', '/flows'), 200);
     expect(listed.items.find((f: { id: string }) => f.id === flows.shared)).toMatchObject({ org_id: shared.id, read_only: true });
-    expect((await expectStatus(call('olga', 'acme', 'GET', `/flows/${flows.shared}/versions/1`), 200)).definition.steps).toEqual([sleep('a')]);
+    expect((await expectStatus(call('olga', 'acme', 'GET', `/flows/${flows.shared}/versions/1`), 200)).definition.steps).toEqual([
+      sleep('a'),
+    ]);
     expect((await expectStatus(call('olga', 'acme', 'GET', `/flows/${flows.shared}/launch-contract`), 200)).launchable).toBe(true);
   });
 
@@ -128,10 +137,16 @@ describe('the shared organization\'s flow', () => {
     expect(await snapshot(id)).toEqual(before);
   });
 
-  it('is duplicated into the caller\'s own organization, where it is writable', async () => {
+  it("is duplicated into the caller's own organization, where it is writable", async () => {
     const acme = await knex()('organizations').where({ slug: 'acme' }).first('id');
     const copy = await expectStatus(call('olga', 'acme', 'POST', `/flows/${flows.shared}/duplicate`, {}), 201);
-    expect(copy).toMatchObject({ org_id: acme.id, read_only: false, name: 'Shared recipe (copy)', latest_version: 0, draft: { steps: [sleep('a')] } });
+    expect(copy).toMatchObject({
+      org_id: acme.id,
+      read_only: false,
+      name: 'Shared recipe (copy)',
+      latest_version: 0,
+      draft: { steps: [sleep('a')] },
+    });
     await expectStatus(call('olga', 'acme', 'POST', `/flows/${copy.id}/commit`, {}), 201);
   });
 

@@ -19,7 +19,9 @@ function concrete(path: string): string {
 describe('the HTTP surface of the foundation', () => {
   it('answers 501 not_implemented, naming the action, on every catalogue route not built yet', async () => {
     // The daemon says which routes are built (`x-built`); docs/status.md is held to the same list elsewhere.
-    const doc = (await (await fetch(`${daemon.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { 'x-built': boolean }>> };
+    const doc = (await (await fetch(`${daemon.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { 'x-built': boolean }>>;
+    };
     const unbuilt = CATALOGUE.routes.filter((r) => doc.paths[r.path]![r.method.toLowerCase()]!['x-built'] === false);
     expect(unbuilt.length).toBeGreaterThan(0);
     for (const route of unbuilt) {
@@ -56,11 +58,15 @@ describe('the HTTP surface of the foundation', () => {
     expect(((await declared.json()) as { code: string }).code).toBe('payload_too_large');
 
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${daemon.url}/orgs`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = request(
+        `${daemon.url}/orgs`,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on('error', reject);
       req.write(big.slice(0, 1000));
       req.end(big.slice(1000));
@@ -70,7 +76,11 @@ describe('the HTTP surface of the foundation', () => {
   });
 
   it('answers 400 malformed_json for a body that is not JSON', async () => {
-    const response = await fetch(`${daemon.url}/orgs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+    const response = await fetch(`${daemon.url}/orgs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": ',
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { code: string }).code).toBe('malformed_json');
   });

@@ -24,7 +24,14 @@ describe.skipIf(!available)('IdP mappings across instances', () => {
 
   const start = (url: string) =>
     startDaemon(
-      loadConfig({ SERVICE_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'silent', SERVICE_DATABASE_URL: url, SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_IDP_SYNC: 'true' }),
+      loadConfig({
+        SERVICE_PORT: '0',
+        SERVICE_HOST: '127.0.0.1',
+        SERVICE_LOG_LEVEL: 'silent',
+        SERVICE_DATABASE_URL: url,
+        SERVICE_IDP_ISSUER: idp.issuer,
+        SERVICE_ORG_IDP_SYNC: 'true',
+      }),
       createLogger('silent'),
     ).then((d) => (daemons.push(d), d));
 
@@ -37,7 +44,14 @@ describe.skipIf(!available)('IdP mappings across instances', () => {
     (await fetch(`${d.url}${path}`, { method, headers: await asAdmin(orgRef), body: JSON.stringify(body) })).status;
 
   /** Logs `sub` in on `d` (a new token, so a new session) until its role in `slug` is `role`, or `ms` pass. */
-  async function roleAfterLogins(d: RunningDaemon, sub: string, groups: string[], slug: string, role: string | undefined, ms: number): Promise<string | undefined> {
+  async function roleAfterLogins(
+    d: RunningDaemon,
+    sub: string,
+    groups: string[],
+    slug: string,
+    role: string | undefined,
+    ms: number,
+  ): Promise<string | undefined> {
     const deadline = Date.now() + ms;
     let current: string | undefined;
     do {

@@ -72,19 +72,33 @@ describe('IdP mappings', () => {
     const mapping = await json<Mapping>(response);
     expect(mapping).toMatchObject({ org_id: orgIds.acme, claim: 'groups', value: '/Engineering', role: 'operator', is_active: true });
     expect(Object.keys(mapping).sort()).toEqual(['claim', 'created_at', 'id', 'is_active', 'org_id', 'role', 'updated_at', 'value']);
-    expect(await knex('org_idp_mappings').where({ id: mapping.id }).first()).toMatchObject({ org_id: orgIds.acme, value: '/Engineering', role: 'operator' });
+    expect(await knex('org_idp_mappings').where({ id: mapping.id }).first()).toMatchObject({
+      org_id: orgIds.acme,
+      value: '/Engineering',
+      role: 'operator',
+    });
 
     const entry = await knex('audit_logs').where({ event_type: 'idp_mapping.created', resource_id: mapping.id }).first();
-    expect(entry).toMatchObject({ org_id: orgIds.acme, actor_sub: 'sub-ada', action: 'org_idp_mapping:manage', resource_type: 'idp_mapping', outcome: 'success' });
+    expect(entry).toMatchObject({
+      org_id: orgIds.acme,
+      actor_sub: 'sub-ada',
+      action: 'org_idp_mapping:manage',
+      resource_type: 'idp_mapping',
+      outcome: 'success',
+    });
     expect(entry.details_json).toMatchObject({ claim: 'groups', value: '/Engineering', role: 'operator', is_active: true });
   });
 
   it('accept the organization id as well as its slug in X-Org-Id, and is_active false', async () => {
-    const mapping = await created('acme', { ...ada, 'x-org-id': orgIds.acme! }, { claim: 'groups', value: 'Dormant', role: 'viewer', is_active: false });
+    const mapping = await created(
+      'acme',
+      { ...ada, 'x-org-id': orgIds.acme! },
+      { claim: 'groups', value: 'Dormant', role: 'viewer', is_active: false },
+    );
     expect(mapping.is_active).toBe(false);
   });
 
-  it('list the organization\'s mappings, filtered by activity', async () => {
+  it("list the organization's mappings, filtered by activity", async () => {
     const all = await json<{ items: Mapping[] }>(await send('GET', base('acme'), ada));
     expect(all.items.map((m) => m.value)).toEqual(expect.arrayContaining(['/Engineering', 'Dormant']));
     expect(all.items.every((m) => m.org_id === orgIds.acme)).toBe(true);
@@ -103,7 +117,9 @@ describe('IdP mappings', () => {
     expect(duplicate.status).toBe(409);
     expect((await json(duplicate)).code).toBe('conflict');
     expect(await mappingCount()).toBe(before);
-    expect((await knex('audit_logs').where({ event_type: 'idp_mapping.created' }).whereRaw("details_json->>'role' = 'admin'")).length).toBe(0);
+    expect((await knex('audit_logs').where({ event_type: 'idp_mapping.created' }).whereRaw("details_json->>'role' = 'admin'")).length).toBe(
+      0,
+    );
 
     // Full path and bare name, or another case, are other values; another organization may map the same one.
     expect((await create('acme', ada, { claim: 'groups', value: 'Engineering', role: 'viewer' })).status).toBe(201);
@@ -202,7 +218,7 @@ describe('IdP mappings', () => {
     expect((await json(again)).code).toBe('resource_not_found');
   });
 
-  it('answer 404 for another organization\'s mapping through this organization\'s path, changing nothing', async () => {
+  it("answer 404 for another organization's mapping through this organization's path, changing nothing", async () => {
     const foreign = (await knex('org_idp_mappings').where({ org_id: orgIds.globex, value: '/Engineering' }).first()) as Mapping;
     const events = (await knex('audit_logs').whereIn('event_type', ['idp_mapping.updated', 'idp_mapping.deleted'])).length;
     for (const headers of [ada, root]) {
@@ -221,7 +237,7 @@ describe('IdP mappings', () => {
     expect((await knex('audit_logs').whereIn('event_type', ['idp_mapping.updated', 'idp_mapping.deleted'])).length).toBe(events);
   });
 
-  it('keep an organization admin out of another organization\'s mappings (403, never data)', async () => {
+  it("keep an organization admin out of another organization's mappings (403, never data)", async () => {
     const foreign = (await knex('org_idp_mappings').where({ org_id: orgIds.globex, value: '/Engineering' }).first()) as Mapping;
     const before = await mappingCount();
     const attempts = [
@@ -245,7 +261,7 @@ describe('IdP mappings', () => {
     expect(await knex('org_idp_mappings').where({ id: foreign.id }).first()).toMatchObject({ role: 'viewer' });
   });
 
-  it('let a platform admin manage any organization\'s mappings', async () => {
+  it("let a platform admin manage any organization's mappings", async () => {
     const mapping = await created('initech', root, { claim: 'groups', value: 'RootMade', role: 'viewer' });
     expect(mapping.org_id).toBe(orgIds.initech);
     expect((await send('DELETE', `${base('initech')}/${mapping.id}`, root)).status).toBe(204);
@@ -296,13 +312,24 @@ describe('the sync preview', () => {
     expect(body).toMatchObject({ user: { username: 'tina' }, claim: 'groups', authoritative: true, hidden_changes: 0 });
     const bySlug = Object.fromEntries(body.changes.map((c) => [c.org.slug, c]));
     expect(Object.keys(bySlug).sort()).toEqual(['acme', 'globex', 'hooli', 'initech']);
-    expect(bySlug.acme).toMatchObject({ kind: 'upgrade', from: 'viewer', role: 'operator', org: { id: orgIds.acme }, mapping: { id: ids.acmeNet, claim: 'groups', value: '/Net', role: 'operator' } });
+    expect(bySlug.acme).toMatchObject({
+      kind: 'upgrade',
+      from: 'viewer',
+      role: 'operator',
+      org: { id: orgIds.acme },
+      mapping: { id: ids.acmeNet, claim: 'groups', value: '/Net', role: 'operator' },
+    });
     expect(bySlug.globex).toMatchObject({ kind: 'untouched', role: 'viewer', source: 'manual', mapping: { id: ids.globexOps } });
     expect(bySlug.globex!.why).toEqual(expect.any(String));
     expect(bySlug.initech).toMatchObject({ kind: 'add', role: 'viewer', mapping: { id: ids.initechNet, value: '/Net' } });
     expect(bySlug.hooli).toMatchObject({ kind: 'remove', role: 'auditor', mapping: null });
     // Nothing is written by a preview.
-    expect(await knex('org_memberships as m').join('users as u', 'u.id', 'm.user_id').where('u.username', 'tina').select('m.org_id', 'm.role', 'm.source')).toHaveLength(3);
+    expect(
+      await knex('org_memberships as m')
+        .join('users as u', 'u.id', 'm.user_id')
+        .where('u.username', 'tina')
+        .select('m.org_id', 'm.role', 'm.source'),
+    ).toHaveLength(3);
   });
 
   it('show an organization admin only its own organizations, the rest as a count', async () => {
@@ -331,7 +358,11 @@ describe('the sync preview', () => {
 
   it('take one value, or none', async () => {
     const one = await json<Preview>(await preview('acme', root, 'preview_user=tina&groups=Net-Readers'));
-    expect(one.changes.find((c) => c.org.slug === 'acme')).toMatchObject({ kind: 'untouched', source: 'idp', mapping: { id: ids.acmeNetWeak } });
+    expect(one.changes.find((c) => c.org.slug === 'acme')).toMatchObject({
+      kind: 'untouched',
+      source: 'idp',
+      mapping: { id: ids.acmeNetWeak },
+    });
     const none = await json<Preview>(await preview('acme', root, 'preview_user=tina'));
     expect(none.changes.map((c) => c.kind).sort()).toEqual(['remove', 'remove', 'untouched']);
   });

@@ -22,7 +22,11 @@ beforeAll(async () => {
   for (const daemon of [authoritative, additive]) {
     const knex = daemon.services.db.knex;
     for (const slug of ['net', 'sec', 'ops']) orgs[`${slug}`] = await seedOrg(knex, slug);
-    const id = (slug: string) => knex('organizations').where({ slug }).first('id').then((r: { id: string }) => r.id);
+    const id = (slug: string) =>
+      knex('organizations')
+        .where({ slug })
+        .first('id')
+        .then((r: { id: string }) => r.id);
     await knex('org_idp_mappings').insert([
       { org_id: await id('net'), claim: 'groups', value: '/network', role: 'viewer' },
       { org_id: await id('net'), claim: 'groups', value: '/network/admins', role: 'admin' },
@@ -53,7 +57,11 @@ async function asAdmin(orgRef?: string): Promise<Record<string, string>> {
 }
 
 async function memberships(knex: Knex, sub: string): Promise<Record<string, { role: string; source: string }>> {
-  const rows = await knex('org_memberships as m').join('users as u', 'u.id', 'm.user_id').join('organizations as o', 'o.id', 'm.org_id').where('u.sub', sub).select('o.slug', 'm.role', 'm.source');
+  const rows = await knex('org_memberships as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .join('organizations as o', 'o.id', 'm.org_id')
+    .where('u.sub', sub)
+    .select('o.slug', 'm.role', 'm.source');
   return Object.fromEntries(rows.map((r: { slug: string; role: string; source: string }) => [r.slug, { role: r.role, source: r.source }]));
 }
 
@@ -72,7 +80,12 @@ describe('IdP group sync at login', () => {
     expect((await memberships(knex, 'u-a')).net).toEqual({ role: 'admin', source: 'idp' });
     const audit = await knex('audit_logs').where({ event_type: 'org_member.idp_upgraded', actor_sub: 'u-a' }).first();
     expect(audit.details_json.mapping).toMatchObject({ value: '/network/admins', role: 'admin' });
-    expect(audit.org_id).toBe(await knex('organizations').where({ slug: 'net' }).first('id').then((r: { id: string }) => r.id));
+    expect(audit.org_id).toBe(
+      await knex('organizations')
+        .where({ slug: 'net' })
+        .first('id')
+        .then((r: { id: string }) => r.id),
+    );
   });
 
   it('gives the strongest role when two mappings of one organization match', async () => {
@@ -121,7 +134,15 @@ describe('IdP group sync at login', () => {
     const token = await login(authoritative, 'u-h', ['/network']);
     const { id } = await knex('org_idp_mappings').where({ value: '/network' }).first('id');
     const setRole = async (role: string) =>
-      expect((await fetch(`${authoritative.url}/orgs/net/idp-mappings/${id}`, { method: 'PATCH', headers: await asAdmin('net'), body: JSON.stringify({ role }) })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${authoritative.url}/orgs/net/idp-mappings/${id}`, {
+            method: 'PATCH',
+            headers: await asAdmin('net'),
+            body: JSON.stringify({ role }),
+          })
+        ).status,
+      ).toBe(200);
     await setRole('operator');
     try {
       expect((await fetch(`${authoritative.url}/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
@@ -176,7 +197,10 @@ describe('IdP group sync at login', () => {
     await login(authoritative, 'u-j', ['/network']);
     await addManual(knex, 'u-j', 'ops', 'viewer');
     const groups = ['/network/admins', 'security'];
-    const preview = await fetch(`${authoritative.url}/orgs/net/idp-mappings?preview_user=u-j&${groups.map((g) => `groups=${encodeURIComponent(g)}`).join('&')}`, { headers: await asAdmin() });
+    const preview = await fetch(
+      `${authoritative.url}/orgs/net/idp-mappings?preview_user=u-j&${groups.map((g) => `groups=${encodeURIComponent(g)}`).join('&')}`,
+      { headers: await asAdmin() },
+    );
     expect(preview.status).toBe(200);
     const { changes } = (await preview.json()) as { changes: { kind: string; org: { slug: string }; role: string }[] };
     await login(authoritative, 'u-j', groups);

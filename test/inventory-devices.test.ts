@@ -14,10 +14,20 @@ const MAX_TARGETS = 4;
 
 beforeAll(async () => {
   idp = await startDevIdp();
-  daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false', SERVICE_INVENTORY_MAX_RUN_TARGETS: String(MAX_TARGETS) });
+  daemon = await startTestDaemon({
+    SERVICE_IDP_ISSUER: idp.issuer,
+    SERVICE_ORG_AUTO_JOIN: 'false',
+    SERVICE_INVENTORY_MAX_RUN_TARGETS: String(MAX_TARGETS),
+  });
   for (const slug of ['acme', 'globex', 'shared']) orgs[slug] = await seedOrg(knex(), slug);
   await knex()('organizations').where({ id: orgs.shared }).update({ is_shared: true });
-  for (const [username, role] of [['alice', 'admin'], ['olga', 'operator'], ['victor', 'viewer'], ['bob', 'admin'], ['sam', 'admin']] as const) {
+  for (const [username, role] of [
+    ['alice', 'admin'],
+    ['olga', 'operator'],
+    ['victor', 'viewer'],
+    ['bob', 'admin'],
+    ['sam', 'admin'],
+  ] as const) {
     await seedUser(knex(), { sub: `sub-${username}`, username }, [{ orgSlug: homeOf[username]!, role }]);
     tokens[username] = await idp.mintAccessToken({ sub: `sub-${username}`, username, email: `${username}@example.test`, realmRoles: [] });
   }
@@ -30,7 +40,11 @@ afterAll(async () => {
 function call(who: string, method: string, path: string, body?: unknown, org = homeOf[who]!): Promise<Response> {
   return fetch(`${daemon.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${tokens[who]}`, 'x-org-id': org, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${tokens[who]}`,
+      'x-org-id': org,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
@@ -85,7 +99,8 @@ async function fromProvider(id: string, providerId: string, externalId: string):
 }
 
 const row = (id: string) => knex()('devices').where({ id }).first();
-const audits = (eventType: string, id: string) => knex()('audit_logs').where({ event_type: eventType, resource_id: id }).orderBy('ts').select();
+const audits = (eventType: string, id: string) =>
+  knex()('audit_logs').where({ event_type: eventType, resource_id: id }).orderBy('ts').select();
 
 describe('devices', () => {
   it('are created, read and audited', async () => {
@@ -114,12 +129,17 @@ describe('devices', () => {
     });
     expect(await (await call('victor', 'GET', `/devices/${device.id}`)).json()).toEqual(device);
     expect(await row(device.id)).toMatchObject({ created_by: 'sub-alice' });
-    expect(await audits('entity.created', device.id)).toMatchObject([{ resource_type: 'device', action: 'device:manage', org_id: orgs.acme, actor_sub: 'sub-alice' }]);
+    expect(await audits('entity.created', device.id)).toMatchObject([
+      { resource_type: 'device', action: 'device:manage', org_id: orgs.acme, actor_sub: 'sub-alice' },
+    ]);
   });
 
-  it.each(['2001:db8::1', 'fe80::1%eth0', 'router1.example.net', 'router1.example.net.', 'r-1', '192.168.0.10'])('accept the management address %s', async (hostname) => {
-    await createDevice('alice', { name: `host ${hostname}`, hostname });
-  });
+  it.each(['2001:db8::1', 'fe80::1%eth0', 'router1.example.net', 'router1.example.net.', 'r-1', '192.168.0.10'])(
+    'accept the management address %s',
+    async (hostname) => {
+      await createDevice('alice', { name: `host ${hostname}`, hostname });
+    },
+  );
 
   it.each([
     ['a hostname that is no address', { name: 'h1', hostname: 'not a host' }],
@@ -140,7 +160,10 @@ describe('devices', () => {
     const foreignSite = await createSite('bob', 'Globex Site');
     const sharedSite = await createSite('sam', 'Shared Site For Devices');
     for (const site_id of [foreignSite, sharedSite, '00000000-0000-4000-8000-000000000000']) {
-      expect(await outcome(await call('alice', 'POST', '/devices', { name: `on ${site_id}`, site_id }))).toEqual({ status: 422, code: 'validation_failed' });
+      expect(await outcome(await call('alice', 'POST', '/devices', { name: `on ${site_id}`, site_id }))).toEqual({
+        status: 422,
+        code: 'validation_failed',
+      });
     }
   });
 
@@ -151,8 +174,20 @@ describe('devices', () => {
   });
 
   it('are replaced whole by PUT, and a PUT that changes nothing writes nothing', async () => {
-    const device = await createDevice('alice', { name: 'put-1', hostname: 'put-1.example', platform: 'eos', tags: ['x'], attributes: { b: 1, a: 2 } });
-    const same = await call('alice', 'PUT', `/devices/${device.id}`, { name: 'put-1', hostname: 'put-1.example', platform: 'eos', tags: ['x'], attributes: { a: 2, b: 1 } });
+    const device = await createDevice('alice', {
+      name: 'put-1',
+      hostname: 'put-1.example',
+      platform: 'eos',
+      tags: ['x'],
+      attributes: { b: 1, a: 2 },
+    });
+    const same = await call('alice', 'PUT', `/devices/${device.id}`, {
+      name: 'put-1',
+      hostname: 'put-1.example',
+      platform: 'eos',
+      tags: ['x'],
+      attributes: { a: 2, b: 1 },
+    });
     expect(same.status).toBe(200);
     expect(await audits('entity.updated', device.id)).toEqual([]);
 
@@ -161,7 +196,10 @@ describe('devices', () => {
     expect(await replaced.json()).toMatchObject({ name: 'put-1b', role: 'edge', hostname: null, platform: null, tags: [], attributes: {} });
     const [entry] = await audits('entity.updated', device.id);
     expect(Object.keys(entry.details_json.changes).sort()).toEqual(['attributes', 'hostname', 'name', 'platform', 'role', 'tags']);
-    expect(await outcome(await call('alice', 'PUT', `/devices/${device.id}`, { role: 'edge' }))).toEqual({ status: 422, code: 'validation_failed' });
+    expect(await outcome(await call('alice', 'PUT', `/devices/${device.id}`, { role: 'edge' }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
   });
 
   it('refuse a PUT changing a provider-sourced device, pointing to the overlay', async () => {
@@ -172,9 +210,15 @@ describe('devices', () => {
 
     const refused = await call('alice', 'PUT', `/devices/${device.id}`, { name: 'synced-1', hostname: '10.1.1.2', platform: 'junos' });
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toMatchObject({ code: 'provider_managed', fields: ['hostname'], overlay: `/devices/${device.id}/overlay` });
+    expect(await refused.json()).toMatchObject({
+      code: 'provider_managed',
+      fields: ['hostname'],
+      overlay: `/devices/${device.id}/overlay`,
+    });
     expect((await row(device.id)).hostname).toBe('10.1.1.1');
-    expect((await call('alice', 'PUT', `/devices/${device.id}`, { name: 'synced-1', hostname: '10.1.1.1', platform: 'junos' })).status).toBe(200);
+    expect(
+      (await call('alice', 'PUT', `/devices/${device.id}`, { name: 'synced-1', hostname: '10.1.1.1', platform: 'junos' })).status,
+    ).toBe(200);
   });
 
   it('carry a local overlay that an operator may set', async () => {
@@ -184,7 +228,11 @@ describe('devices', () => {
     expect(set.status).toBe(200);
     expect(await set.json()).toMatchObject({ tags: ['own'], overlay: { tags: ['local'], maintenance: true } });
     expect(await audits('entity.updated', device.id)).toMatchObject([
-      { action: 'device:annotate', actor_sub: 'sub-olga', details_json: { overlay: { old: { tags: [], maintenance: null }, new: { tags: ['local'], maintenance: true } } } },
+      {
+        action: 'device:annotate',
+        actor_sub: 'sub-olga',
+        details_json: { overlay: { old: { tags: [], maintenance: null }, new: { tags: ['local'], maintenance: true } } },
+      },
     ]);
     // Sending what is there changes nothing; null removes a member.
     expect((await call('olga', 'PATCH', `/devices/${device.id}/overlay`, { maintenance: true })).status).toBe(200);
@@ -194,10 +242,19 @@ describe('devices', () => {
     expect((await row(device.id)).overlay_json).toEqual({ tags: ['local'] });
 
     for (const body of [{}, { colour: 'red' }, { maintenance: 'yes' }, { tags: 'x' }]) {
-      expect(await outcome(await call('olga', 'PATCH', `/devices/${device.id}/overlay`, body))).toEqual({ status: 422, code: 'validation_failed' });
+      expect(await outcome(await call('olga', 'PATCH', `/devices/${device.id}/overlay`, body))).toEqual({
+        status: 422,
+        code: 'validation_failed',
+      });
     }
-    expect(await outcome(await call('victor', 'PATCH', `/devices/${device.id}/overlay`, { maintenance: false }))).toEqual({ status: 403, code: 'forbidden' });
-    expect(await outcome(await call('olga', 'PUT', `/devices/${device.id}`, { name: 'overlay-1' }))).toEqual({ status: 403, code: 'forbidden' });
+    expect(await outcome(await call('victor', 'PATCH', `/devices/${device.id}/overlay`, { maintenance: false }))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(await outcome(await call('olga', 'PUT', `/devices/${device.id}`, { name: 'overlay-1' }))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
   });
 
   it('soft-delete, restore and purge, each audited; a restored device whose site is gone loses it', async () => {
@@ -206,8 +263,14 @@ describe('devices', () => {
     expect((await call('alice', 'DELETE', `/devices/${device.id}`)).status).toBe(204);
     expect(await row(device.id)).toMatchObject({ deleted_by: 'sub-alice' });
     expect(await outcome(await call('alice', 'GET', `/devices/${device.id}`))).toEqual({ status: 404, code: 'resource_not_found' });
-    expect(await outcome(await call('alice', 'PUT', `/devices/${device.id}`, { name: 'x' }))).toEqual({ status: 404, code: 'resource_not_found' });
-    expect(await outcome(await call('olga', 'PATCH', `/devices/${device.id}/overlay`, { tags: [] }))).toEqual({ status: 404, code: 'resource_not_found' });
+    expect(await outcome(await call('alice', 'PUT', `/devices/${device.id}`, { name: 'x' }))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
+    expect(await outcome(await call('olga', 'PATCH', `/devices/${device.id}/overlay`, { tags: [] }))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
     expect((await call('alice', 'DELETE', `/sites/${site}`)).status).toBe(204);
 
     const blocker = await createDevice('alice', { name: 'cycle-1' });
@@ -225,13 +288,30 @@ describe('devices', () => {
 
   it('duplicate as a local device under a new name', async () => {
     const site = await createSite('alice', 'Dup Device Site');
-    const source = await createDevice('alice', { name: 'dup-src', hostname: 'dup.example', site_id: site, tags: ['t'], attributes: { k: 'v' } });
+    const source = await createDevice('alice', {
+      name: 'dup-src',
+      hostname: 'dup.example',
+      site_id: site,
+      tags: ['t'],
+      attributes: { k: 'v' },
+    });
     await fromProvider(source.id, 'netbox:main:' + orgs.acme, '303');
     await call('olga', 'PATCH', `/devices/${source.id}/overlay`, { maintenance: true });
     const copy = await call('alice', 'POST', `/devices/${source.id}/duplicate`, { name: 'dup-copy' });
     expect(copy.status).toBe(201);
-    expect(await copy.json()).toMatchObject({ name: 'dup-copy', hostname: 'dup.example', site_id: site, tags: ['t'], attributes: { k: 'v' }, provider_id: null, overlay: { tags: [], maintenance: null } });
-    expect(await outcome(await call('alice', 'POST', `/devices/${source.id}/duplicate`, { name: 'dup-src' }))).toEqual({ status: 409, code: 'conflict' });
+    expect(await copy.json()).toMatchObject({
+      name: 'dup-copy',
+      hostname: 'dup.example',
+      site_id: site,
+      tags: ['t'],
+      attributes: { k: 'v' },
+      provider_id: null,
+      overlay: { tags: [], maintenance: null },
+    });
+    expect(await outcome(await call('alice', 'POST', `/devices/${source.id}/duplicate`, { name: 'dup-src' }))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
 
     const shared = await createDevice('sam', { name: 'shared-dup-src', site_id: await createSite('sam', 'Shared Dup Device Site') });
     const fromShared = (await (await call('alice', 'POST', `/devices/${shared.id}/duplicate`, { name: 'from-shared' })).json()) as Device;
@@ -245,8 +325,23 @@ describe('device lists and search', () => {
   beforeAll(async () => {
     siteA = await createSite('alice', 'Search A');
     siteB = await createSite('alice', 'Search B');
-    await createDevice('alice', { name: 'srch-core-1', hostname: 'core1.lab', platform: 'IOS-XE', role: 'core', site_id: siteA, serial: 'FOC123', tags: ['lab', 'blue'] });
-    await createDevice('alice', { name: 'srch-core-2', hostname: '10.9.0.2', platform: 'junos', role: 'core', site_id: siteB, tags: ['lab'] });
+    await createDevice('alice', {
+      name: 'srch-core-1',
+      hostname: 'core1.lab',
+      platform: 'IOS-XE',
+      role: 'core',
+      site_id: siteA,
+      serial: 'FOC123',
+      tags: ['lab', 'blue'],
+    });
+    await createDevice('alice', {
+      name: 'srch-core-2',
+      hostname: '10.9.0.2',
+      platform: 'junos',
+      role: 'core',
+      site_id: siteB,
+      tags: ['lab'],
+    });
     const edge = await createDevice('alice', { name: 'srch-edge-1', platform: 'eos', role: 'edge', site_id: siteA, tags: ['prod'] });
     await fromProvider(edge.id, 'netbox:main:' + orgs.acme, 'e1');
     await call('olga', 'PATCH', `/devices/${edge.id}/overlay`, { tags: ['blue'], maintenance: true });
@@ -257,7 +352,10 @@ describe('device lists and search', () => {
   });
 
   it('list with q, site_id, platform, role, tag, paging and include_deleted', async () => {
-    expect(await list('victor', '/devices?q=srch')).toMatchObject({ names: ['srch-core-1', 'srch-core-2', 'srch-edge-1', 'srch-shared-1'], total: 4 });
+    expect(await list('victor', '/devices?q=srch')).toMatchObject({
+      names: ['srch-core-1', 'srch-core-2', 'srch-edge-1', 'srch-shared-1'],
+      total: 4,
+    });
     expect((await list('victor', '/devices?q=CORE1.lab')).names).toEqual(['srch-core-1']);
     expect((await list('victor', `/devices?site_id=${siteA}`)).names).toEqual(['srch-core-1', 'srch-edge-1']);
     expect((await list('victor', '/devices?q=srch&platform=ios-xe')).names).toEqual(['srch-core-1']);
@@ -275,14 +373,22 @@ describe('device lists and search', () => {
 
   it('search over name, hostname, serial and tags, with repeatable filters', async () => {
     expect((await list('victor', '/devices/search?q=foc12')).names).toEqual(['srch-core-1']);
-    expect((await list('victor', '/devices/search?q=srch&platform=eos&platform=junos')).names).toEqual(['srch-core-2', 'srch-edge-1', 'srch-shared-1']);
+    expect((await list('victor', '/devices/search?q=srch&platform=eos&platform=junos')).names).toEqual([
+      'srch-core-2',
+      'srch-edge-1',
+      'srch-shared-1',
+    ]);
     expect((await list('victor', '/devices/search?q=srch&tag=lab&tag=blue')).names).toEqual(['srch-core-1']);
     expect((await list('victor', `/devices/search?site_id=${siteA}&site_id=${siteB}&role=edge`)).names).toEqual(['srch-edge-1']);
     expect((await list('victor', '/devices/search?q=srch&source=provider')).names).toEqual(['srch-edge-1']);
     expect((await list('victor', `/devices/search?provider_id=netbox:main:${orgs.acme}&q=srch`)).names).toEqual(['srch-edge-1']);
     expect((await list('victor', '/devices/search?q=srch&maintenance=true')).names).toEqual(['srch-edge-1']);
     expect((await list('victor', '/devices/search?q=srch&scope=shared')).names).toEqual(['srch-shared-1']);
-    expect((await list('victor', '/devices/search?q=srch&scope=own&sort=-name')).names).toEqual(['srch-edge-1', 'srch-core-2', 'srch-core-1']);
+    expect((await list('victor', '/devices/search?q=srch&scope=own&sort=-name')).names).toEqual([
+      'srch-edge-1',
+      'srch-core-2',
+      'srch-core-1',
+    ]);
     // A search is over live devices only.
     expect((await list('victor', '/devices/search?q=srch-gone')).total).toBe(0);
     for (const bad of ['sort=colour', 'scope=everyone', 'source=x', 'include_deleted=true']) {
@@ -291,13 +397,26 @@ describe('device lists and search', () => {
   });
 
   it('answer the ids a search matches, capped at the run-target limit', async () => {
-    const all = (await (await call('victor', 'GET', '/devices/search/ids?q=srch')).json()) as { ids: string[]; total: number; truncated: boolean; limit: number };
+    const all = (await (await call('victor', 'GET', '/devices/search/ids?q=srch')).json()) as {
+      ids: string[];
+      total: number;
+      truncated: boolean;
+      limit: number;
+    };
     expect(all).toMatchObject({ total: 4, truncated: false, limit: MAX_TARGETS });
     expect(all.ids).toHaveLength(4);
-    const core = (await (await call('victor', 'GET', '/devices/search/ids?q=srch&role=core&limit=1')).json()) as { ids: string[]; total: number; truncated: boolean };
+    const core = (await (await call('victor', 'GET', '/devices/search/ids?q=srch&role=core&limit=1')).json()) as {
+      ids: string[];
+      total: number;
+      truncated: boolean;
+    };
     expect(core).toMatchObject({ total: 2, truncated: true });
     expect(core.ids).toHaveLength(1);
-    const capped = (await (await call('victor', 'GET', '/devices/search/ids?limit=999')).json()) as { ids: string[]; truncated: boolean; limit: number };
+    const capped = (await (await call('victor', 'GET', '/devices/search/ids?limit=999')).json()) as {
+      ids: string[];
+      truncated: boolean;
+      limit: number;
+    };
     expect(capped.ids.length).toBe(MAX_TARGETS);
     expect(capped).toMatchObject({ truncated: true, limit: MAX_TARGETS });
   });
@@ -324,7 +443,9 @@ describe('bulk device operations', () => {
 
     await createDevice('alice', { name: 'bulk-a' });
     const c = await createDevice('alice', { name: 'bulk-c' });
-    const restored = (await (await call('alice', 'POST', '/devices/bulk/restore', { ids: [a.id, b.id, c.id] })).json()) as { results: unknown[] };
+    const restored = (await (await call('alice', 'POST', '/devices/bulk/restore', { ids: [a.id, b.id, c.id] })).json()) as {
+      results: unknown[];
+    };
     expect(restored.results).toEqual([
       { id: a.id, status: 'conflict' },
       { id: b.id, status: 'ok' },
@@ -332,7 +453,9 @@ describe('bulk device operations', () => {
     ]);
     expect((await row(b.id)).deleted_at).toBeNull();
 
-    const purged = (await (await call('alice', 'POST', '/devices/bulk/permanent', { ids: [a.id, b.id, shared.id] })).json()) as { results: unknown[] };
+    const purged = (await (await call('alice', 'POST', '/devices/bulk/permanent', { ids: [a.id, b.id, shared.id] })).json()) as {
+      results: unknown[];
+    };
     expect(purged.results).toEqual([
       { id: a.id, status: 'ok' },
       { id: b.id, status: 'ok' },
@@ -344,16 +467,28 @@ describe('bulk device operations', () => {
 
   it('are refused to non-admins and for malformed id lists', async () => {
     const device = await createDevice('alice', { name: 'bulk-guarded' });
-    expect(await outcome(await call('olga', 'POST', '/devices/bulk/delete', { ids: [device.id] }))).toEqual({ status: 403, code: 'forbidden' });
-    expect(await outcome(await call('olga', 'POST', '/devices/bulk/restore', { ids: [device.id] }))).toEqual({ status: 403, code: 'forbidden' });
-    expect(await outcome(await call('olga', 'POST', '/devices/bulk/permanent', { ids: [device.id] }))).toEqual({ status: 403, code: 'forbidden' });
-    expect(await outcome(await call('alice', 'POST', '/devices/bulk/delete', { ids: ['x'] }))).toEqual({ status: 422, code: 'validation_failed' });
+    expect(await outcome(await call('olga', 'POST', '/devices/bulk/delete', { ids: [device.id] }))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(await outcome(await call('olga', 'POST', '/devices/bulk/restore', { ids: [device.id] }))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(await outcome(await call('olga', 'POST', '/devices/bulk/permanent', { ids: [device.id] }))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(await outcome(await call('alice', 'POST', '/devices/bulk/delete', { ids: ['x'] }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
     expect((await row(device.id)).deleted_at).toBeNull();
   });
 });
 
 describe('device tenancy', () => {
-  it('answers another organization\'s device with 404 on read, update and delete, changing nothing', async () => {
+  it("answers another organization's device with 404 on read, update and delete, changing nothing", async () => {
     const theirs = await createDevice('bob', { name: 'globex-only' });
     const before = await row(theirs.id);
     for (const [who, method, path, body] of [
@@ -372,9 +507,13 @@ describe('device tenancy', () => {
     expect(await outcome(await call('alice', 'PUT', '/devices/nope', { name: 'x' }))).toEqual({ status: 404, code: 'resource_not_found' });
   });
 
-  it('lets every tenant read the shared organization\'s devices and only that organization change them', async () => {
+  it("lets every tenant read the shared organization's devices and only that organization change them", async () => {
     const shared = await createDevice('sam', { name: 'shared-core' });
-    expect(await (await call('bob', 'GET', `/devices/${shared.id}`)).json()).toMatchObject({ id: shared.id, org_id: orgs.shared, shared: true });
+    expect(await (await call('bob', 'GET', `/devices/${shared.id}`)).json()).toMatchObject({
+      id: shared.id,
+      org_id: orgs.shared,
+      shared: true,
+    });
     const before = await row(shared.id);
     for (const [who, method, path, body] of [
       ['alice', 'PUT', `/devices/${shared.id}`, { name: 'mine now' }],
@@ -399,7 +538,10 @@ describe('device policies', () => {
     for (const who of ['victor', 'olga']) {
       expect(await outcome(await call(who, 'POST', '/devices', { name: `by-${who}` })), who).toEqual({ status: 403, code: 'forbidden' });
       expect(await outcome(await call(who, 'DELETE', `/devices/${device.id}`)), who).toEqual({ status: 403, code: 'forbidden' });
-      expect(await outcome(await call(who, 'POST', `/devices/${device.id}/duplicate`, { name: 'x' })), who).toEqual({ status: 403, code: 'forbidden' });
+      expect(await outcome(await call(who, 'POST', `/devices/${device.id}/duplicate`, { name: 'x' })), who).toEqual({
+        status: 403,
+        code: 'forbidden',
+      });
       expect(await outcome(await call(who, 'DELETE', `/devices/${device.id}/permanent`)), who).toEqual({ status: 403, code: 'forbidden' });
     }
     expect((await call('olga', 'PATCH', `/devices/${device.id}/overlay`, { tags: ['seen'] })).status).toBe(200);

@@ -11,7 +11,10 @@ const orgs: Record<string, string> = {};
 const ids: Record<string, string> = {};
 
 async function device(org: string, name: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const [row] = await db.knex('devices').insert({ org_id: orgs[org], name, ...extra }).returning('id');
+  const [row] = await db
+    .knex('devices')
+    .insert({ org_id: orgs[org], name, ...extra })
+    .returning('id');
   return (row as { id: string }).id;
 }
 
@@ -32,7 +35,10 @@ afterAll(() => close?.());
 describe('the device directory', () => {
   it('answers which ids name live devices of the given organizations', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
-    const found = await directory.liveIds([orgs.acme!, orgs.shared!], [ids.live!, ids.deleted!, ids.foreign!, ids.shared!, unknown, 'not-a-uuid', ids.live!]);
+    const found = await directory.liveIds(
+      [orgs.acme!, orgs.shared!],
+      [ids.live!, ids.deleted!, ids.foreign!, ids.shared!, unknown, 'not-a-uuid', ids.live!],
+    );
     expect([...found].sort()).toEqual([ids.live!, ids.shared!].sort());
     expect(await directory.liveIds([orgs.acme!], [ids.shared!])).toEqual(new Set());
     expect(await directory.liveIds([orgs.acme!], [])).toEqual(new Set());
@@ -68,12 +74,14 @@ describe('the device directory', () => {
     expect(await directory.byProviderRefs(orgs.globex!, [refs[3]!])).toEqual(new Map([[providerRefKey(refs[3]!), ids.foreign!]]));
   });
 
-  it('takes the caller\'s transaction and sees its uncommitted rows', async () => {
+  it("takes the caller's transaction and sees its uncommitted rows", async () => {
     const rollback = new Error('rollback');
     const seen: { id?: string; live?: Set<string>; refs?: Map<string, string> } = {};
     await expect(
       db.knex.transaction(async (trx) => {
-        const [row] = await trx('devices').insert({ org_id: orgs.acme, name: 'in-trx', provider_id: 'p:q', external_id: 'x' }).returning('id');
+        const [row] = await trx('devices')
+          .insert({ org_id: orgs.acme, name: 'in-trx', provider_id: 'p:q', external_id: 'x' })
+          .returning('id');
         seen.id = (row as { id: string }).id;
         seen.live = await directory.liveIds([orgs.acme!], [seen.id], trx);
         seen.refs = await directory.byProviderRefs(orgs.acme!, [{ provider_id: 'p:q', external_id: 'x' }], trx);

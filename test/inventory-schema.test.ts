@@ -14,8 +14,15 @@ beforeAll(async () => {
 afterAll(() => close?.());
 
 async function columns(table: string): Promise<Record<string, string>> {
-  const { rows } = await db.knex.raw('SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = ?', [table]);
-  return Object.fromEntries((rows as { column_name: string; data_type: string; is_nullable: string }[]).map((r) => [r.column_name, `${r.data_type}${r.is_nullable === 'YES' ? ' null' : ''}`]));
+  const { rows } = await db.knex.raw('SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = ?', [
+    table,
+  ]);
+  return Object.fromEntries(
+    (rows as { column_name: string; data_type: string; is_nullable: string }[]).map((r) => [
+      r.column_name,
+      `${r.data_type}${r.is_nullable === 'YES' ? ' null' : ''}`,
+    ]),
+  );
 }
 
 const STAMPS = {
@@ -62,7 +69,10 @@ describe('the inventory tables', () => {
   it('fill in ids and JSON defaults', async () => {
     const [site] = await db.knex('sites').insert({ org_id: org, name: 'defaults' }).returning(['id', 'tags']);
     expect(site).toMatchObject({ id: expect.any(String), tags: [] });
-    const [device] = await db.knex('devices').insert({ org_id: org, name: 'defaults' }).returning(['id', 'tags', 'attributes_json', 'overlay_json']);
+    const [device] = await db
+      .knex('devices')
+      .insert({ org_id: org, name: 'defaults' })
+      .returning(['id', 'tags', 'attributes_json', 'overlay_json']);
     expect(device).toMatchObject({ tags: [], attributes_json: {}, overlay_json: {} });
   });
 
@@ -81,12 +91,19 @@ describe('the inventory tables', () => {
     await expect(db.knex('devices').insert({ ...ref, name: 'ref-2' })).rejects.toMatchObject({ code: '23505' });
     await db.knex('devices').insert({ ...ref, name: 'ref-3', deleted_at: new Date() });
     // Local devices (no provider) never collide on the reference.
-    await db.knex('devices').insert([{ org_id: org, name: 'local-1' }, { org_id: org, name: 'local-2' }]);
+    await db.knex('devices').insert([
+      { org_id: org, name: 'local-1' },
+      { org_id: org, name: 'local-2' },
+    ]);
   });
 
   it('refuse tags that are not a JSON array', async () => {
-    await expect(db.knex('sites').insert({ org_id: org, name: 'bad-tags', tags: JSON.stringify({ a: 1 }) })).rejects.toMatchObject({ code: '23514' });
-    await expect(db.knex('devices').insert({ org_id: org, name: 'bad-tags', tags: JSON.stringify('x') })).rejects.toMatchObject({ code: '23514' });
+    await expect(db.knex('sites').insert({ org_id: org, name: 'bad-tags', tags: JSON.stringify({ a: 1 }) })).rejects.toMatchObject({
+      code: '23514',
+    });
+    await expect(db.knex('devices').insert({ org_id: org, name: 'bad-tags', tags: JSON.stringify('x') })).rejects.toMatchObject({
+      code: '23514',
+    });
   });
 
   it('detach children and devices when a site is removed, and go with their organization', async () => {

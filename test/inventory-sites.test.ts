@@ -16,7 +16,13 @@ beforeAll(async () => {
   daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false' });
   for (const slug of ['acme', 'globex', 'shared']) orgs[slug] = await seedOrg(knex(), slug);
   await knex()('organizations').where({ id: orgs.shared }).update({ is_shared: true });
-  for (const [username, role] of [['alice', 'admin'], ['olga', 'operator'], ['victor', 'viewer'], ['bob', 'admin'], ['sam', 'admin']] as const) {
+  for (const [username, role] of [
+    ['alice', 'admin'],
+    ['olga', 'operator'],
+    ['victor', 'viewer'],
+    ['bob', 'admin'],
+    ['sam', 'admin'],
+  ] as const) {
     await seedUser(knex(), { sub: `sub-${username}`, username }, [{ orgSlug: homeOf[username]!, role }]);
     tokens[username] = await idp.mintAccessToken({ sub: `sub-${username}`, username, email: `${username}@example.test`, realmRoles: [] });
   }
@@ -30,7 +36,11 @@ afterAll(async () => {
 function call(who: string, method: string, path: string, body?: unknown, org = homeOf[who]!): Promise<Response> {
   return fetch(`${daemon.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${tokens[who]}`, 'x-org-id': org, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${tokens[who]}`,
+      'x-org-id': org,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
@@ -67,11 +77,26 @@ const names = (items: { name: string }[]) => items.map((i) => i.name);
 describe('sites', () => {
   it('are created, read and audited in the active organization', async () => {
     const site = await createSite('alice', { name: '  Paris DC  ', description: 'main', address: '1 rue X', tags: ['eu', 'dc', 'eu'] });
-    expect(site).toMatchObject({ org_id: orgs.acme, shared: false, name: 'Paris DC', description: 'main', address: '1 rue X', tags: ['eu', 'dc'], parent_id: null, deleted_at: null });
+    expect(site).toMatchObject({
+      org_id: orgs.acme,
+      shared: false,
+      name: 'Paris DC',
+      description: 'main',
+      address: '1 rue X',
+      tags: ['eu', 'dc'],
+      parent_id: null,
+      deleted_at: null,
+    });
     expect(await row(site.id)).toMatchObject({ org_id: orgs.acme, created_by: 'sub-alice', updated_by: 'sub-alice' });
     expect(await (await call('alice', 'GET', `/sites/${site.id}`)).json()).toEqual(site);
     const [entry] = await audits('entity.created', site.id);
-    expect(entry).toMatchObject({ org_id: orgs.acme, actor_sub: 'sub-alice', resource_type: 'site', action: 'site:manage', outcome: 'success' });
+    expect(entry).toMatchObject({
+      org_id: orgs.acme,
+      actor_sub: 'sub-alice',
+      resource_type: 'site',
+      action: 'site:manage',
+      outcome: 'success',
+    });
   });
 
   it.each([
@@ -97,9 +122,18 @@ describe('sites', () => {
     const city = await createSite('alice', { name: 'City A', parent_id: region.id });
     const building = await createSite('alice', { name: 'Building A', parent_id: city.id });
     const foreign = await createSite('bob', { name: 'Globex HQ' });
-    expect(await outcome(await call('alice', 'POST', '/sites', { name: 'x1', parent_id: foreign.id }))).toEqual({ status: 422, code: 'validation_failed' });
-    expect(await outcome(await call('alice', 'PATCH', `/sites/${region.id}`, { parent_id: building.id }))).toEqual({ status: 422, code: 'validation_failed' });
-    expect(await outcome(await call('alice', 'PATCH', `/sites/${region.id}`, { parent_id: region.id }))).toEqual({ status: 422, code: 'validation_failed' });
+    expect(await outcome(await call('alice', 'POST', '/sites', { name: 'x1', parent_id: foreign.id }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
+    expect(await outcome(await call('alice', 'PATCH', `/sites/${region.id}`, { parent_id: building.id }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
+    expect(await outcome(await call('alice', 'PATCH', `/sites/${region.id}`, { parent_id: region.id }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
     expect((await row(region.id)).parent_id).toBeNull();
 
     const moved = await call('alice', 'PATCH', `/sites/${building.id}`, { parent_id: region.id, tags: ['b'] });
@@ -120,7 +154,12 @@ describe('sites', () => {
   it('list with q, parent_id, paging and include_deleted', async () => {
     const root = await createSite('alice', { name: 'List Root' });
     for (const n of ['List One', 'List Two', 'List Three']) await createSite('alice', { name: n, parent_id: root.id });
-    const page = (await (await call('alice', 'GET', `/sites?q=list&limit=2&offset=1`)).json()) as { items: Site[]; total: number; limit: number; offset: number };
+    const page = (await (await call('alice', 'GET', `/sites?q=list&limit=2&offset=1`)).json()) as {
+      items: Site[];
+      total: number;
+      limit: number;
+      offset: number;
+    };
     expect(page).toMatchObject({ total: 4, limit: 2, offset: 1 });
     expect(names(page.items)).toEqual(['List Root', 'List Three']);
     const children = (await (await call('alice', 'GET', `/sites?parent_id=${root.id}`)).json()) as { items: Site[] };
@@ -160,7 +199,10 @@ describe('sites', () => {
     expect((await call('alice', 'DELETE', `/sites/${site.id}`)).status).toBe(204);
     expect(await row(site.id)).toMatchObject({ deleted_by: 'sub-alice' });
     expect(await outcome(await call('alice', 'GET', `/sites/${site.id}`))).toEqual({ status: 404, code: 'resource_not_found' });
-    expect(await outcome(await call('alice', 'PATCH', `/sites/${site.id}`, { name: 'x' }))).toEqual({ status: 404, code: 'resource_not_found' });
+    expect(await outcome(await call('alice', 'PATCH', `/sites/${site.id}`, { name: 'x' }))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
     expect(await outcome(await call('alice', 'DELETE', `/sites/${site.id}`))).toEqual({ status: 404, code: 'resource_not_found' });
 
     // The name is free while the site is deleted; restoring then collides.
@@ -215,8 +257,14 @@ describe('sites', () => {
     expect(body).toMatchObject({ name: 'Dup Copy', description: 'd', tags: ['t'], parent_id: parent.id, org_id: orgs.acme });
     expect(body.id).not.toBe(source.id);
     expect((await audits('entity.created', body.id))[0].details_json.duplicated_from).toBe(source.id);
-    expect(await outcome(await call('alice', 'POST', `/sites/${source.id}/duplicate`, { name: 'Dup Source' }))).toEqual({ status: 409, code: 'conflict' });
-    expect(await outcome(await call('alice', 'POST', `/sites/${source.id}/duplicate`, {}))).toEqual({ status: 422, code: 'validation_failed' });
+    expect(await outcome(await call('alice', 'POST', `/sites/${source.id}/duplicate`, { name: 'Dup Source' }))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
+    expect(await outcome(await call('alice', 'POST', `/sites/${source.id}/duplicate`, {}))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
 
     const sharedParent = await createSite('sam', { name: 'Shared Dup Parent' });
     const shared = await createSite('sam', { name: 'Shared Dup', parent_id: sharedParent.id });
@@ -248,7 +296,9 @@ describe('bulk site operations', () => {
     const shared = await createSite('sam', { name: 'Bulk Shared' });
     const unknown = '00000000-0000-4000-8000-000000000000';
 
-    const deleted = await call('alice', 'POST', '/sites/bulk/delete', { ids: [a.id, b.id, a.id, busyParent.id, busy.id, foreign.id, shared.id, unknown] });
+    const deleted = await call('alice', 'POST', '/sites/bulk/delete', {
+      ids: [a.id, b.id, a.id, busyParent.id, busy.id, foreign.id, shared.id, unknown],
+    });
     expect(deleted.status).toBe(200);
     expect(await deleted.json()).toEqual({
       results: [
@@ -267,7 +317,9 @@ describe('bulk site operations', () => {
     expect((await row(shared.id)).deleted_at).toBeNull();
 
     await createSite('alice', { name: 'Bulk A' });
-    const restored = (await (await call('alice', 'POST', '/sites/bulk/restore', { ids: [a.id, b.id, c.id] })).json()) as { results: unknown[] };
+    const restored = (await (await call('alice', 'POST', '/sites/bulk/restore', { ids: [a.id, b.id, c.id] })).json()) as {
+      results: unknown[];
+    };
     expect(restored.results).toEqual([
       { id: a.id, status: 'conflict' },
       { id: b.id, status: 'ok' },
@@ -276,7 +328,9 @@ describe('bulk site operations', () => {
     // b's parent a stayed deleted: b came back at the top level.
     expect(await row(b.id)).toMatchObject({ deleted_at: null, parent_id: null });
 
-    const purged = (await (await call('alice', 'POST', '/sites/bulk/permanent', { ids: [a.id, c.id, shared.id] })).json()) as { results: unknown[] };
+    const purged = (await (await call('alice', 'POST', '/sites/bulk/permanent', { ids: [a.id, c.id, shared.id] })).json()) as {
+      results: unknown[];
+    };
     expect(purged.results).toEqual([
       { id: a.id, status: 'ok' },
       { id: c.id, status: 'ok' },
@@ -296,12 +350,15 @@ describe('bulk site operations', () => {
   it('are refused to non-admins', async () => {
     const site = await createSite('alice', { name: 'Bulk Guarded' });
     expect(await outcome(await call('olga', 'POST', '/sites/bulk/delete', { ids: [site.id] }))).toEqual({ status: 403, code: 'forbidden' });
-    expect(await outcome(await call('olga', 'POST', '/sites/bulk/permanent', { ids: [site.id] }))).toEqual({ status: 403, code: 'forbidden' });
+    expect(await outcome(await call('olga', 'POST', '/sites/bulk/permanent', { ids: [site.id] }))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
   });
 });
 
 describe('site tenancy', () => {
-  it('answers another organization\'s site with 404 on read, update and delete, changing nothing', async () => {
+  it("answers another organization's site with 404 on read, update and delete, changing nothing", async () => {
     const theirs = await createSite('bob', { name: 'Globex Only' });
     const before = await row(theirs.id);
     for (const [method, path, body] of [
@@ -312,7 +369,10 @@ describe('site tenancy', () => {
       ['POST', `/sites/${theirs.id}/duplicate`, { name: 'copy of theirs' }],
       ['DELETE', `/sites/${theirs.id}/permanent`, undefined],
     ] as const) {
-      expect(await outcome(await call('alice', method, path, body)), `${method} ${path}`).toEqual({ status: 404, code: 'resource_not_found' });
+      expect(await outcome(await call('alice', method, path, body)), `${method} ${path}`).toEqual({
+        status: 404,
+        code: 'resource_not_found',
+      });
     }
     expect(await row(theirs.id)).toEqual(before);
     const listed = (await (await call('alice', 'GET', '/sites?q=Globex')).json()) as { items: Site[] };
@@ -324,7 +384,7 @@ describe('site tenancy', () => {
     expect(await outcome(await call('alice', 'DELETE', '/sites/not-a-uuid'))).toEqual({ status: 404, code: 'resource_not_found' });
   });
 
-  it('lets every tenant read the shared organization\'s sites and only that organization change them', async () => {
+  it("lets every tenant read the shared organization's sites and only that organization change them", async () => {
     const shared = await createSite('sam', { name: 'Shared POP', tags: ['pop'] });
     const read = (await (await call('bob', 'GET', `/sites/${shared.id}`)).json()) as Site;
     expect(read).toMatchObject({ id: shared.id, org_id: orgs.shared, shared: true });
@@ -337,7 +397,10 @@ describe('site tenancy', () => {
       ['POST', `/sites/${shared.id}/restore`, undefined],
       ['DELETE', `/sites/${shared.id}/permanent`, undefined],
     ] as const) {
-      expect(await outcome(await call('alice', method, path, body)), `${method} ${path}`).toEqual({ status: 403, code: 'shared_read_only' });
+      expect(await outcome(await call('alice', method, path, body)), `${method} ${path}`).toEqual({
+        status: 403,
+        code: 'shared_read_only',
+      });
     }
     expect(await row(shared.id)).toEqual(before);
     // In its own organization the row is an ordinary one.
@@ -345,7 +408,7 @@ describe('site tenancy', () => {
     expect((await call('sam', 'PATCH', `/sites/${shared.id}`, { description: 'edge' })).status).toBe(200);
   });
 
-  it('hides the shared organization\'s soft-deleted sites from other tenants', async () => {
+  it("hides the shared organization's soft-deleted sites from other tenants", async () => {
     const shared = await createSite('sam', { name: 'Shared Gone' });
     expect((await call('sam', 'DELETE', `/sites/${shared.id}`)).status).toBe(204);
     expect(await outcome(await call('alice', 'POST', `/sites/${shared.id}/restore`))).toEqual({ status: 404, code: 'resource_not_found' });

@@ -65,9 +65,7 @@ interface Realm {
   users?: User[];
 }
 
-const realm = JSON.parse(
-  readFileSync(new URL('../deploy/keycloak/svc-realm.json', import.meta.url), 'utf8'),
-) as Realm;
+const realm = JSON.parse(readFileSync(new URL('../deploy/keycloak/svc-realm.json', import.meta.url), 'utf8')) as Realm;
 
 const PLATFORM_ROLES = ['admin', 'operator', 'approver', 'auditor', 'viewer'];
 const TOKEN_CLIENTS = ['service-ui', 'svc-cli', 'service-automation'];
@@ -227,8 +225,6 @@ describe('Keycloak realm file', () => {
   });
 
   it('has exactly the four svc clients', () => {
-    expect(realm.clients.map((c) => c.clientId).sort()).toEqual(
-      ['service-api', 'service-automation', 'service-ui', 'svc-cli'],
-    );
+    expect(realm.clients.map((c) => c.clientId).sort()).toEqual(['service-api', 'service-automation', 'service-ui', 'svc-cli']);
   });
 });

@@ -28,13 +28,27 @@ const sessions = new Map<string, string>();
 
 /** One token (so one session, provisioned once) per subject; `root` is a platform admin. */
 async function tokenOf(sub: string): Promise<string> {
-  if (!sessions.has(sub)) sessions.set(sub, await idp.mintAccessToken({ sub, username: sub, realmRoles: sub === 'root' ? ['admin'] : [], groups: [] }));
+  if (!sessions.has(sub))
+    sessions.set(sub, await idp.mintAccessToken({ sub, username: sub, realmRoles: sub === 'root' ? ['admin'] : [], groups: [] }));
   return sessions.get(sub)!;
 }
 
-async function status(d: RunningDaemon, sub: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<number> {
+async function status(
+  d: RunningDaemon,
+  sub: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<number> {
   const authorization = `Bearer ${await tokenOf(sub)}`;
-  return (await fetch(`${d.url}${path}`, { method, headers: { authorization, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })).status;
+  return (
+    await fetch(`${d.url}${path}`, {
+      method,
+      headers: { authorization, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  ).status;
 }
 
 /** A request in a new session carrying `groups`: login sync runs before the organization is resolved. */
@@ -44,7 +58,8 @@ async function statusAfterLogin(d: RunningDaemon, sub: string, groups: string[],
 }
 
 /** Runs `work` and answers how many of the daemon's queries read or wrote memberships meanwhile. */
-const membershipQueries = (d: RunningDaemon, work: () => Promise<unknown>) => queriesCounted(d.services.db.knex, (sql) => sql.includes('org_memberships'), work);
+const membershipQueries = (d: RunningDaemon, work: () => Promise<unknown>) =>
+  queriesCounted(d.services.db.knex, (sql) => sql.includes('org_memberships'), work);
 
 /** Polls `sub`'s GET `path` on `d` until it answers `expected`, or `ms` pass; answers the last status. */
 async function statusWithin(d: RunningDaemon, sub: string, path: string, expected: number, ms: number): Promise<number> {
@@ -88,10 +103,19 @@ describe('membership cache on one instance', () => {
 
   beforeAll(async () => {
     // No auto-join: only the members API and group sync (tokens here carry no groups unless a test says so) write memberships.
-    daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false', SERVICE_ORG_IDP_SYNC: 'true', SERVICE_ORG_IDP_SYNC_AUTHORITATIVE: 'true' });
+    daemon = await startTestDaemon({
+      SERVICE_IDP_ISSUER: idp.issuer,
+      SERVICE_ORG_AUTO_JOIN: 'false',
+      SERVICE_ORG_IDP_SYNC: 'true',
+      SERVICE_ORG_IDP_SYNC_AUTHORITATIVE: 'true',
+    });
     const knex = daemon.services.db.knex;
     await seedOrg(knex, 'acme');
-    for (const [sub, role] of [['counted', 'viewer'], ['removed', 'viewer'], ['promoted', 'viewer']] as const) {
+    for (const [sub, role] of [
+      ['counted', 'viewer'],
+      ['removed', 'viewer'],
+      ['promoted', 'viewer'],
+    ] as const) {
       ids[sub] = await seedUser(knex, { sub, username: sub }, [{ orgSlug: 'acme', role }]);
     }
   });
@@ -130,7 +154,16 @@ describe('membership cache on one instance', () => {
   });
 
   it('applies a membership that login sync adds or removes to the very request of that login', async () => {
-    expect(await status(daemon, 'root', 'POST', '/orgs/acme/idp-mappings', { claim: 'groups', value: '/acme-team', role: 'viewer' }, { 'x-org-id': 'acme' })).toBe(201);
+    expect(
+      await status(
+        daemon,
+        'root',
+        'POST',
+        '/orgs/acme/idp-mappings',
+        { claim: 'groups', value: '/acme-team', role: 'viewer' },
+        { 'x-org-id': 'acme' },
+      ),
+    ).toBe(201);
     await seedUser(daemon.services.db.knex, { sub: 'synced', username: 'synced' });
     expect(await statusAfterLogin(daemon, 'synced', [], '/orgs/acme')).toBe(403);
     expect(await statusAfterLogin(daemon, 'synced', ['/acme-team'], '/orgs/acme')).toBe(200);
@@ -148,7 +181,14 @@ describe.skipIf(BACKEND === 'pglite')('membership cache across instances (Postgr
 
   const start = () =>
     startDaemon(
-      loadConfig({ SERVICE_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'silent', SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false', ...location.env }),
+      loadConfig({
+        SERVICE_PORT: '0',
+        SERVICE_HOST: '127.0.0.1',
+        SERVICE_LOG_LEVEL: 'silent',
+        SERVICE_IDP_ISSUER: idp.issuer,
+        SERVICE_ORG_AUTO_JOIN: 'false',
+        ...location.env,
+      }),
       createLogger('silent'),
     );
 
@@ -172,7 +212,8 @@ describe.skipIf(BACKEND === 'pglite')('membership cache across instances (Postgr
     // Plain SQL from outside both instances, as an operator deactivating a user would.
     sql = (await location.open()).knex;
     await seedOrg(sql, 'acme');
-    for (const sub of ['remote-removed', 'deactivated']) ids[sub] = await seedUser(sql, { sub, username: sub }, [{ orgSlug: 'acme', role: 'viewer' }]);
+    for (const sub of ['remote-removed', 'deactivated'])
+      ids[sub] = await seedUser(sql, { sub, username: sub }, [{ orgSlug: 'acme', role: 'viewer' }]);
     [a, b] = await Promise.all([start(), start()]);
   });
   afterAll(async () => {

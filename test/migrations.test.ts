@@ -18,7 +18,10 @@ async function columns(table: string): Promise<Record<string, { type: string; nu
     [table],
   );
   return Object.fromEntries(
-    (rows as { column_name: string; data_type: string; is_nullable: string }[]).map((r) => [r.column_name, { type: r.data_type, nullable: r.is_nullable === 'YES' }]),
+    (rows as { column_name: string; data_type: string; is_nullable: string }[]).map((r) => [
+      r.column_name,
+      { type: r.data_type, nullable: r.is_nullable === 'YES' },
+    ]),
   );
 }
 
@@ -75,7 +78,14 @@ describe('migrations', () => {
       client_ip: { type: 'character varying' },
       user_agent: { type: 'text' },
     });
-    for (const table of ['org_idp_mappings', 'permission_action_overrides', 'permission_overrides', 'personal_access_tokens', 'run_tokens', 'stream_tickets']) {
+    for (const table of [
+      'org_idp_mappings',
+      'permission_action_overrides',
+      'permission_overrides',
+      'personal_access_tokens',
+      'run_tokens',
+      'stream_tickets',
+    ]) {
       expect(Object.keys(await columns(table)).length, table).toBeGreaterThan(3);
     }
   });
@@ -84,7 +94,12 @@ describe('migrations', () => {
     const { rows } = await db.knex.raw(`SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = current_schema()`);
     const defs = (rows as { tablename: string; indexdef: string }[]).map((r) => r.indexdef);
     const has = (table: string, cols: string, unique = false) =>
-      defs.some((d) => d.includes(` ON ${d.includes('public.') ? 'public.' : ''}${table} `) && d.includes(`(${cols})`) && (!unique || d.startsWith('CREATE UNIQUE')));
+      defs.some(
+        (d) =>
+          d.includes(` ON ${d.includes('public.') ? 'public.' : ''}${table} `) &&
+          d.includes(`(${cols})`) &&
+          (!unique || d.startsWith('CREATE UNIQUE')),
+      );
     expect(has('users', 'sub', true)).toBe(true);
     expect(has('users', 'username')).toBe(true);
     expect(has('organizations', 'slug', true)).toBe(true);
@@ -107,7 +122,9 @@ describe('migrations', () => {
     const [org] = await db.knex('organizations').where({ slug: 'default' }).select('id');
     await db.knex('org_memberships').insert({ user_id: user.id, org_id: org.id });
     await expect(db.knex('org_memberships').insert({ user_id: user.id, org_id: org.id })).rejects.toMatchObject({ code: '23505' });
-    await expect(db.knex('org_memberships').insert({ user_id: user.id, org_id: org.id, source: 'ldap' })).rejects.toMatchObject({ code: '23514' });
+    await expect(db.knex('org_memberships').insert({ user_id: user.id, org_id: org.id, source: 'ldap' })).rejects.toMatchObject({
+      code: '23514',
+    });
     await db.knex('users').where({ id: user.id }).delete();
     expect(await db.knex('org_memberships').where({ user_id: user.id }).select()).toEqual([]);
   });

@@ -40,7 +40,13 @@ describe('the API description', () => {
       const html = await page.text();
       expect(html, path).not.toMatch(/https?:\/\//);
     }
-    for (const path of ['/docs?asset=swagger-ui-bundle.js', '/docs?asset=swagger-ui.css', '/docs?asset=init.js', '/redoc?asset=redoc.standalone.js', '/docs?asset=oauth2-redirect.js']) {
+    for (const path of [
+      '/docs?asset=swagger-ui-bundle.js',
+      '/docs?asset=swagger-ui.css',
+      '/docs?asset=init.js',
+      '/redoc?asset=redoc.standalone.js',
+      '/docs?asset=oauth2-redirect.js',
+    ]) {
       const asset = await fetch(daemon.url + path);
       expect(asset.status, path).toBe(200);
       expect((await asset.arrayBuffer()).byteLength, path).toBeGreaterThan(100);
@@ -61,11 +67,16 @@ describe('docs/status.md', () => {
   it('lists every action, built exactly when the daemon serves all its routes', async () => {
     const { readFile } = await import('node:fs/promises');
     const status = await readFile(new URL('../docs/status.md', import.meta.url), 'utf8');
-    const listed = new Map([...status.matchAll(/^\| `([a-z_]+:[a-z_]+)` \| [a-z_]+ \| \d+ \| (built|not built) \|$/gm)].map((m) => [m[1]!, m[2]!]));
-    const doc = (await (await fetch(`${daemon.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { 'x-action': string; 'x-built': boolean }>> };
+    const listed = new Map(
+      [...status.matchAll(/^\| `([a-z_]+:[a-z_]+)` \| [a-z_]+ \| \d+ \| (built|not built) \|$/gm)].map((m) => [m[1]!, m[2]!]),
+    );
+    const doc = (await (await fetch(`${daemon.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { 'x-action': string; 'x-built': boolean }>>;
+    };
     const builtByAction = new Map<string, boolean>();
     for (const operations of Object.values(doc.paths)) {
-      for (const op of Object.values(operations)) builtByAction.set(op['x-action'], (builtByAction.get(op['x-action']) ?? true) && op['x-built']);
+      for (const op of Object.values(operations))
+        builtByAction.set(op['x-action'], (builtByAction.get(op['x-action']) ?? true) && op['x-built']);
     }
     expect(new Set(listed.keys())).toEqual(new Set(CATALOGUE.actions.map((a) => a.action)));
     for (const [action, built] of builtByAction) expect(listed.get(action), action).toBe(built ? 'built' : 'not built');

@@ -32,25 +32,35 @@ const answer = async (path: string, headers: Record<string, string>): Promise<{ 
 
 describe('an organization that is not there', () => {
   it('is 404 org_not_found to a platform admin, named by the path or by X-Org-Id, missing or deactivated', async () => {
-    for (const [path, headers] of [['/orgs/no-such-org', {}], ['/runs', { 'x-org-id': 'no-such-org' }], ['/orgs/dormant', {}], ['/runs', { 'x-org-id': 'dormant' }]] as const) {
+    for (const [path, headers] of [
+      ['/orgs/no-such-org', {}],
+      ['/runs', { 'x-org-id': 'no-such-org' }],
+      ['/orgs/dormant', {}],
+      ['/runs', { 'x-org-id': 'dormant' }],
+    ] as const) {
       const { status, body } = await answer(path, { ...admin, ...headers });
       expect({ status, code: body.code }).toEqual({ status: 404, code: 'org_not_found' });
     }
     expect((await answer('/orgs/acme', admin)).status).toBe(200);
   });
 
-  it('answers a non-admin the same for another tenant\'s organization as for none: 403 naming the organization scope', async () => {
+  it("answers a non-admin the same for another tenant's organization as for none: 403 naming the organization scope", async () => {
     const foreign = await answer('/orgs/acme', viewer);
     const missing = await answer('/orgs/no-such-org', viewer);
     const dormant = await answer('/orgs/dormant', viewer);
     expect(foreign).toMatchObject({ status: 403, body: { code: 'forbidden', scope: 'org' } });
     expect(missing).toEqual(foreign);
     expect(dormant).toEqual(foreign);
-    expect(await answer('/runs', { ...viewer, 'x-org-id': 'no-such-org' })).toEqual(await answer('/runs', { ...viewer, 'x-org-id': 'acme' }));
+    expect(await answer('/runs', { ...viewer, 'x-org-id': 'no-such-org' })).toEqual(
+      await answer('/runs', { ...viewer, 'x-org-id': 'acme' }),
+    );
   });
 
-  it('leaves a platform route\'s refusal marked as platform-scoped', async () => {
-    expect(await answer('/settings/permissions/actions', viewer)).toMatchObject({ status: 403, body: { code: 'forbidden', scope: 'platform' } });
+  it("leaves a platform route's refusal marked as platform-scoped", async () => {
+    expect(await answer('/settings/permissions/actions', viewer)).toMatchObject({
+      status: 403,
+      body: { code: 'forbidden', scope: 'platform' },
+    });
   });
 });
 

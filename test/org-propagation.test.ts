@@ -20,10 +20,17 @@ import { TcpProxy } from './helpers/tcp-proxy.js';
 // It is told 404 org_not_found for an organization gone or inactive (anyone else gets the same 403 as for a foreign one).
 const GONE = 404;
 const startDevDaemon = (env: Record<string, string>) =>
-  startDaemon(loadConfig({ SERVICE_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'silent', SERVICE_AUTH_DISABLED: 'true', ...env }), createLogger('silent'));
+  startDaemon(
+    loadConfig({ SERVICE_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'silent', SERVICE_AUTH_DISABLED: 'true', ...env }),
+    createLogger('silent'),
+  );
 
 const send = (d: RunningDaemon, method: string, path: string, body?: unknown) =>
-  fetch(`${d.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${d.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 /** Runs `work` and answers how many times the request path read an organization meanwhile (handlers' own reads aside). */
 const organizationReads = (d: RunningDaemon, work: () => Promise<unknown>) =>

@@ -16,9 +16,7 @@ async function bearer(sub: string, username: string, email: string, realmRoles: 
 
 beforeAll(async () => {
   idp = await startDevIdp();
-  daemon = await startTestDaemon(
-    { SERVICE_IDP_ISSUER: idp.issuer },
-  );
+  daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer });
   const db = knex();
   ids.acme = await seedOrg(db, 'acme', 'Acme');
   ids.globex = await seedOrg(db, 'globex', 'Globex');
@@ -53,7 +51,8 @@ async function problem(response: Response): Promise<{ status: number; code: stri
   return { status: response.status, code: body.code, ...(body.rule ? { rule: body.rule } : {}) };
 }
 
-const audits = (eventType: string, resourceId: string) => knex()('audit_logs').where({ event_type: eventType, resource_id: resourceId }).orderBy('ts').select();
+const audits = (eventType: string, resourceId: string) =>
+  knex()('audit_logs').where({ event_type: eventType, resource_id: resourceId }).orderBy('ts').select();
 const membership = (orgId: string, userId: string) => knex()('org_memberships').where({ org_id: orgId, user_id: userId }).first();
 
 interface OrgBody {
@@ -92,16 +91,49 @@ async function listSlugs(who: string, query = ''): Promise<Map<string, ListItem>
 
 describe('organizations', () => {
   it('are created with a URL-safe slug, answered in full, and audited', async () => {
-    const response = await call('root', 'POST', '/orgs', { slug: 'initech', name: 'Initech', description: 'TPS reports', settings: { tier: 'gold' } });
+    const response = await call('root', 'POST', '/orgs', {
+      slug: 'initech',
+      name: 'Initech',
+      description: 'TPS reports',
+      settings: { tier: 'gold' },
+    });
     expect(response.status).toBe(201);
     const created = (await response.json()) as OrgBody;
-    expect(created).toMatchObject({ slug: 'initech', name: 'Initech', description: 'TPS reports', is_active: true, is_default: false, is_shared: false, settings: { tier: 'gold' } });
-    expect(Object.keys(created).sort()).toEqual(['created_at', 'description', 'id', 'is_active', 'is_default', 'is_shared', 'name', 'settings', 'slug', 'updated_at']);
+    expect(created).toMatchObject({
+      slug: 'initech',
+      name: 'Initech',
+      description: 'TPS reports',
+      is_active: true,
+      is_default: false,
+      is_shared: false,
+      settings: { tier: 'gold' },
+    });
+    expect(Object.keys(created).sort()).toEqual([
+      'created_at',
+      'description',
+      'id',
+      'is_active',
+      'is_default',
+      'is_shared',
+      'name',
+      'settings',
+      'slug',
+      'updated_at',
+    ]);
     ids.initech = created.id;
-    expect(await knex()('organizations').where({ id: created.id }).first()).toMatchObject({ slug: 'initech', settings_json: { tier: 'gold' } });
+    expect(await knex()('organizations').where({ id: created.id }).first()).toMatchObject({
+      slug: 'initech',
+      settings_json: { tier: 'gold' },
+    });
 
     const [entry] = await audits('org.created', created.id);
-    expect(entry).toMatchObject({ org_id: created.id, actor_sub: 'sub-root', action: 'org:manage', resource_type: 'organization', outcome: 'success' });
+    expect(entry).toMatchObject({
+      org_id: created.id,
+      actor_sub: 'sub-root',
+      action: 'org:manage',
+      resource_type: 'organization',
+      outcome: 'success',
+    });
     expect(entry.details_json).toMatchObject({ slug: 'initech', name: 'Initech' });
 
     const read = await call('root', 'GET', '/orgs/initech');
@@ -129,7 +161,10 @@ describe('organizations', () => {
   });
 
   it('refuse a duplicate slug with 409 conflict', async () => {
-    expect(await problem(await call('root', 'POST', '/orgs', { slug: 'acme', name: 'Another Acme' }))).toEqual({ status: 409, code: 'conflict' });
+    expect(await problem(await call('root', 'POST', '/orgs', { slug: 'acme', name: 'Another Acme' }))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
     expect(await knex()('organizations').where({ slug: 'acme' }).select('name')).toEqual([{ name: 'Acme' }]);
   });
 
@@ -141,7 +176,11 @@ describe('organizations', () => {
   });
 
   it('are renamed, described and given new settings, with the old and new values audited', async () => {
-    const response = await call('root', 'PATCH', '/orgs/initech', { name: 'Initech Corp', description: null, settings: { tier: 'silver' } });
+    const response = await call('root', 'PATCH', '/orgs/initech', {
+      name: 'Initech Corp',
+      description: null,
+      settings: { tier: 'silver' },
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ slug: 'initech', name: 'Initech Corp', description: null, settings: { tier: 'silver' } });
     const [entry] = await audits('org.updated', ids.initech!);
@@ -154,15 +193,27 @@ describe('organizations', () => {
   });
 
   it('keep their slug: sending one is 422 validation_failed', async () => {
-    expect(await problem(await call('root', 'PATCH', '/orgs/initech', { slug: 'initrode' }))).toEqual({ status: 422, code: 'validation_failed' });
-    expect(await problem(await call('root', 'PATCH', '/orgs/initech', { slug: 'initech', name: 'Same' }))).toEqual({ status: 422, code: 'validation_failed' });
+    expect(await problem(await call('root', 'PATCH', '/orgs/initech', { slug: 'initrode' }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
+    expect(await problem(await call('root', 'PATCH', '/orgs/initech', { slug: 'initech', name: 'Same' }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
     expect(await problem(await call('root', 'PATCH', '/orgs/initech', {}))).toEqual({ status: 422, code: 'validation_failed' });
     expect(await knex()('organizations').where({ id: ids.initech }).first()).toMatchObject({ slug: 'initech', name: 'Initech Corp' });
   });
 
   it('answer 404 resource_not_found for an unknown organization', async () => {
-    expect(await problem(await call('root', 'PATCH', '/orgs/no-such-org', { name: 'x' }))).toEqual({ status: 404, code: 'resource_not_found' });
-    expect(await problem(await call('root', 'DELETE', '/orgs/00000000-0000-4000-8000-000000000000'))).toEqual({ status: 404, code: 'resource_not_found' });
+    expect(await problem(await call('root', 'PATCH', '/orgs/no-such-org', { name: 'x' }))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
+    expect(await problem(await call('root', 'DELETE', '/orgs/00000000-0000-4000-8000-000000000000'))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
   });
 
   it('protect the default organization from deactivation and deletion (422, rule default_org_protected)', async () => {
@@ -200,8 +251,14 @@ describe('organizations', () => {
     expect(((await second.json()) as OrgBody).is_shared).toBe(true);
     expect(await knex()('organizations').where({ is_shared: true }).select('slug')).toEqual([{ slug: 'globex' }]);
     expect((await audits('org.updated', ids.initech!)).at(-1)).toMatchObject({ org_id: ids.initech });
-    expect((await audits('org.updated', ids.initech!)).at(-1)!.details_json).toMatchObject({ changes: { is_shared: { old: true, new: false } }, shared_moved_to: 'globex' });
-    expect((await audits('org.updated', ids.globex!)).at(-1)!.details_json).toMatchObject({ changes: { is_shared: { old: false, new: true } }, shared_moved_from: ['initech'] });
+    expect((await audits('org.updated', ids.initech!)).at(-1)!.details_json).toMatchObject({
+      changes: { is_shared: { old: true, new: false } },
+      shared_moved_to: 'globex',
+    });
+    expect((await audits('org.updated', ids.globex!)).at(-1)!.details_json).toMatchObject({
+      changes: { is_shared: { old: false, new: true } },
+      shared_moved_from: ['initech'],
+    });
     // The database holds the rule too.
     await expect(knex()('organizations').where({ id: ids.initech }).update({ is_shared: true })).rejects.toMatchObject({ code: '23505' });
   });
@@ -223,7 +280,12 @@ describe('organizations', () => {
     expect(await problem(await call('alice', 'GET', '/orgs?include_inactive=true'))).toEqual({ status: 403, code: 'forbidden' });
     expect(await problem(await call('root', 'GET', '/orgs?limit=0'))).toEqual({ status: 422, code: 'validation_failed' });
 
-    const page = (await (await call('root', 'GET', '/orgs?limit=2&offset=1')).json()) as { items: ListItem[]; total: number; limit: number; offset: number };
+    const page = (await (await call('root', 'GET', '/orgs?limit=2&offset=1')).json()) as {
+      items: ListItem[];
+      total: number;
+      limit: number;
+      offset: number;
+    };
     expect(page.items).toHaveLength(2);
     expect(page).toMatchObject({ limit: 2, offset: 1 });
     expect(page.total).toBe(all.size);
@@ -282,9 +344,11 @@ describe('members', () => {
     expect((await call('carol', 'GET', '/orgs/acme/addable-users')).status).toBe(403);
   });
 
-  it('list addable users to an organization admin without other tenants\' members, who are found by exact username or e-mail only', async () => {
+  it("list addable users to an organization admin without other tenants' members, who are found by exact username or e-mail only", async () => {
     const usernames = async (who: string, query = '') =>
-      ((await (await call(who, 'GET', `/orgs/acme/addable-users${query}`)).json()) as { items: { username: string }[] }).items.map((u) => u.username);
+      ((await (await call(who, 'GET', `/orgs/acme/addable-users${query}`)).json()) as { items: { username: string }[] }).items.map(
+        (u) => u.username,
+      );
     // bob is globex's: not listed to acme's admin, by no prefix of his name or address.
     expect(await usernames('alice')).not.toContain('bob');
     expect(await usernames('alice', '?q=b')).toEqual([]);
@@ -294,7 +358,12 @@ describe('members', () => {
     expect(await usernames('alice', '?q=BOB@globex.test')).toEqual(['bob']);
     // A member of another organization alice administers is one she knows of.
     await seedOrg(knex(), 'acme-labs', 'Acme Labs');
-    await knex()('org_memberships').insert({ org_id: (await knex()('organizations').where({ slug: 'acme-labs' }).first()).id, user_id: ids.alice, role: 'admin', source: 'manual' });
+    await knex()('org_memberships').insert({
+      org_id: (await knex()('organizations').where({ slug: 'acme-labs' }).first()).id,
+      user_id: ids.alice,
+      role: 'admin',
+      source: 'manual',
+    });
     await seedUser(knex(), { sub: 'sub-hana', username: 'hana', email: 'hana@labs.test' }, [{ orgSlug: 'acme-labs', role: 'viewer' }]);
     expect(await usernames('alice', '?q=ha')).toEqual(['hana']);
     // A platform admin searches everyone.
@@ -311,7 +380,10 @@ describe('members', () => {
     expect(entry).toMatchObject({ org_id: ids.acme, actor_sub: 'sub-alice', action: 'org_member:manage', resource_type: 'org_membership' });
     expect(entry.details_json).toMatchObject({ user: 'erin', role: 'operator', source: 'manual' });
 
-    expect(await problem(await call('alice', 'POST', '/orgs/acme/members', { user_id: ids.erin, role: 'admin' }))).toEqual({ status: 409, code: 'conflict' });
+    expect(await problem(await call('alice', 'POST', '/orgs/acme/members', { user_id: ids.erin, role: 'admin' }))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
     expect(await membership(ids.acme!, ids.erin!)).toMatchObject({ role: 'operator' });
 
     const byId = await call('root', 'POST', '/orgs/initech/members', { user_id: ids.erin });
@@ -338,9 +410,18 @@ describe('members', () => {
     const [entry] = await audits('org_member.role_changed', ids.carol!);
     expect(entry).toMatchObject({ org_id: ids.acme, actor_sub: 'sub-alice' });
     expect(entry.details_json).toMatchObject({ old_role: 'viewer', new_role: 'auditor', old_source: 'manual', new_source: 'manual' });
-    expect(await problem(await call('alice', 'PATCH', `/orgs/acme/members/${ids.carol}`, { role: 'root' }))).toEqual({ status: 422, code: 'validation_failed' });
-    expect(await problem(await call('alice', 'PATCH', `/orgs/acme/members/${ids.bob}`, { role: 'viewer' }))).toEqual({ status: 404, code: 'resource_not_found' });
-    expect(await problem(await call('alice', 'PATCH', '/orgs/acme/members/not-a-uuid', { role: 'viewer' }))).toEqual({ status: 404, code: 'resource_not_found' });
+    expect(await problem(await call('alice', 'PATCH', `/orgs/acme/members/${ids.carol}`, { role: 'root' }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
+    expect(await problem(await call('alice', 'PATCH', `/orgs/acme/members/${ids.bob}`, { role: 'viewer' }))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
+    expect(await problem(await call('alice', 'PATCH', '/orgs/acme/members/not-a-uuid', { role: 'viewer' }))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
   });
 
   it('turn an idp membership into a manual one when edited by hand', async () => {
@@ -352,8 +433,16 @@ describe('members', () => {
   });
 
   it('keep the last admin against an organization admin (422 last_org_admin), not against a platform admin', async () => {
-    expect(await problem(await call('alice', 'PATCH', `/orgs/acme/members/${ids.alice}`, { role: 'operator' }))).toEqual({ status: 422, code: 'validation_failed', rule: 'last_org_admin' });
-    expect(await problem(await call('alice', 'DELETE', `/orgs/acme/members/${ids.alice}`))).toEqual({ status: 422, code: 'validation_failed', rule: 'last_org_admin' });
+    expect(await problem(await call('alice', 'PATCH', `/orgs/acme/members/${ids.alice}`, { role: 'operator' }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+      rule: 'last_org_admin',
+    });
+    expect(await problem(await call('alice', 'DELETE', `/orgs/acme/members/${ids.alice}`))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+      rule: 'last_org_admin',
+    });
     expect(await membership(ids.acme!, ids.alice!)).toMatchObject({ role: 'admin' });
 
     // With a second admin, an organization admin may step down.
@@ -368,7 +457,9 @@ describe('members', () => {
   });
 
   it('let exactly one of two admins demoting each other at once succeed', async () => {
-    const gina = await seedUser(knex(), { sub: 'sub-gina', username: 'gina', email: 'gina@globex.test' }, [{ orgSlug: 'globex', role: 'admin' }]);
+    const gina = await seedUser(knex(), { sub: 'sub-gina', username: 'gina', email: 'gina@globex.test' }, [
+      { orgSlug: 'globex', role: 'admin' },
+    ]);
     const asGina = await bearer('sub-gina', 'gina', 'gina@globex.test');
     const results = await Promise.all([
       call('bob', 'PATCH', `/orgs/globex/members/${gina}`, { role: 'viewer' }),
@@ -390,7 +481,10 @@ describe('members', () => {
     const [entry] = await audits('org_member.removed', ids.erin!);
     expect(entry).toMatchObject({ org_id: ids.acme, actor_sub: 'sub-alice', action: 'org_member:manage' });
     expect(entry.details_json).toMatchObject({ user: 'erin', role: 'viewer' });
-    expect(await problem(await call('alice', 'DELETE', `/orgs/acme/members/${ids.erin}`))).toEqual({ status: 404, code: 'resource_not_found' });
+    expect(await problem(await call('alice', 'DELETE', `/orgs/acme/members/${ids.erin}`))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
 
     const lone = await seedOrg(knex(), 'lone');
     await knex()('org_memberships').insert({ org_id: lone, user_id: ids.erin, role: 'admin' });
@@ -424,10 +518,22 @@ describe('tenancy isolation', () => {
     expect(spoofed.status).toBe(400);
     expect(leaks(await spoofed.text())).toEqual([]);
 
-    expect(await knex()('org_memberships').where({ org_id: ids.acme }).orderBy('user_id').select('user_id', 'role', 'source')).toEqual(snapshot);
+    expect(await knex()('org_memberships').where({ org_id: ids.acme }).orderBy('user_id').select('user_id', 'role', 'source')).toEqual(
+      snapshot,
+    );
     const denied = await knex()('audit_logs').where({ event_type: 'authz.denied', actor_sub: 'sub-bob' }).select('resource_id');
-    expect(denied.map((d) => d.resource_id)).toEqual(expect.arrayContaining(['GET /orgs/{org_ref}/members', 'POST /orgs/{org_ref}/members', 'PATCH /orgs/{org_ref}/members/{user_id}', 'DELETE /orgs/{org_ref}/members/{user_id}']));
-    const writes = await knex()('audit_logs').where('event_type', 'like', 'org_member.%').andWhere({ actor_sub: 'sub-bob', org_id: ids.acme }).select();
+    expect(denied.map((d) => d.resource_id)).toEqual(
+      expect.arrayContaining([
+        'GET /orgs/{org_ref}/members',
+        'POST /orgs/{org_ref}/members',
+        'PATCH /orgs/{org_ref}/members/{user_id}',
+        'DELETE /orgs/{org_ref}/members/{user_id}',
+      ]),
+    );
+    const writes = await knex()('audit_logs')
+      .where('event_type', 'like', 'org_member.%')
+      .andWhere({ actor_sub: 'sub-bob', org_id: ids.acme })
+      .select();
     expect(writes).toEqual([]);
   });
 

@@ -39,7 +39,11 @@ async function statusWithin(url: string, expected: number, ms: number): Promise<
 }
 
 const disable = (d: RunningDaemon, path: string) =>
-  fetch(`${d.url}/settings/permissions/override`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'GET', path, policy: 'disabled' }) });
+  fetch(`${d.url}/settings/permissions/override`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ method: 'GET', path, policy: 'disabled' }),
+  });
 
 describe.skipIf(!available)('overrides across instances', () => {
   let a: RunningDaemon;
@@ -67,7 +71,10 @@ describe.skipIf(!available)('overrides across instances', () => {
   });
 
   it('still arrive after the listener connection is killed (full reload on reconnect)', async () => {
-    const killed = await admin.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'svcd-listener' AND datname = ?`, [database]);
+    const killed = await admin.raw(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'svcd-listener' AND datname = ?`,
+      [database],
+    );
     expect(killed.rows.length).toBeGreaterThanOrEqual(2);
     expect((await disable(a, '/runs/filter-options')).status).toBe(200);
     expect(await statusWithin(`${b.url}/runs/filter-options`, 403, 10_000)).toBe(403);

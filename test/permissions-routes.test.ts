@@ -14,7 +14,10 @@ beforeAll(async () => {
   const knex = daemon.services.db.knex;
   await seedOrg(knex, 'acme');
   await seedUser(knex, { sub: 'sub-vera', username: 'vera' }, [{ orgSlug: 'default', role: 'viewer' }]);
-  admin = { authorization: `Bearer ${await idp.mintAccessToken({ sub: 'sub-root', username: 'root', realmRoles: ['admin'] })}`, 'content-type': 'application/json' };
+  admin = {
+    authorization: `Bearer ${await idp.mintAccessToken({ sub: 'sub-root', username: 'root', realmRoles: ['admin'] })}`,
+    'content-type': 'application/json',
+  };
   viewer = { authorization: `Bearer ${await idp.mintAccessToken({ sub: 'sub-vera', username: 'vera', realmRoles: ['viewer'] })}` };
 });
 afterAll(async () => {
@@ -35,17 +38,25 @@ describe('permission overrides through the API', () => {
     expect(await set.json()).toMatchObject({ action: 'run:view', previous: null, policy: 'admin' });
     expect((await fetch(`${daemon.url}/runs`, { headers: viewer })).status).toBe(403);
 
-    const entry = await daemon.services.db.knex('audit_logs').where({ event_type: 'permission.override_set', resource_id: 'run:view' }).first();
+    const entry = await daemon.services.db
+      .knex('audit_logs')
+      .where({ event_type: 'permission.override_set', resource_id: 'run:view' })
+      .first();
     expect(entry).toMatchObject({ actor_sub: 'sub-root', actor_username: 'root', action: 'permission:manage' });
     expect(entry.details_json).toMatchObject({ layer: 'action', old_policy: null, new_policy: 'admin' });
 
-    const matrix = (await (await fetch(`${daemon.url}/settings/permissions/actions`, { headers: admin })).json()) as { actions: { action: string; override: string | null; effective_policy: string }[] };
+    const matrix = (await (await fetch(`${daemon.url}/settings/permissions/actions`, { headers: admin })).json()) as {
+      actions: { action: string; override: string | null; effective_policy: string }[];
+    };
     expect(matrix.actions.find((a) => a.action === 'run:view')).toMatchObject({ override: 'admin', effective_policy: 'admin' });
 
     const cleared = await del('/settings/permissions/actions/override?action=run:view');
     expect(await cleared.json()).toMatchObject({ previous: 'admin', policy: null });
     expect((await fetch(`${daemon.url}/runs`, { headers: viewer })).status).toBe(200);
-    const clearedEntry = await daemon.services.db.knex('audit_logs').where({ event_type: 'permission.override_cleared', resource_id: 'run:view' }).first();
+    const clearedEntry = await daemon.services.db
+      .knex('audit_logs')
+      .where({ event_type: 'permission.override_cleared', resource_id: 'run:view' })
+      .first();
     expect(clearedEntry.details_json).toMatchObject({ old_policy: 'admin', new_policy: null });
   });
 
@@ -54,9 +65,17 @@ describe('permission overrides through the API', () => {
     await put('/settings/permissions/override', { method: 'GET', path: '/runs', policy: 'viewer' });
     expect((await fetch(`${daemon.url}/runs`, { headers: viewer })).status).toBe(200);
     expect((await fetch(`${daemon.url}/runs/r1`, { headers: viewer })).status).toBe(403);
-    const routes = (await (await fetch(`${daemon.url}/settings/permissions`, { headers: admin })).json()) as { routes: { method: string; path: string; source: string; effective_policy: string }[] };
-    expect(routes.routes.find((r) => r.path === '/runs' && r.method === 'GET')).toMatchObject({ source: 'route_override', effective_policy: 'viewer' });
-    expect(routes.routes.find((r) => r.path === '/runs/{run_id}' && r.method === 'GET')).toMatchObject({ source: 'action_override', effective_policy: 'admin' });
+    const routes = (await (await fetch(`${daemon.url}/settings/permissions`, { headers: admin })).json()) as {
+      routes: { method: string; path: string; source: string; effective_policy: string }[];
+    };
+    expect(routes.routes.find((r) => r.path === '/runs' && r.method === 'GET')).toMatchObject({
+      source: 'route_override',
+      effective_policy: 'viewer',
+    });
+    expect(routes.routes.find((r) => r.path === '/runs/{run_id}' && r.method === 'GET')).toMatchObject({
+      source: 'action_override',
+      effective_policy: 'admin',
+    });
     await del('/settings/permissions/override?method=GET&path=/runs');
     await del('/settings/permissions/actions/override?action=run:view');
   });
@@ -65,7 +84,11 @@ describe('permission overrides through the API', () => {
     ['structural_policy', '/settings/permissions/actions/override', { action: 'system:health', policy: 'admin' }],
     ['structural_policy', '/settings/permissions/override', { method: 'GET', path: '/runs', policy: 'public' }],
     ['permission_manage_pinned', '/settings/permissions/actions/override', { action: 'permission:manage', policy: 'operator' }],
-    ['permission_manage_pinned', '/settings/permissions/override', { method: 'PUT', path: '/settings/permissions/override', policy: 'disabled' }],
+    [
+      'permission_manage_pinned',
+      '/settings/permissions/override',
+      { method: 'PUT', path: '/settings/permissions/override', policy: 'disabled' },
+    ],
     ['org_policy_needs_org_ref', '/settings/permissions/actions/override', { action: 'run:view', policy: 'org_member' }],
     ['auth_me_never_disabled', '/settings/permissions/actions/override', { action: 'auth:me', policy: 'disabled' }],
     ['auth_me_never_disabled', '/settings/permissions/override', { method: 'GET', path: '/auth/capabilities', policy: 'disabled' }],
@@ -94,12 +117,17 @@ describe('permission overrides through the API', () => {
     expect(await code(asAdmin)).toBe('route_disabled');
     const anonymous = await fetch(`${daemon.url}/runs/filter-options`);
     expect(anonymous.status).toBe(403);
-    const entries = await daemon.services.db.knex('audit_logs').where({ event_type: 'authz.denied', resource_id: 'GET /runs/filter-options' }).select();
+    const entries = await daemon.services.db
+      .knex('audit_logs')
+      .where({ event_type: 'authz.denied', resource_id: 'GET /runs/filter-options' })
+      .select();
     expect(entries.length).toBeGreaterThanOrEqual(2);
     expect(entries.every((e) => e.actor_sub === null && e.client_ip === '127.0.0.1')).toBe(true);
     expect(entries[0].details_json).toMatchObject({ policy: 'disabled' });
 
-    const doc = (await (await fetch(`${daemon.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { 'x-policy': string; security: unknown[] }>> };
+    const doc = (await (await fetch(`${daemon.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { 'x-policy': string; security: unknown[] }>>;
+    };
     expect(doc.paths['/runs/filter-options']!.get!['x-policy']).toBe('disabled');
     expect(doc.paths['/runs/filter-options']!.get!.security).toEqual([{ disabled: [] }]);
     await del('/settings/permissions/override?method=GET&path=/runs/filter-options');
@@ -108,17 +136,27 @@ describe('permission overrides through the API', () => {
 
   it('explain why a caller would be allowed or refused', async () => {
     const allowed = await fetch(`${daemon.url}/settings/permissions?explain=1&method=GET&path=/runs&username=vera`, { headers: admin });
-    expect(await allowed.json()).toMatchObject({ allowed: true, policy: 'viewer', source: 'default', scope: 'org', organization: { slug: 'default', role: 'viewer' } });
+    expect(await allowed.json()).toMatchObject({
+      allowed: true,
+      policy: 'viewer',
+      source: 'default',
+      scope: 'org',
+      organization: { slug: 'default', role: 'viewer' },
+    });
     const refused = await fetch(`${daemon.url}/settings/permissions?explain=1&method=POST&path=/runs&username=vera`, { headers: admin });
     expect(await refused.json()).toMatchObject({ allowed: false, policy: 'operator', required_roles: ['admin', 'operator'] });
-    const foreign = await fetch(`${daemon.url}/settings/permissions?explain=1&method=GET&path=/runs&username=vera&org=acme`, { headers: admin });
+    const foreign = await fetch(`${daemon.url}/settings/permissions?explain=1&method=GET&path=/runs&username=vera&org=acme`, {
+      headers: admin,
+    });
     expect(await foreign.json()).toMatchObject({ allowed: false, organization: { slug: 'acme', role: null } });
     const bad = await fetch(`${daemon.url}/settings/permissions?explain=1&method=GET&path=/nope`, { headers: admin });
     expect(bad.status).toBe(422);
   });
 
   it('show the caller its capabilities', async () => {
-    const body = (await (await fetch(`${daemon.url}/auth/capabilities`, { headers: viewer })).json()) as { actions: { action: string; allowed: boolean }[] };
+    const body = (await (await fetch(`${daemon.url}/auth/capabilities`, { headers: viewer })).json()) as {
+      actions: { action: string; allowed: boolean }[];
+    };
     const of = (action: string) => body.actions.find((a) => a.action === action)!.allowed;
     expect(of('run:view')).toBe(true);
     expect(of('run:trigger')).toBe(false);
@@ -127,7 +165,11 @@ describe('permission overrides through the API', () => {
   });
 
   it('are for platform admins only', async () => {
-    const response = await fetch(`${daemon.url}/settings/permissions/actions/override`, { method: 'PUT', headers: { ...viewer, 'content-type': 'application/json' }, body: JSON.stringify({ action: 'run:view', policy: 'viewer' }) });
+    const response = await fetch(`${daemon.url}/settings/permissions/actions/override`, {
+      method: 'PUT',
+      headers: { ...viewer, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'run:view', policy: 'viewer' }),
+    });
     expect(response.status).toBe(403);
   });
 });
@@ -146,7 +188,13 @@ describe('the active organization', () => {
     const malformed = await fetch(`${daemon.url}/runs`, { headers: { ...viewer, 'x-org-id': 'Not An Org!' } });
     expect(malformed.status).toBe(400);
     expect(await code(malformed)).toBe('invalid_org_header');
-    const repeated = await fetch(`${daemon.url}/runs`, { headers: [['authorization', viewer.authorization!], ['x-org-id', 'default'], ['x-org-id', 'acme']] });
+    const repeated = await fetch(`${daemon.url}/runs`, {
+      headers: [
+        ['authorization', viewer.authorization!],
+        ['x-org-id', 'default'],
+        ['x-org-id', 'acme'],
+      ],
+    });
     expect(repeated.status).toBe(400);
   });
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../src/shared/catalogue/catalogue.js';
 import type { Policy } from '../src/shared/policy/policies.js';
-import { checkActionOverride, checkRouteOverride, effectivePolicy, OverrideRuleViolation, type OverrideRule } from '../src/shared/policy/resolution.js';
+import {
+  checkActionOverride,
+  checkRouteOverride,
+  effectivePolicy,
+  OverrideRuleViolation,
+  type OverrideRule,
+} from '../src/shared/policy/resolution.js';
 
 const route = (key: string) => CATALOGUE.routeByKey.get(key)!;
 const overrides = (actions: [string, Policy][], routes: [string, Policy][]) => ({ actions: new Map(actions), routes: new Map(routes) });
@@ -21,7 +27,10 @@ describe('effective policy resolution', () => {
     const r = route('GET /runs/{run_id}');
     expect(effectivePolicy(r, overrides([], []))).toEqual({ policy: 'viewer', source: 'default' });
     expect(effectivePolicy(r, overrides([['run:view', 'operator']], []))).toEqual({ policy: 'operator', source: 'action_override' });
-    expect(effectivePolicy(r, overrides([['run:view', 'operator']], [['GET /runs/{run_id}', 'admin']]))).toEqual({ policy: 'admin', source: 'route_override' });
+    expect(effectivePolicy(r, overrides([['run:view', 'operator']], [['GET /runs/{run_id}', 'admin']]))).toEqual({
+      policy: 'admin',
+      source: 'route_override',
+    });
   });
 
   it('rule 2: a route override binds its own route only, not a sibling the pattern could match', () => {

@@ -5,7 +5,14 @@ import { problemBody } from '../src/daemon/http/middleware/problem-response.js';
 
 /** The body as an object serialized: what `problemBody` must equal byte for byte. */
 function objectForm(problem: Problem, requestId: string | undefined): string {
-  const body: Record<string, unknown> = { type: problemType(problem.code), title: problem.title, status: problem.status, detail: problem.message, code: problem.code, request_id: requestId };
+  const body: Record<string, unknown> = {
+    type: problemType(problem.code),
+    title: problem.title,
+    status: problem.status,
+    detail: problem.message,
+    code: problem.code,
+    request_id: requestId,
+  };
   for (const name in problem.extensions) body[name] = problem.extensions[name];
   return JSON.stringify(body);
 }
@@ -14,7 +21,10 @@ describe('problemBody', () => {
   const cases: [string, Problem][] = [
     ['no extensions', problems.notFound()],
     ['an action', problems.notImplemented('run:view')],
-    ['nested and quoted extensions', new Problem(409, 'conflict', 'He said "no"\n', { endpoints: [{ id: 'e1', name: 'ci "main"' }], count: 2, none: null })],
+    [
+      'nested and quoted extensions',
+      new Problem(409, 'conflict', 'He said "no"\n', { endpoints: [{ id: 'e1', name: 'ci "main"' }], count: 2, none: null }),
+    ],
     ['an undefined extension', new Problem(400, 'validation_failed', 'bad', { gone: undefined, kept: 'yes' })],
     ['an extension named like a base member', new Problem(400, 'validation_failed', 'bad', { detail: 'replaced', extra: 1 })],
     ['an integer-like extension key', new Problem(400, 'validation_failed', 'bad', { 7: 'seven', after: true })],

@@ -38,11 +38,21 @@ describe('queryPrepared', () => {
     let made = 0;
     const sql = () => {
       made += 1;
-      return 'SELECT ?::int + 1 AS n, cardinality(?::uuid[]) AS ids, (?::jsonb)->>\'a\' AS a, ?::text IS NULL AS none';
+      return "SELECT ?::int + 1 AS n, cardinality(?::uuid[]) AS ids, (?::jsonb)->>'a' AS a, ?::text IS NULL AS none";
     };
-    const bindings = [41, ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'], JSON.stringify({ a: 'b' }), null];
+    const bindings = [
+      41,
+      ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'],
+      JSON.stringify({ a: 'b' }),
+      null,
+    ];
     for (let i = 0; i < 3; i += 1) {
-      const rows = await queryPrepared<{ n: number; ids: number; a: string; none: boolean }>(db.knex, 'svc_test_query_prepared', sql, bindings);
+      const rows = await queryPrepared<{ n: number; ids: number; a: string; none: boolean }>(
+        db.knex,
+        'svc_test_query_prepared',
+        sql,
+        bindings,
+      );
       expect(rows).toEqual([{ n: 42, ids: 2, a: 'b', none: true }]);
     }
     // Through knex (PGlite) the text is asked for on every call; straight to pg, once.
@@ -55,28 +65,43 @@ describe('queryPrepared', () => {
     expect(seen[0]).toMatch(BACKEND === 'postgres' ? /^SELECT \$1::int AS n$/ : /SELECT .*::int AS n/);
   });
 
-  it.runIf(BACKEND === 'postgres')('sends the text knex would send under the same name (a transaction takes knex\'s path, maybe on the same connection)', async () => {
-    const sql = 'SELECT ?::int AS n, cardinality(?::uuid[]) AS ids, (?::jsonb)->>\'a\' AS a';
-    const bindings = [1, ['00000000-0000-4000-8000-000000000001'], '{"a":"b"}'];
-    const seen = await observed(() => queryPrepared(db.knex, 'svc_test_query_same_text', () => sql, bindings));
-    expect(seen).toEqual([db.knex.raw(sql, bindings).toSQL().toNative().sql]);
-  });
+  it.runIf(BACKEND === 'postgres')(
+    "sends the text knex would send under the same name (a transaction takes knex's path, maybe on the same connection)",
+    async () => {
+      const sql = "SELECT ?::int AS n, cardinality(?::uuid[]) AS ids, (?::jsonb)->>'a' AS a";
+      const bindings = [1, ['00000000-0000-4000-8000-000000000001'], '{"a":"b"}'];
+      const seen = await observed(() => queryPrepared(db.knex, 'svc_test_query_same_text', () => sql, bindings));
+      expect(seen).toEqual([db.knex.raw(sql, bindings).toSQL().toNative().sql]);
+    },
+  );
 
   it('runs inside a transaction through it', async () => {
     await db.knex.transaction(async (trx) => {
       await trx.raw('CREATE TEMP TABLE query_prepared_probe (n int) ON COMMIT DROP');
       await trx.raw('INSERT INTO query_prepared_probe VALUES (5)');
-      const rows = await queryPrepared<{ n: number }>(trx, 'svc_test_query_in_transaction', () => 'SELECT n + ?::int AS n FROM query_prepared_probe', [1]);
+      const rows = await queryPrepared<{ n: number }>(
+        trx,
+        'svc_test_query_in_transaction',
+        () => 'SELECT n + ?::int AS n FROM query_prepared_probe',
+        [1],
+      );
       expect(rows).toEqual([{ n: 6 }]);
     });
   });
 
-  it.runIf(BACKEND === 'postgres')('refuses a text it cannot position: an identifier placeholder, or a count that does not match', async () => {
-    await expect(queryPrepared(db.knex, 'svc_test_query_identifier', () => 'SELECT ?? FROM organizations WHERE id = ?', ['id', 'x'])).rejects.toThrow(TypeError);
-    await expect(queryPrepared(db.knex, 'svc_test_query_count', () => 'SELECT ?::int AS n', [1, 2])).rejects.toThrow(TypeError);
-  });
+  it.runIf(BACKEND === 'postgres')(
+    'refuses a text it cannot position: an identifier placeholder, or a count that does not match',
+    async () => {
+      await expect(
+        queryPrepared(db.knex, 'svc_test_query_identifier', () => 'SELECT ?? FROM organizations WHERE id = ?', ['id', 'x']),
+      ).rejects.toThrow(TypeError);
+      await expect(queryPrepared(db.knex, 'svc_test_query_count', () => 'SELECT ?::int AS n', [1, 2])).rejects.toThrow(TypeError);
+    },
+  );
 
   it('answers an error of the database with its SQLSTATE', async () => {
-    await expect(queryPrepared(db.knex, 'svc_test_query_error', () => 'SELECT 1 / ?::int AS n', [0])).rejects.toMatchObject({ code: '22012' });
+    await expect(queryPrepared(db.knex, 'svc_test_query_error', () => 'SELECT 1 / ?::int AS n', [0])).rejects.toMatchObject({
+      code: '22012',
+    });
   });
 });

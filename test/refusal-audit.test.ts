@@ -20,9 +20,16 @@ const entries = () => daemon.services.db.knex('audit_logs').orderBy('ts').select
 
 describe('audit entries of refusals', () => {
   it('403: authz.denied with the route pattern, the effective policy, the actor and the request id', async () => {
-    await daemon.services.overrides.setAction('site:view', 'operator', { sub: 'x', username: 'x', email: '', realmRoles: ['admin'], clientRoles: [], groups: [], isServiceAccount: false }, undefined);
+    await daemon.services.overrides.setAction(
+      'site:view',
+      'operator',
+      { sub: 'x', username: 'x', email: '', realmRoles: ['admin'], clientRoles: [], groups: [], isServiceAccount: false },
+      undefined,
+    );
     const token = await idp.mintAccessToken({ sub: 'sub-pat', username: 'pat', realmRoles: ['viewer'] });
-    const response = await fetch(`${daemon.url}/settings/plugins`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '203.0.113.7', 'user-agent': 'probe/1' } });
+    const response = await fetch(`${daemon.url}/settings/plugins`, {
+      headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '203.0.113.7', 'user-agent': 'probe/1' },
+    });
     expect(response.status).toBe(403);
     const { request_id } = (await response.json()) as { request_id: string };
     const entry = (await entries()).find((e) => e.event_type === 'authz.denied' && e.details_json.request_id === request_id);
@@ -40,7 +47,12 @@ describe('audit entries of refusals', () => {
   });
 
   it('records the pattern, never the concrete path, and the policy in effect after overrides', async () => {
-    await daemon.services.overrides.setAction('device:view', 'admin', { sub: 'x', username: 'x', email: '', realmRoles: ['admin'], clientRoles: [], groups: [], isServiceAccount: false }, undefined);
+    await daemon.services.overrides.setAction(
+      'device:view',
+      'admin',
+      { sub: 'x', username: 'x', email: '', realmRoles: ['admin'], clientRoles: [], groups: [], isServiceAccount: false },
+      undefined,
+    );
     const token = await idp.mintAccessToken({ sub: 'sub-q', username: 'q', realmRoles: ['viewer'] });
     const response = await fetch(`${daemon.url}/devices/dev-42`, { headers: { authorization: `Bearer ${token}` } });
     const { request_id } = (await response.json()) as { request_id: string };
@@ -64,7 +76,10 @@ describe('audit entries of refusals', () => {
 
   it('masks the address of an anonymous caller of a public route', async () => {
     const writer = new AuditWriter(new AuditRepo(daemon.services.db.knex));
-    const id = await writer.record({ requestId: 'r', route: 'POST /hooks/{path_token}', clientIp: '198.51.100.77', userAgent: undefined, authMethod: 'public' }, { eventType: 'probe' });
+    const id = await writer.record(
+      { requestId: 'r', route: 'POST /hooks/{path_token}', clientIp: '198.51.100.77', userAgent: undefined, authMethod: 'public' },
+      { eventType: 'probe' },
+    );
     const row = await daemon.services.db.knex('audit_logs').where({ id }).first();
     expect(row.client_ip).toBe('198.51.100.0');
   });

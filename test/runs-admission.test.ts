@@ -18,7 +18,11 @@ const knex = () => daemon.services.db.knex;
 
 beforeAll(async () => {
   idp = await startDevIdp();
-  daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false', SERVICE_INVENTORY_MAX_RUN_TARGETS: String(MAX_TARGETS) });
+  daemon = await startTestDaemon({
+    SERVICE_IDP_ISSUER: idp.issuer,
+    SERVICE_ORG_AUTO_JOIN: 'false',
+    SERVICE_INVENTORY_MAX_RUN_TARGETS: String(MAX_TARGETS),
+  });
   const db = knex();
   ids.acme = await seedOrg(db, 'acme');
   ids.globex = await seedOrg(db, 'globex');
@@ -84,12 +88,27 @@ describe('POST /runs', () => {
     });
     expect(run.workflow_id).toEqual(`run-${run.id}`);
     expect(response.headers.get('location')).toBe(`/runs/${run.id}`);
-    expect(await knex()('runs').where({ id: run.id }).first()).toMatchObject({ status: 'queued', flow_version: 2, trigger_source: 'manual' });
+    expect(await knex()('runs').where({ id: run.id }).first()).toMatchObject({
+      status: 'queued',
+      flow_version: 2,
+      trigger_source: 'manual',
+    });
 
     const entries = await knex()('audit_logs').where({ event_type: 'run.started', resource_id: run.id });
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ org_id: ids.acme, actor_sub: 'sub-opal', resource_type: 'run', action: 'run:trigger', outcome: 'success' });
-    expect(entries[0].details_json).toMatchObject({ trigger_source: 'manual', flow_id: ids.flow, flow_version: 2, workflow_id: run.workflow_id });
+    expect(entries[0]).toMatchObject({
+      org_id: ids.acme,
+      actor_sub: 'sub-opal',
+      resource_type: 'run',
+      action: 'run:trigger',
+      outcome: 'success',
+    });
+    expect(entries[0].details_json).toMatchObject({
+      trigger_source: 'manual',
+      flow_id: ids.flow,
+      flow_version: 2,
+      workflow_id: run.workflow_id,
+    });
   });
 
   it('runs a pinned older version, named after the flow by default', async () => {
@@ -100,10 +119,20 @@ describe('POST /runs', () => {
 
   it('refuses invalid params and targets with every path, and writes nothing', async () => {
     const before = await runCount();
-    const response = await post('opal', { flow_id: ids.flow, params: { change_id: 'nope', retries: 9, extra: 1 }, targets: { routers: [], firewalls: [ids.r1] } });
+    const response = await post('opal', {
+      flow_id: ids.flow,
+      params: { change_id: 'nope', retries: 9, extra: 1 },
+      targets: { routers: [], firewalls: [ids.r1] },
+    });
     const body = await problem(response);
     expect(body).toMatchObject({ status: 422, code: 'validation_failed' });
-    expect(body.errors!.map((e) => e.path).sort()).toEqual(['params.change_id', 'params.extra', 'params.retries', 'targets.firewalls', 'targets.routers']);
+    expect(body.errors!.map((e) => e.path).sort()).toEqual([
+      'params.change_id',
+      'params.extra',
+      'params.retries',
+      'targets.firewalls',
+      'targets.routers',
+    ]);
     expect(await runCount()).toBe(before);
   });
 
@@ -112,7 +141,10 @@ describe('POST /runs', () => {
     const nul = await problem(await post('opal', { ...valid(), params: { change_id: 'CHG1\u0000' } }));
     expect(nul).toMatchObject({ status: 422, code: 'validation_failed' });
     expect(nul.errors!.map((e) => e.path)).toEqual(['params.change_id']);
-    for (const body of [{ ...valid(), name: 'night\ud800ly' }, { ...valid(), params: { change_id: 'CHG1', mode: '\udc00' } }]) {
+    for (const body of [
+      { ...valid(), name: 'night\ud800ly' },
+      { ...valid(), params: { change_id: 'CHG1', mode: '\udc00' } },
+    ]) {
       const refused = await problem(await post('opal', body));
       expect(refused, JSON.stringify(body)).toMatchObject({ status: 400, code: 'malformed_json' });
     }
@@ -125,7 +157,13 @@ describe('POST /runs', () => {
   });
 
   it('refuses a malformed body with 422', async () => {
-    for (const body of [{}, { flow_id: 'x' }, { flow_id: ids.flow, version: 0 }, { flow_id: ids.flow, targets: { routers: ['r1'] } }, { flow_id: ids.flow, bogus: 1 }]) {
+    for (const body of [
+      {},
+      { flow_id: 'x' },
+      { flow_id: ids.flow, version: 0 },
+      { flow_id: ids.flow, targets: { routers: ['r1'] } },
+      { flow_id: ids.flow, bogus: 1 },
+    ]) {
       expect((await problem(await post('opal', body))).code, JSON.stringify(body)).toBe('validation_failed');
     }
   });
@@ -134,7 +172,12 @@ describe('POST /runs', () => {
     const before = await runCount();
     for (const device of [ids.foreignDevice, ids.deletedDevice, UNKNOWN_ID]) {
       const body = await problem(await post('opal', { ...valid(), targets: { routers: [ids.r1, device] } }));
-      expect(body).toMatchObject({ status: 400, code: 'unknown_device_reference', missing: [{ role: 'routers', device_id: device }], missing_count: 1 });
+      expect(body).toMatchObject({
+        status: 400,
+        code: 'unknown_device_reference',
+        missing: [{ role: 'routers', device_id: device }],
+        missing_count: 1,
+      });
     }
     expect(await runCount()).toBe(before);
   });
@@ -148,8 +191,14 @@ describe('POST /runs', () => {
   it('refuses more targets than the cap with 422 before any lookup (even for an unknown flow)', async () => {
     const before = await runCount();
     const many = Array.from({ length: MAX_TARGETS + 1 }, () => ids.r1!);
-    expect(await problem(await post('opal', { flow_id: UNKNOWN_ID, targets: { routers: many } }))).toMatchObject({ status: 422, code: 'too_many_targets', limit: MAX_TARGETS });
-    expect(await problem(await post('opal', { flow_id: ids.flow, targets: { routers: many.slice(0, 3), switches: many.slice(0, 3) } }))).toMatchObject({ code: 'too_many_targets' });
+    expect(await problem(await post('opal', { flow_id: UNKNOWN_ID, targets: { routers: many } }))).toMatchObject({
+      status: 422,
+      code: 'too_many_targets',
+      limit: MAX_TARGETS,
+    });
+    expect(
+      await problem(await post('opal', { flow_id: ids.flow, targets: { routers: many.slice(0, 3), switches: many.slice(0, 3) } })),
+    ).toMatchObject({ code: 'too_many_targets' });
     expect(await runCount()).toBe(before);
   });
 
@@ -163,8 +212,14 @@ describe('POST /runs', () => {
   });
 
   it('refuses a version the flow lacks with 404', async () => {
-    expect(await problem(await post('opal', { flow_id: ids.flow, version: 3 }))).toMatchObject({ status: 404, code: 'flow_version_not_found' });
-    expect(await problem(await post('opal', { flow_id: ids.draftOnly, version: 1 }))).toMatchObject({ status: 404, code: 'flow_version_not_found' });
+    expect(await problem(await post('opal', { flow_id: ids.flow, version: 3 }))).toMatchObject({
+      status: 404,
+      code: 'flow_version_not_found',
+    });
+    expect(await problem(await post('opal', { flow_id: ids.draftOnly, version: 1 }))).toMatchObject({
+      status: 404,
+      code: 'flow_version_not_found',
+    });
   });
 
   it('runs a flow of the shared organization in the active organization', async () => {
@@ -179,7 +234,7 @@ describe('POST /runs', () => {
 });
 
 describe('the manual-runs switch', () => {
-  it('refuses POST /runs with 409 when the flow\'s manual runs are off', async () => {
+  it("refuses POST /runs with 409 when the flow's manual runs are off", async () => {
     const before = await runCount();
     expect(await problem(await post('opal', { flow_id: ids.locked }))).toMatchObject({ status: 409, code: 'manual_runs_disabled' });
     expect(await problem(await post('ada', { flow_id: ids.locked }))).toMatchObject({ status: 409, code: 'manual_runs_disabled' });
@@ -197,7 +252,11 @@ describe('the manual-runs switch', () => {
   it('refuses force=true from anyone else with 403 restricted_option, whatever the switch', async () => {
     for (const who of ['opal', 'ada']) {
       for (const flow of [ids.locked, ids.flow]) {
-        expect(await problem(await post(who, { flow_id: flow }, '?force=true'))).toMatchObject({ status: 403, code: 'restricted_option', restriction: 'force_manual_run' });
+        expect(await problem(await post(who, { flow_id: flow }, '?force=true'))).toMatchObject({
+          status: 403,
+          code: 'restricted_option',
+          restriction: 'force_manual_run',
+        });
       }
     }
   });
@@ -216,10 +275,19 @@ describe('the manual-runs switch', () => {
     };
     const admitted = await knex().transaction((trx) => admission.admit(trx, request));
     expect(admitted).toMatchObject({ flow_id: ids.locked, flow_name: 'locked', flow_version: 1, status: 'queued' });
-    expect(await knex()('runs').where({ id: admitted.id }).first()).toMatchObject({ trigger_source: 'webhook', created_by: 'system:webhook', trigger_details_json: { webhook_endpoint_id: UNKNOWN_ID } });
+    expect(await knex()('runs').where({ id: admitted.id }).first()).toMatchObject({
+      trigger_source: 'webhook',
+      created_by: 'system:webhook',
+      trigger_details_json: { webhook_endpoint_id: UNKNOWN_ID },
+    });
     const entry = await knex()('audit_logs').where({ event_type: 'run.started', resource_id: admitted.id }).first();
     expect(entry).toMatchObject({ actor_sub: 'system:webhook', action: 'webhook:receive', org_id: ids.acme });
-    expect(entry.details_json).toMatchObject({ trigger_source: 'webhook', flow_id: ids.locked, flow_version: 1, workflow_id: admitted.workflow_id });
+    expect(entry.details_json).toMatchObject({
+      trigger_source: 'webhook',
+      flow_id: ids.locked,
+      flow_version: 1,
+      workflow_id: admitted.workflow_id,
+    });
 
     // For a webhook, a flow that is gone is the endpoint's configuration: 422, and nothing written.
     const refused = await knex()

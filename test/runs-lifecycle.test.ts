@@ -45,7 +45,8 @@ beforeAll(async () => {
   await seedUser(db, { sub: 'sub-vic', username: 'vic' }, [{ orgSlug: 'acme', role: 'viewer' }]);
   await seedUser(db, { sub: 'sub-ada', username: 'ada' }, [{ orgSlug: 'acme', role: 'admin' }]);
   await seedUser(db, { sub: 'sub-gus', username: 'gus' }, [{ orgSlug: 'globex', role: 'admin' }]);
-  for (const who of ['opal', 'vic', 'ada', 'gus']) as[who] = `Bearer ${await idp.mintAccessToken({ sub: `sub-${who}`, username: who, realmRoles: [] })}`;
+  for (const who of ['opal', 'vic', 'ada', 'gus'])
+    as[who] = `Bearer ${await idp.mintAccessToken({ sub: `sub-${who}`, username: who, realmRoles: [] })}`;
   as.root = `Bearer ${await idp.mintAccessToken({ sub: 'sub-root', username: 'root', realmRoles: ['admin'] })}`;
   ids.alpha = await seedFlow(db, ids.acme, { name: 'alpha', versions: [BARE] });
   ids.beta = await seedFlow(db, ids.acme, { name: 'beta', versions: [BARE] });
@@ -83,11 +84,13 @@ const row = (id: string) => knex()('runs').where({ id }).first();
 const audit = (eventType: string, id: string) => knex()('audit_logs').where({ event_type: eventType, resource_id: id }).select();
 
 describe('reading runs', () => {
-  it('lists the organization\'s runs newest first, with filters and pages', async () => {
+  it("lists the organization's runs newest first, with filters and pages", async () => {
     const a1 = await start(ids.alpha!, 'first alpha');
     const b1 = await start(ids.beta!, 'Beta nightly');
     const a2 = await start(ids.alpha!, '100%_done');
-    await knex()('runs').where({ id: a1.id }).update({ status: 'succeeded', trigger_source: 'schedule', created_at: new Date('2020-01-01T00:00:00Z') });
+    await knex()('runs')
+      .where({ id: a1.id })
+      .update({ status: 'succeeded', trigger_source: 'schedule', created_at: new Date('2020-01-01T00:00:00Z') });
     await start(ids.theirs!, undefined, 'gus', 'globex');
 
     const all = await ok<Page>(await call('vic', 'GET', '/runs'));
@@ -111,12 +114,17 @@ describe('reading runs', () => {
     expect(page.items.map((r) => r.id)).toEqual([b1.id]);
   });
 
-  it.each(['status=done', 'trigger_source=cron', 'flow_id=x', 'created_after=yesterday', 'limit=0', 'limit=501', 'bogus=1'])('refuses the query %s with 422', async (query) => {
-    expect(await code(await call('vic', 'GET', `/runs?${query}`))).toEqual({ status: 422, code: 'validation_failed' });
-  });
+  it.each(['status=done', 'trigger_source=cron', 'flow_id=x', 'created_after=yesterday', 'limit=0', 'limit=501', 'bogus=1'])(
+    'refuses the query %s with 422',
+    async (query) => {
+      expect(await code(await call('vic', 'GET', `/runs?${query}`))).toEqual({ status: 422, code: 'validation_failed' });
+    },
+  );
 
   it('answers the filter options present in the organization', async () => {
-    const options = await ok<{ flows: { id: string; name: string }[]; statuses: string[]; trigger_sources: string[] }>(await call('vic', 'GET', '/runs/filter-options'));
+    const options = await ok<{ flows: { id: string; name: string }[]; statuses: string[]; trigger_sources: string[] }>(
+      await call('vic', 'GET', '/runs/filter-options'),
+    );
     expect(options).toEqual({
       flows: [
         { id: ids.alpha, name: 'alpha' },
@@ -132,11 +140,17 @@ describe('reading runs', () => {
     expect(await ok(await call('vic', 'GET', `/runs/${run.id}`))).toEqual(run);
     expect(await code(await call('vic', 'GET', `/runs/${UNKNOWN_ID}`))).toEqual({ status: 404, code: 'resource_not_found' });
     expect(await code(await call('vic', 'GET', '/runs/not-a-uuid'))).toEqual({ status: 404, code: 'resource_not_found' });
-    expect(await code(await call('gus', 'GET', `/runs/${run.id}`, undefined, 'globex'))).toEqual({ status: 404, code: 'resource_not_found' });
-    expect(await code(await call('root', 'GET', `/runs/${run.id}`, undefined, 'globex'))).toEqual({ status: 404, code: 'resource_not_found' });
+    expect(await code(await call('gus', 'GET', `/runs/${run.id}`, undefined, 'globex'))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
+    expect(await code(await call('root', 'GET', `/runs/${run.id}`, undefined, 'globex'))).toEqual({
+      status: 404,
+      code: 'resource_not_found',
+    });
   });
 
-  it('never shows the shared organization\'s runs to another organization', async () => {
+  it("never shows the shared organization's runs to another organization", async () => {
     const shared = await start(ids.common!, 'shared run', 'root', 'commons');
     expect(await code(await call('vic', 'GET', `/runs/${shared.id}`))).toEqual({ status: 404, code: 'resource_not_found' });
     const list = await ok<Page>(await call('vic', 'GET', '/runs?limit=500'));
@@ -241,7 +255,7 @@ describe('controlling runs', () => {
     expect(await code(await call('ada', 'DELETE', `/runs/${active.id}/permanent`))).toEqual({ status: 409, code: 'invalid_run_state' });
   });
 
-  it('answers 404 with no change for another organization\'s run on every control route', async () => {
+  it("answers 404 with no change for another organization's run on every control route", async () => {
     const run = await start(ids.alpha!, 'mine');
     await ok(await call('opal', 'POST', `/runs/${run.id}/pause`));
     const before = await row(run.id);
@@ -255,10 +269,16 @@ describe('controlling runs', () => {
       ['DELETE', `/runs/${run.id}/permanent`],
     ];
     for (const [method, path, body] of attempts) {
-      expect(await code(await call('gus', method, path, body, 'globex')), `${method} ${path}`).toEqual({ status: 404, code: 'resource_not_found' });
+      expect(await code(await call('gus', method, path, body, 'globex')), `${method} ${path}`).toEqual({
+        status: 404,
+        code: 'resource_not_found',
+      });
     }
     expect(await row(run.id)).toEqual(before);
-    const entries = await knex()('audit_logs').where({ resource_id: run.id }).whereNot({ event_type: 'run.started' }).whereNot({ event_type: 'run.paused' });
+    const entries = await knex()('audit_logs')
+      .where({ resource_id: run.id })
+      .whereNot({ event_type: 'run.started' })
+      .whereNot({ event_type: 'run.paused' });
     expect(entries).toHaveLength(0);
   });
 

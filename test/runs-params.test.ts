@@ -24,7 +24,16 @@ describe('validateParams', () => {
   });
 
   it('keeps every valid value as sent', () => {
-    const params = { change_id: 'CHG42', note: 'hi', retries: 0, ratio: 0.5, dry_run: false, mode: 'apply', sites: ['ams', 'lon'], extra: { a: [1] } };
+    const params = {
+      change_id: 'CHG42',
+      note: 'hi',
+      retries: 0,
+      ratio: 0.5,
+      dry_run: false,
+      mode: 'apply',
+      sites: ['ams', 'lon'],
+      extra: { a: [1] },
+    };
     expect(validateParams(inputs, params)).toEqual({ ok: true, params });
   });
 

@@ -30,7 +30,11 @@ afterAll(async () => {
 async function call(who: string, method: string, path: string, body?: unknown, org?: string): Promise<{ status: number; body: any }> {
   const response = await fetch(`${daemon.url}${path}`, {
     method,
-    headers: { authorization: as[who]!, ...(org ? { 'x-org-id': org } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: as[who]!,
+      ...(org ? { 'x-org-id': org } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -38,43 +42,90 @@ async function call(who: string, method: string, path: string, body?: unknown, o
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const audits = (eventType: string, resourceId: string) => knex()('audit_logs').where({ event_type: eventType, resource_id: resourceId }).orderBy('ts').select();
+const audits = (eventType: string, resourceId: string) =>
+  knex()('audit_logs').where({ event_type: eventType, resource_id: resourceId }).orderBy('ts').select();
 
 describe('secret backends', () => {
   it('list the types, with vault known but not available in this build', async () => {
     const types = await call('viewer', 'GET', '/settings/secret-backend-types');
     expect(types.status).toBe(200);
-    expect(types.body.items).toEqual([expect.objectContaining({ type: 'builtin', available: true }), expect.objectContaining({ type: 'vault', available: false })]);
+    expect(types.body.items).toEqual([
+      expect.objectContaining({ type: 'builtin', available: true }),
+      expect.objectContaining({ type: 'vault', available: false }),
+    ]);
   });
 
   it('start with the built-in backend, the default, which a viewer can list and read', async () => {
     const list = await call('viewer', 'GET', '/settings/secrets-backends');
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ total: 1, limit: 50, offset: 0 });
-    expect(list.body.items[0]).toMatchObject({ name: 'Built-in', type: 'builtin', scheme: 'builtin', is_default: true, is_builtin: true, secrets_count: 0, config: {} });
+    expect(list.body.items[0]).toMatchObject({
+      name: 'Built-in',
+      type: 'builtin',
+      scheme: 'builtin',
+      is_default: true,
+      is_builtin: true,
+      secrets_count: 0,
+      config: {},
+    });
     ids.builtin = list.body.items[0].id;
     expect((await call('viewer', 'GET', `/settings/secrets-backends/${ids.builtin}`)).body).toEqual(list.body.items[0]);
-    expect(await call('viewer', 'GET', '/settings/secrets-backends/00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404, body: { code: 'resource_not_found' } });
-    expect(await call('viewer', 'GET', '/settings/secrets-backends/nope')).toMatchObject({ status: 404, body: { code: 'resource_not_found' } });
+    expect(await call('viewer', 'GET', '/settings/secrets-backends/00000000-0000-4000-8000-000000000000')).toMatchObject({
+      status: 404,
+      body: { code: 'resource_not_found' },
+    });
+    expect(await call('viewer', 'GET', '/settings/secrets-backends/nope')).toMatchObject({
+      status: 404,
+      body: { code: 'resource_not_found' },
+    });
   });
 
   it('refuse a vault backend with 422 unsupported_backend_type, and an unknown type or a configured built-in one with 422 validation_failed', async () => {
-    const vault = await call('root', 'POST', '/settings/secrets-backends', { name: 'Vault', type: 'vault', scheme: 'vault', config: { address: 'https://vault.example.test', mount: 'kv' } });
+    const vault = await call('root', 'POST', '/settings/secrets-backends', {
+      name: 'Vault',
+      type: 'vault',
+      scheme: 'vault',
+      config: { address: 'https://vault.example.test', mount: 'kv' },
+    });
     expect(vault).toMatchObject({ status: 422, body: { code: 'unsupported_backend_type', type: 'vault' } });
-    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'AWS', type: 'aws', scheme: 'aws' })).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
-    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'X', type: 'builtin', scheme: 'x', config: { a: 1 } })).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
-    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'X', type: 'builtin', scheme: 'Not A Scheme' })).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
+    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'AWS', type: 'aws', scheme: 'aws' })).toMatchObject({
+      status: 422,
+      body: { code: 'validation_failed' },
+    });
+    expect(
+      await call('root', 'POST', '/settings/secrets-backends', { name: 'X', type: 'builtin', scheme: 'x', config: { a: 1 } }),
+    ).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
+    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'X', type: 'builtin', scheme: 'Not A Scheme' })).toMatchObject({
+      status: 422,
+      body: { code: 'validation_failed' },
+    });
     expect(Number((await knex()('secret_backends').count<{ n: string }[]>('* as n'))[0]!.n)).toBe(1);
   });
 
   it('create another built-in backend (a separate namespace of the encrypted store), audited; names and schemes are unique', async () => {
     const created = await call('root', 'POST', '/settings/secrets-backends', { name: 'Lab store', type: 'builtin', scheme: 'lab' });
-    expect(created).toMatchObject({ status: 201, body: { name: 'Lab store', type: 'builtin', scheme: 'lab', is_default: false, is_builtin: false, created_by: 'sub-root' } });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { name: 'Lab store', type: 'builtin', scheme: 'lab', is_default: false, is_builtin: false, created_by: 'sub-root' },
+    });
     ids.lab = created.body.id;
-    expect((await audits('entity.created', ids.lab!))[0]).toMatchObject({ action: 'secret_backend:manage', resource_type: 'secret_backend', actor_sub: 'sub-root' });
-    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'Lab store', type: 'builtin', scheme: 'lab2' })).toMatchObject({ status: 409, body: { code: 'conflict' } });
-    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'Lab 2', type: 'builtin', scheme: 'lab' })).toMatchObject({ status: 409, body: { code: 'conflict' } });
-    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'Lab 3', type: 'builtin', scheme: 'builtin' })).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    expect((await audits('entity.created', ids.lab!))[0]).toMatchObject({
+      action: 'secret_backend:manage',
+      resource_type: 'secret_backend',
+      actor_sub: 'sub-root',
+    });
+    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'Lab store', type: 'builtin', scheme: 'lab2' })).toMatchObject({
+      status: 409,
+      body: { code: 'conflict' },
+    });
+    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'Lab 2', type: 'builtin', scheme: 'lab' })).toMatchObject({
+      status: 409,
+      body: { code: 'conflict' },
+    });
+    expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'Lab 3', type: 'builtin', scheme: 'builtin' })).toMatchObject({
+      status: 409,
+      body: { code: 'conflict' },
+    });
   });
 
   it('are renamed, and the default mark moves (never removed outright)', async () => {
@@ -86,7 +137,10 @@ describe('secret backends', () => {
 
     expect((await call('root', 'PATCH', `/settings/secrets-backends/${ids.lab}`, { is_default: true })).body.is_default).toBe(true);
     expect((await call('root', 'GET', `/settings/secrets-backends/${ids.builtin}`)).body.is_default).toBe(false);
-    expect(await call('root', 'PATCH', `/settings/secrets-backends/${ids.lab}`, { is_default: false })).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    expect(await call('root', 'PATCH', `/settings/secrets-backends/${ids.lab}`, { is_default: false })).toMatchObject({
+      status: 409,
+      body: { code: 'conflict' },
+    });
     expect(await knex()('secret_backends').where({ is_default: true }).pluck('id')).toEqual([ids.lab]);
   });
 
@@ -97,9 +151,18 @@ describe('secret backends', () => {
       ['builtin', 'builtin://orgs/acme/secrets/'],
     ]);
     const secret = await call('alice', 'POST', '/secrets', { name: 'switch', values: { password: VALUE } }, 'acme');
-    expect(secret).toMatchObject({ status: 201, body: { backend: { id: ids.lab, scheme: 'lab' }, reference: 'lab://orgs/acme/secrets/switch' } });
+    expect(secret).toMatchObject({
+      status: 201,
+      body: { backend: { id: ids.lab, scheme: 'lab' }, reference: 'lab://orgs/acme/secrets/switch' },
+    });
     ids.secret = secret.body.id;
-    const inBuiltin = await call('alice', 'POST', '/secrets', { name: 'router', backend_id: ids.builtin, values: { password: VALUE } }, 'acme');
+    const inBuiltin = await call(
+      'alice',
+      'POST',
+      '/secrets',
+      { name: 'router', backend_id: ids.builtin, values: { password: VALUE } },
+      'acme',
+    );
     expect(inBuiltin.body.reference).toBe('builtin://orgs/acme/secrets/router');
     expect((await call('root', 'GET', `/settings/secrets-backends/${ids.lab}`)).body.secrets_count).toBe(1);
   });
@@ -108,29 +171,48 @@ describe('secret backends', () => {
     const test = await call('root', 'POST', `/settings/secrets-backends/${ids.lab}/test`);
     expect(test).toMatchObject({ status: 200, body: { ok: true } });
     expect(typeof test.body.detail).toBe('string');
-    expect(await call('root', 'POST', '/settings/secrets-backends/00000000-0000-4000-8000-000000000000/test')).toMatchObject({ status: 404 });
+    expect(await call('root', 'POST', '/settings/secrets-backends/00000000-0000-4000-8000-000000000000/test')).toMatchObject({
+      status: 404,
+    });
   });
 
   it('list their items by location, names only', async () => {
     const items = await call('root', 'GET', `/settings/secrets-backends/${ids.lab}/items`);
-    expect(items).toMatchObject({ status: 200, body: { total: 1, items: [{ location: 'orgs/acme/secrets/switch', org_slug: 'acme', path: 'switch' }] } });
-    expect((await call('root', 'GET', `/settings/secrets-backends/${ids.builtin}/items?prefix=orgs/acme/`)).body.items.map((i: { path: string }) => i.path)).toEqual(['router']);
+    expect(items).toMatchObject({
+      status: 200,
+      body: { total: 1, items: [{ location: 'orgs/acme/secrets/switch', org_slug: 'acme', path: 'switch' }] },
+    });
+    expect(
+      (await call('root', 'GET', `/settings/secrets-backends/${ids.builtin}/items?prefix=orgs/acme/`)).body.items.map(
+        (i: { path: string }) => i.path,
+      ),
+    ).toEqual(['router']);
     expect((await call('root', 'GET', `/settings/secrets-backends/${ids.builtin}/items?prefix=orgs/globex/`)).body.items).toEqual([]);
   });
 
   it('refuse deletion while secrets use them, of the default, and of the built-in backend', async () => {
-    expect(await call('root', 'DELETE', `/settings/secrets-backends/${ids.lab}`)).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    expect(await call('root', 'DELETE', `/settings/secrets-backends/${ids.lab}`)).toMatchObject({
+      status: 409,
+      body: { code: 'conflict' },
+    });
     await call('root', 'PATCH', `/settings/secrets-backends/${ids.builtin}`, { is_default: true });
     expect(await call('root', 'DELETE', `/settings/secrets-backends/${ids.lab}`)).toMatchObject({ status: 409 });
     expect(await call('root', 'DELETE', `/settings/secrets-backends/${ids.builtin}`)).toMatchObject({ status: 409 });
-    expect(await knex()('secret_backends').count<{ n: string }[]>('* as n').then((r) => Number(r[0]!.n))).toBe(2);
+    expect(
+      await knex()('secret_backends')
+        .count<{ n: string }[]>('* as n')
+        .then((r) => Number(r[0]!.n)),
+    ).toBe(2);
   });
 
   it('are deleted once unused, audited', async () => {
     expect((await call('alice', 'DELETE', `/secrets/${ids.secret}`, undefined, 'acme')).status).toBe(204);
     expect((await call('root', 'DELETE', `/settings/secrets-backends/${ids.lab}`)).status).toBe(204);
     expect(await knex()('secret_backends').where({ id: ids.lab }).first()).toBeUndefined();
-    expect((await audits('entity.deleted', ids.lab!))[0]).toMatchObject({ action: 'secret_backend:manage', resource_type: 'secret_backend' });
+    expect((await audits('entity.deleted', ids.lab!))[0]).toMatchObject({
+      action: 'secret_backend:manage',
+      resource_type: 'secret_backend',
+    });
     expect(await call('root', 'DELETE', `/settings/secrets-backends/${ids.lab}`)).toMatchObject({ status: 404 });
   });
 

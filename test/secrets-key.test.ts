@@ -33,7 +33,14 @@ afterAll(async () => {
 });
 
 function env(extra: Record<string, string>): Record<string, string> {
-  return { SERVICE_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'silent', SERVICE_AUTH_DISABLED: 'true', ...location.env, ...extra };
+  return {
+    SERVICE_PORT: '0',
+    SERVICE_HOST: '127.0.0.1',
+    SERVICE_LOG_LEVEL: 'silent',
+    SERVICE_AUTH_DISABLED: 'true',
+    ...location.env,
+    ...extra,
+  };
 }
 
 /** A daemon over the test's database; the database handle is closed by `stop`, or at once when start-up fails. */
@@ -91,7 +98,10 @@ describe('the secrets encryption key', () => {
   it('makes svcd exit 78 with the configuration summary naming the setting', async () => {
     const { code, stderr } = await collect(spawnTs('src/daemon/main.ts', [], env({ SERVICE_SECRETS_ENCRYPTION_KEY: KEY_B }))).finished;
     expect(code).toBe(78);
-    expect(JSON.parse(stderr.trim().split('\n').at(-1)!)).toEqual({ code: 'config.invalid', variables: ['SERVICE_SECRETS_ENCRYPTION_KEY'] });
+    expect(JSON.parse(stderr.trim().split('\n').at(-1)!)).toEqual({
+      code: 'config.invalid',
+      variables: ['SERVICE_SECRETS_ENCRYPTION_KEY'],
+    });
     expect(stderr).not.toContain(KEY_B);
   }, 120_000);
 
@@ -162,7 +172,13 @@ describe.skipIf(!postgres)('the secrets encryption key, when the database comes 
     url.host = `127.0.0.1:${proxy.port}`;
     proxied = url.toString();
     // The first start (database up) records key A.
-    const config = loadConfig({ SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'silent', SERVICE_DATABASE_URL: proxied, SERVICE_DATA_DIR: dataDir, SERVICE_SECRETS_ENCRYPTION_KEY: KEY_A });
+    const config = loadConfig({
+      SERVICE_PORT: '0',
+      SERVICE_LOG_LEVEL: 'silent',
+      SERVICE_DATABASE_URL: proxied,
+      SERVICE_DATA_DIR: dataDir,
+      SERVICE_SECRETS_ENCRYPTION_KEY: KEY_A,
+    });
     await (await startDaemon(config, createLogger('silent'))).stop();
   });
 
@@ -213,7 +229,11 @@ describe.skipIf(!postgres)('the secrets encryption key, when the database comes 
       await proxy.start();
       let status = 0;
       for (let attempt = 0; attempt < 100 && status !== 201; attempt += 1) {
-        const response = await fetch(`${url}/secrets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `late-${attempt}`, values: { token: 'x' } }) });
+        const response = await fetch(`${url}/secrets`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `late-${attempt}`, values: { token: 'x' } }),
+        });
         status = response.status;
         if (status !== 201) await new Promise((resolve) => setTimeout(resolve, 100));
       }

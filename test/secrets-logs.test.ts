@@ -17,7 +17,13 @@ let closeDb: () => Promise<void>;
 beforeAll(async () => {
   const fresh = await freshDatabase();
   closeDb = () => fresh.location.drop();
-  const config = loadConfig({ SERVICE_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'trace', SERVICE_AUTH_DISABLED: 'true', ...fresh.location.env });
+  const config = loadConfig({
+    SERVICE_PORT: '0',
+    SERVICE_HOST: '127.0.0.1',
+    SERVICE_LOG_LEVEL: 'trace',
+    SERVICE_AUTH_DISABLED: 'true',
+    ...fresh.location.env,
+  });
   daemon = await startDaemon(config, createLogger('trace', { write: (line: string) => void lines.push(line) }), { database: fresh.db });
 });
 afterAll(async () => {
@@ -52,7 +58,9 @@ describe('secret values', () => {
     // A tampered row: the read fails (503) and the failure is logged, without the value.
     const knex = daemon.services.db.knex;
     const [row] = await knex('secret_values').where({ location: 'orgs/default/secrets/probe-copy' }).select('id', 'ciphertext');
-    await knex('secret_values').where({ id: row.id }).update({ ciphertext: Buffer.from(row.ciphertext).reverse() });
+    await knex('secret_values')
+      .where({ id: row.id })
+      .update({ ciphertext: Buffer.from(row.ciphertext).reverse() });
     const copy = (await call('GET', '/secrets')).body.items.find((s: { name: string }) => s.name === 'probe-copy');
     expect((await call('GET', `/secrets/${copy.id}`)).status).toBe(503);
     expect((await call('DELETE', `/secrets/${id}`)).status).toBe(204);

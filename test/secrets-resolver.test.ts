@@ -29,7 +29,10 @@ describe('pickSecretValue', () => {
 describe('parseSecretReference', () => {
   it.each([
     ['builtin://orgs/acme/secrets/db/primary', { kind: 'location', scheme: 'builtin', orgSlug: 'acme', path: 'db/primary' }],
-    ['builtin://orgs/acme/secrets/db/primary#password', { kind: 'location', scheme: 'builtin', orgSlug: 'acme', path: 'db/primary', key: 'password' }],
+    [
+      'builtin://orgs/acme/secrets/db/primary#password',
+      { kind: 'location', scheme: 'builtin', orgSlug: 'acme', path: 'db/primary', key: 'password' },
+    ],
     ["{{ secret('builtin://orgs/acme/secrets/db') }}", { kind: 'location', scheme: 'builtin', orgSlug: 'acme', path: 'db' }],
     ['{{secret("db/primary#password")}}', { kind: 'name', name: 'db/primary', key: 'password' }],
     ["{{ secret('api-token') }}", { kind: 'name', name: 'api-token' }],
@@ -55,7 +58,11 @@ describe('the resolver', () => {
   const ids: Record<string, string> = {};
 
   async function create(org: string, body: unknown): Promise<string> {
-    const response = await fetch(`${daemon.url}/secrets`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-org-id': org }, body: JSON.stringify(body) });
+    const response = await fetch(`${daemon.url}/secrets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-org-id': org },
+      body: JSON.stringify(body),
+    });
     expect(response.status).toBe(201);
     return ((await response.json()) as { id: string }).id;
   }
@@ -111,7 +118,7 @@ describe('the resolver', () => {
     expect(missing).toBeInstanceOf(SecretBackendError);
   });
 
-  it('does not share the shared organization\'s secrets with other tenants', async () => {
+  it("does not share the shared organization's secrets with other tenants", async () => {
     await daemon.services.db.knex('organizations').where({ id: ids.globex }).update({ is_shared: true });
     daemon.services.orgAccess.invalidate();
     const read = await fetch(`${daemon.url}/secrets/${ids.globexApi}`, { headers: { 'x-org-id': 'acme' } });

@@ -13,7 +13,14 @@ let daemon: TestDaemon;
 const ids: Record<string, string> = {};
 const as: Record<string, string> = {};
 /** Every value sent in this file; none may come back in any answer or audit entry. */
-const SENT = ['s3cr3t-db-password-value', 'tok-ABCDEF-0123456789', 'hmac-key-material-xyz', 'replaced-password-value', 'globex-private-value', 'adopted-folder-value'];
+const SENT = [
+  's3cr3t-db-password-value',
+  'tok-ABCDEF-0123456789',
+  'hmac-key-material-xyz',
+  'replaced-password-value',
+  'globex-private-value',
+  'adopted-folder-value',
+];
 const bodies: string[] = [];
 
 const knex = () => daemon.services.db.knex;
@@ -32,7 +39,12 @@ beforeAll(async () => {
   await seedUser(db, { sub: 'sub-carol', username: 'carol' }, [{ orgSlug: 'acme', role: 'viewer' }]);
   await seedUser(db, { sub: 'sub-dave', username: 'dave' }, [{ orgSlug: 'acme', role: 'operator' }]);
   await seedUser(db, { sub: 'sub-bob', username: 'bob' }, [{ orgSlug: 'globex', role: 'admin' }]);
-  for (const [who, sub] of [['alice', 'sub-alice'], ['carol', 'sub-carol'], ['dave', 'sub-dave'], ['bob', 'sub-bob']] as const) {
+  for (const [who, sub] of [
+    ['alice', 'sub-alice'],
+    ['carol', 'sub-carol'],
+    ['dave', 'sub-dave'],
+    ['bob', 'sub-bob'],
+  ] as const) {
     as[who] = `Bearer ${await idp.mintAccessToken({ sub, username: who, email: `${who}@example.test`, realmRoles: [] })}`;
   }
 });
@@ -54,15 +66,31 @@ async function call(who: string, method: string, path: string, body?: unknown, o
 
 const valueRows = (secretId?: string) =>
   secretId
-    ? knex()('secret_values as v').join('secrets as s', (j) => j.on('s.backend_id', 'v.backend_id')).where('s.id', secretId).whereRaw("v.location = 'orgs/' || (SELECT slug FROM organizations WHERE id = s.org_id) || '/secrets/' || s.path").select('v.*')
+    ? knex()('secret_values as v')
+        .join('secrets as s', (j) => j.on('s.backend_id', 'v.backend_id'))
+        .where('s.id', secretId)
+        .whereRaw("v.location = 'orgs/' || (SELECT slug FROM organizations WHERE id = s.org_id) || '/secrets/' || s.path")
+        .select('v.*')
     : knex()('secret_values').select();
-const audits = (eventType: string, resourceId: string) => knex()('audit_logs').where({ event_type: eventType, resource_id: resourceId }).orderBy('ts').select();
+const audits = (eventType: string, resourceId: string) =>
+  knex()('audit_logs').where({ event_type: eventType, resource_id: resourceId }).orderBy('ts').select();
 
 describe('secrets', () => {
   it('are created with values written encrypted to the built-in backend, answered with key names only, and audited', async () => {
-    const created = await call('alice', 'POST', '/secrets', { name: 'db/primary', description: 'Primary database', values: { password: SENT[0], username: 'app' } });
+    const created = await call('alice', 'POST', '/secrets', {
+      name: 'db/primary',
+      description: 'Primary database',
+      values: { password: SENT[0], username: 'app' },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'db/primary', description: 'Primary database', path: 'db/primary', keys: ['password', 'username'], reference: 'builtin://orgs/acme/secrets/db/primary', org_id: ids.acme });
+    expect(created.body).toMatchObject({
+      name: 'db/primary',
+      description: 'Primary database',
+      path: 'db/primary',
+      keys: ['password', 'username'],
+      reference: 'builtin://orgs/acme/secrets/db/primary',
+      org_id: ids.acme,
+    });
     expect(created.body.backend).toMatchObject({ type: 'builtin', scheme: 'builtin' });
     expect(created.body.created_by).toBe('sub-alice');
     ids.db = created.body.id;
@@ -75,7 +103,13 @@ describe('secrets', () => {
       expect(row.org_id).toBe(ids.acme);
     }
     const [entry] = await audits('entity.created', ids.db!);
-    expect(entry).toMatchObject({ org_id: ids.acme, actor_sub: 'sub-alice', action: 'secret:manage', resource_type: 'secret', outcome: 'success' });
+    expect(entry).toMatchObject({
+      org_id: ids.acme,
+      actor_sub: 'sub-alice',
+      action: 'secret:manage',
+      resource_type: 'secret',
+      outcome: 'success',
+    });
     expect(entry.details_json).toMatchObject({ name: 'db/primary', keys: ['password', 'username'] });
   });
 
@@ -98,12 +132,17 @@ describe('secrets', () => {
   });
 
   it('merge values on update: named keys are set or replaced, remove_keys removes, others stay', async () => {
-    const updated = await call('alice', 'PATCH', `/secrets/${ids.db}`, { values: { password: SENT[3], port: '5432' }, description: 'Main DB' });
+    const updated = await call('alice', 'PATCH', `/secrets/${ids.db}`, {
+      values: { password: SENT[3], port: '5432' },
+      description: 'Main DB',
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ keys: ['password', 'port', 'username'], description: 'Main DB', updated_by: 'sub-alice' });
     const removed = await call('alice', 'PATCH', `/secrets/${ids.db}`, { remove_keys: ['port', 'not-there'] });
     expect(removed.body.keys).toEqual(['password', 'username']);
-    expect((await daemon.services.db.knex('secret_values').where({ location: 'orgs/acme/secrets/db/primary' }).pluck('key_name')).sort()).toEqual(['password', 'username']);
+    expect(
+      (await daemon.services.db.knex('secret_values').where({ location: 'orgs/acme/secrets/db/primary' }).pluck('key_name')).sort(),
+    ).toEqual(['password', 'username']);
 
     const entries = await audits('entity.updated', ids.db!);
     expect(entries.at(-2).details_json).toMatchObject({ keys_set: ['password', 'port'], keys_removed: [], description_changed: true });
@@ -120,9 +159,17 @@ describe('secrets', () => {
     ['a value that is not a string', { values: { a: 1 } }],
     ['a value over 64 KiB', { values: { a: 'x'.repeat(64 * 1024 + 1) } }],
   ])('refuse %s on update with 422, changing nothing', async (_, body) => {
-    const before = await knex()('secret_values').where({ location: 'orgs/acme/secrets/db/primary' }).select('key_name', 'ciphertext').orderBy('key_name');
+    const before = await knex()('secret_values')
+      .where({ location: 'orgs/acme/secrets/db/primary' })
+      .select('key_name', 'ciphertext')
+      .orderBy('key_name');
     expect(await call('alice', 'PATCH', `/secrets/${ids.db}`, body)).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
-    expect(await knex()('secret_values').where({ location: 'orgs/acme/secrets/db/primary' }).select('key_name', 'ciphertext').orderBy('key_name')).toEqual(before);
+    expect(
+      await knex()('secret_values')
+        .where({ location: 'orgs/acme/secrets/db/primary' })
+        .select('key_name', 'ciphertext')
+        .orderBy('key_name'),
+    ).toEqual(before);
   });
 
   it.each([
@@ -143,8 +190,14 @@ describe('secrets', () => {
   });
 
   it('refuse a duplicate name or folder in the organization with 409, but allow the name in another organization', async () => {
-    expect(await call('alice', 'POST', '/secrets', { name: 'api-token', values: { a: 'x' } })).toMatchObject({ status: 409, body: { code: 'conflict' } });
-    expect(await call('alice', 'POST', '/secrets', { name: 'other-name', path: 'api-token', values: { a: 'x' } })).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    expect(await call('alice', 'POST', '/secrets', { name: 'api-token', values: { a: 'x' } })).toMatchObject({
+      status: 409,
+      body: { code: 'conflict' },
+    });
+    expect(await call('alice', 'POST', '/secrets', { name: 'other-name', path: 'api-token', values: { a: 'x' } })).toMatchObject({
+      status: 409,
+      body: { code: 'conflict' },
+    });
     const globex = await call('bob', 'POST', '/secrets', { name: 'api-token', values: { token: SENT[4] } }, 'globex');
     expect(globex.status).toBe(201);
     expect(globex.body.reference).toBe('builtin://orgs/globex/secrets/api-token');
@@ -173,7 +226,10 @@ describe('secrets', () => {
     // Both decrypt: the copy is a new encryption under its own location, not copied ciphertext.
     expect((await call('alice', 'GET', `/secrets/${ids.replica}`)).body.keys).toEqual(['password', 'username']);
     expect(await resolver().resolveReference(ids.acme!, 'builtin://orgs/acme/secrets/db/replica#password')).toBe(SENT[3]);
-    expect((await audits('entity.created', ids.replica!))[0].details_json).toMatchObject({ duplicated_from: ids.db, keys: ['password', 'username'] });
+    expect((await audits('entity.created', ids.replica!))[0].details_json).toMatchObject({
+      duplicated_from: ids.db,
+      keys: ['password', 'username'],
+    });
     expect(await call('alice', 'POST', `/secrets/${ids.db}/duplicate`, { name: 'db/replica' })).toMatchObject({ status: 409 });
   });
 
@@ -193,7 +249,11 @@ describe('secrets', () => {
   });
 
   it('answer 404 for a path parameter that is not a UUID', async () => {
-    for (const [method, body] of [['GET', undefined], ['PATCH', { description: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { description: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       expect(await call('alice', method, '/secrets/not-a-uuid', body)).toMatchObject({ status: 404, body: { code: 'resource_not_found' } });
     }
   });
@@ -202,7 +262,10 @@ describe('secrets', () => {
     expect((await call('carol', 'GET', '/secrets')).status).toBe(200);
     expect((await call('carol', 'GET', `/secrets/${ids.db}`)).status).toBe(200);
     expect((await call('carol', 'GET', '/secrets/providers')).status).toBe(200);
-    expect(await call('carol', 'POST', '/secrets', { name: 'viewer-made', values: { a: 'x' } })).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    expect(await call('carol', 'POST', '/secrets', { name: 'viewer-made', values: { a: 'x' } })).toMatchObject({
+      status: 403,
+      body: { code: 'forbidden' },
+    });
     expect((await call('carol', 'PATCH', `/secrets/${ids.db}`, { description: 'x' })).status).toBe(403);
     expect((await call('carol', 'DELETE', `/secrets/${ids.db}`)).status).toBe(403);
     expect((await call('carol', 'POST', `/secrets/${ids.db}/duplicate`, { name: 'x' })).status).toBe(403);
@@ -212,9 +275,11 @@ describe('secrets', () => {
     expect(await knex()('secrets').whereIn('name', ['viewer-made', 'operator-made']).select()).toEqual([]);
   });
 
-  it('list the providers with the organization\'s reference prefix', async () => {
+  it("list the providers with the organization's reference prefix", async () => {
     const providers = await call('carol', 'GET', '/secrets/providers');
-    expect(providers.body.items).toContainEqual(expect.objectContaining({ type: 'builtin', scheme: 'builtin', is_default: true, reference_prefix: 'builtin://orgs/acme/secrets/' }));
+    expect(providers.body.items).toContainEqual(
+      expect.objectContaining({ type: 'builtin', scheme: 'builtin', is_default: true, reference_prefix: 'builtin://orgs/acme/secrets/' }),
+    );
   });
 
   it('discover folders no secret refers to, and adopt one by creating a secret without values', async () => {
@@ -223,7 +288,9 @@ describe('secrets', () => {
     const orphan = await call('alice', 'POST', '/secrets', { name: 'legacy/router', values: { value: SENT[5] } });
     await knex()('secrets').where({ id: orphan.body.id }).delete();
     const found = await call('dave', 'GET', '/secrets/discovered');
-    expect(found.body.items).toEqual([expect.objectContaining({ path: 'legacy/router', reference: 'builtin://orgs/acme/secrets/legacy/router' })]);
+    expect(found.body.items).toEqual([
+      expect.objectContaining({ path: 'legacy/router', reference: 'builtin://orgs/acme/secrets/legacy/router' }),
+    ]);
     // Other organizations do not see it.
     expect((await call('bob', 'GET', '/secrets/discovered', undefined, 'globex')).body.items).toEqual([]);
 
@@ -231,20 +298,32 @@ describe('secrets', () => {
     expect(adopted).toMatchObject({ status: 201, body: { keys: ['value'], path: 'legacy/router' } });
     expect((await audits('entity.created', adopted.body.id))[0].details_json).toMatchObject({ adopted: true, keys: ['value'] });
     expect((await call('dave', 'GET', '/secrets/discovered')).body.items).toEqual([]);
-    expect(await call('alice', 'POST', '/secrets', { name: 'ghost', path: 'nothing/here' })).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
+    expect(await call('alice', 'POST', '/secrets', { name: 'ghost', path: 'nothing/here' })).toMatchObject({
+      status: 422,
+      body: { code: 'validation_failed' },
+    });
   });
 
   it('fail a read with 503 secret_backend_unavailable when a ciphertext is moved to another row', async () => {
-    const rows = await knex()('secret_values').where({ location: 'orgs/acme/secrets/db/replica' }).orderBy('key_name').select('id', 'nonce', 'ciphertext', 'auth_tag');
+    const rows = await knex()('secret_values')
+      .where({ location: 'orgs/acme/secrets/db/replica' })
+      .orderBy('key_name')
+      .select('id', 'nonce', 'ciphertext', 'auth_tag');
     const [password, username] = rows;
     // The username row gets the password row's ciphertext: same key, valid GCM, wrong associated data.
-    await knex()('secret_values').where({ id: username.id }).update({ nonce: password.nonce, ciphertext: password.ciphertext, auth_tag: password.auth_tag });
+    await knex()('secret_values')
+      .where({ id: username.id })
+      .update({ nonce: password.nonce, ciphertext: password.ciphertext, auth_tag: password.auth_tag });
     const read = await call('alice', 'GET', `/secrets/${ids.replica}`);
     expect(read).toMatchObject({ status: 503, body: { code: 'secret_backend_unavailable' } });
     await expect(resolver().readFolder(ids.replica!)).rejects.toMatchObject({ name: 'SecretBackendError' });
     // A ciphertext moved across organizations fails the same way.
-    const globexRow = await knex()('secret_values').where({ location: 'orgs/globex/secrets/api-token' }).first('nonce', 'ciphertext', 'auth_tag');
-    await knex()('secret_values').where({ id: password.id }).update({ ...globexRow });
+    const globexRow = await knex()('secret_values')
+      .where({ location: 'orgs/globex/secrets/api-token' })
+      .first('nonce', 'ciphertext', 'auth_tag');
+    await knex()('secret_values')
+      .where({ id: password.id })
+      .update({ ...globexRow });
     expect((await call('alice', 'GET', `/secrets/${ids.replica}`)).status).toBe(503);
   });
 

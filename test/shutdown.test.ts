@@ -16,7 +16,9 @@ function slowRequest(url: URL) {
   let response = '';
   socket.on('data', (chunk) => (response += chunk.toString()));
   const ended = new Promise<string>((resolve) => socket.on('close', () => resolve(response)));
-  socket.write(`POST /orgs HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+  socket.write(
+    `POST /orgs HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+  );
   return { finish: () => socket.write(body.slice(5)), ended };
 }
 
@@ -54,7 +56,12 @@ async function idleConnection(url: URL) {
 
 describe('graceful shutdown', () => {
   it('on SIGTERM lets an in-flight request complete, refuses new connections, and exits 0', async () => {
-    const child = spawnTs('src/daemon/main.ts', [], { ...location.env, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'info', SERVICE_AUTH_DISABLED: 'true' });
+    const child = spawnTs('src/daemon/main.ts', [], {
+      ...location.env,
+      SERVICE_PORT: '0',
+      SERVICE_LOG_LEVEL: 'info',
+      SERVICE_AUTH_DISABLED: 'true',
+    });
     const { finished } = collect(child);
     const url = new URL(await waitForListening(child));
 
@@ -84,7 +91,12 @@ describe('graceful shutdown', () => {
   });
 
   it('answers requests sent on kept-alive connections just after SIGTERM, with Connection: close, and resets none', async () => {
-    const child = spawnTs('src/daemon/main.ts', [], { ...location.env, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'info', SERVICE_AUTH_DISABLED: 'true' });
+    const child = spawnTs('src/daemon/main.ts', [], {
+      ...location.env,
+      SERVICE_PORT: '0',
+      SERVICE_LOG_LEVEL: 'info',
+      SERVICE_AUTH_DISABLED: 'true',
+    });
     const { finished } = collect(child);
     const url = new URL(await waitForListening(child));
     const connections = await Promise.all(Array.from({ length: 20 }, () => idleConnection(url)));

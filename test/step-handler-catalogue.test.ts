@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findHandler, paletteHandlers, RESERVED_KEY_PREFIX, STEP_HANDLERS, type HandlerField } from '../src/shared/flows/step-handlers/index.js';
+import {
+  findHandler,
+  paletteHandlers,
+  RESERVED_KEY_PREFIX,
+  STEP_HANDLERS,
+  type HandlerField,
+} from '../src/shared/flows/step-handlers/index.js';
 
 /**
  * Holds the catalogue equal to the spec's "Step handler configuration schemas": the markdown is parsed
@@ -41,7 +47,12 @@ function tableRows(body: string): string[][] {
   const rows = body
     .split('\n')
     .filter((line) => line.startsWith('|'))
-    .map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
   return rows.slice(2); // header and separator
 }
 
@@ -72,7 +83,10 @@ function fieldFromRow(key: string, typeCell: string, defaultCell: string, meanin
 }
 
 function kindsOf(text: string): string[] {
-  return text.split(',').map((k) => k.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
 }
 
 /** Splits at `separator` outside parentheses. */
@@ -177,7 +191,16 @@ const { handlers: spec, common } = parseSpec();
 
 describe('the step handler catalogue', () => {
   it('reads the spec (sanity of the parser)', () => {
-    expect(common.map((f) => f.key)).toEqual(['timeout_seconds', 'memory', 'cpus', 'env', 'egress_mode', 'egress_allow', 'egress_deny', 'mounted_files']);
+    expect(common.map((f) => f.key)).toEqual([
+      'timeout_seconds',
+      'memory',
+      'cpus',
+      'env',
+      'egress_mode',
+      'egress_allow',
+      'egress_deny',
+      'mounted_files',
+    ]);
     expect(spec.length).toBeGreaterThanOrEqual(27);
   });
 
@@ -186,33 +209,54 @@ describe('the step handler catalogue', () => {
     expect(new Set(STEP_HANDLERS.map((h) => h.id)).size).toBe(STEP_HANDLERS.length);
   });
 
-  it('marks exactly the spec\'s internal handlers internal and keeps them out of the palette', () => {
-    expect(STEP_HANDLERS.filter((h) => h.internal).map((h) => h.id).sort()).toEqual(['flow.git_sync', 'general.noop', 'monitor.start', 'monitor.stop']);
-    expect(spec.filter((h) => h.internal).map((h) => h.id).sort()).toEqual(['flow.git_sync', 'general.noop', 'monitor.start', 'monitor.stop']);
-    expect(paletteHandlers().map((h) => h.id).sort()).toEqual(spec.filter((h) => !h.internal).map((h) => h.id).sort());
+  it("marks exactly the spec's internal handlers internal and keeps them out of the palette", () => {
+    expect(
+      STEP_HANDLERS.filter((h) => h.internal)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['flow.git_sync', 'general.noop', 'monitor.start', 'monitor.stop']);
+    expect(
+      spec
+        .filter((h) => h.internal)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['flow.git_sync', 'general.noop', 'monitor.start', 'monitor.stop']);
+    expect(
+      paletteHandlers()
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(
+      spec
+        .filter((h) => !h.internal)
+        .map((h) => h.id)
+        .sort(),
+    );
   });
 
   describe.each(spec.map((h) => [h.id, h] as const))('%s', (id, specHandler) => {
     const handler = findHandler(id)!;
 
-    it('has the spec\'s category and kinds', () => {
+    it("has the spec's category and kinds", () => {
       if (specHandler.category) expect(handler.category).toBe(specHandler.category);
       if (specHandler.kinds) expect([...handler.kinds]).toEqual(specHandler.kinds);
     });
 
-    it('has exactly the spec\'s field keys', () => {
+    it("has exactly the spec's field keys", () => {
       expect(handler.fields.map((f) => f.key).sort()).toEqual(specHandler.fields.map((f) => f.key).sort());
       expect(new Set(handler.fields.map((f) => f.key)).size).toBe(handler.fields.length);
     });
 
-    it.each(specHandler.fields.map((f) => [f.key, f] as const))('field %s has the spec\'s type, default, enum and required', (key, specField) => {
-      const field = handler.fields.find((f) => f.key === key) as HandlerField;
-      expect(field.type).toBe(specField.type);
-      expect(field.default).toEqual(specField.default);
-      expect(field.defaultText).toBe(specField.defaultText);
-      if (specField.type === 'enum') expect([...(field.enum ?? [])]).toEqual(specField.enum);
-      expect(field.required === true).toBe(specField.required);
-    });
+    it.each(specHandler.fields.map((f) => [f.key, f] as const))(
+      "field %s has the spec's type, default, enum and required",
+      (key, specField) => {
+        const field = handler.fields.find((f) => f.key === key) as HandlerField;
+        expect(field.type).toBe(specField.type);
+        expect(field.default).toEqual(specField.default);
+        expect(field.defaultText).toBe(specField.defaultText);
+        if (specField.type === 'enum') expect([...(field.enum ?? [])]).toEqual(specField.enum);
+        expect(field.required === true).toBe(specField.required);
+      },
+    );
   });
 
   it('reuses one list of common container fields', () => {
@@ -222,7 +266,12 @@ describe('the step handler catalogue', () => {
   });
 
   it('marks the narrowed options', () => {
-    const narrowed = (id: string) => Object.fromEntries(findHandler(id)!.fields.filter((f) => f.narrowing).map((f) => [f.key, f.narrowing]));
+    const narrowed = (id: string) =>
+      Object.fromEntries(
+        findHandler(id)!
+          .fields.filter((f) => f.narrowing)
+          .map((f) => [f.key, f.narrowing]),
+      );
     expect(narrowed('container.run')).toEqual({
       attach_docker_socket: 'host_access',
       privileged: 'host_access',

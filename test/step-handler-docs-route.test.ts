@@ -35,7 +35,17 @@ interface Docs {
   kinds: string[];
   internal: boolean;
   reserved_key_prefix: string;
-  fields: { key: string; type: string; required: boolean; default?: unknown; enum?: string[]; min?: number; max?: number; narrowing?: string; meaning: string }[];
+  fields: {
+    key: string;
+    type: string;
+    required: boolean;
+    default?: unknown;
+    enum?: string[];
+    min?: number;
+    max?: number;
+    narrowing?: string;
+    meaning: string;
+  }[];
   rules: { id: string; description: string }[];
   markdown: string;
 }
@@ -45,7 +55,13 @@ describe('GET /flows/step-handler-types/{handler_id}/docs', () => {
     const response = await docs('container.run', 'carol');
     expect(response.status).toBe(200);
     const body = (await response.json()) as Docs;
-    expect(body).toMatchObject({ id: 'container.run', category: 'Actions', kinds: ['ACTION', 'EXECUTE'], internal: false, reserved_key_prefix: 'SERVICE_' });
+    expect(body).toMatchObject({
+      id: 'container.run',
+      category: 'Actions',
+      kinds: ['ACTION', 'EXECUTE'],
+      internal: false,
+      reserved_key_prefix: 'SERVICE_',
+    });
     expect(body.fields.map((f) => f.key)).toEqual(STEP_HANDLERS.find((h) => h.id === 'container.run')!.fields.map((f) => f.key));
     expect(body.fields.find((f) => f.key === 'image')).toMatchObject({ type: 'string', required: true });
     expect(body.fields.find((f) => f.key === 'privileged')).toMatchObject({ type: 'boolean', default: false, narrowing: 'host_access' });

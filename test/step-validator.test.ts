@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { narrowedFields, STEP_HANDLERS, STRING_FORMATS, type HandlerField, type StepHandler, type StringFormat } from '../src/shared/flows/step-handlers/index.js';
+import {
+  narrowedFields,
+  STEP_HANDLERS,
+  STRING_FORMATS,
+  type HandlerField,
+  type StepHandler,
+  type StringFormat,
+} from '../src/shared/flows/step-handlers/index.js';
 import { keyValueMap, stripReservedKeys, validateStepConfig, type StepIssue } from '../src/shared/flows/step-validator.js';
 
 /**
@@ -75,19 +82,52 @@ function sample(field: HandlerField): unknown {
 function wrongTypes(field: HandlerField): [unknown, string, string?][] {
   switch (field.type) {
     case 'string':
-      return [[42, 'wrong_type'], [true, 'wrong_type'], [null, 'wrong_type']];
+      return [
+        [42, 'wrong_type'],
+        [true, 'wrong_type'],
+        [null, 'wrong_type'],
+      ];
     case 'integer':
-      return [['ten', 'wrong_type'], [1.5, 'wrong_type'], ['5', 'wrong_type'], ['{{ a }} {{ b }}', 'wrong_type'], [null, 'wrong_type']];
+      return [
+        ['ten', 'wrong_type'],
+        [1.5, 'wrong_type'],
+        ['5', 'wrong_type'],
+        ['{{ a }} {{ b }}', 'wrong_type'],
+        [null, 'wrong_type'],
+      ];
     case 'number':
-      return [['ten', 'wrong_type'], [false, 'wrong_type']];
+      return [
+        ['ten', 'wrong_type'],
+        [false, 'wrong_type'],
+      ];
     case 'boolean':
-      return [['yes', 'wrong_type'], [1, 'wrong_type'], [null, 'wrong_type']];
+      return [
+        ['yes', 'wrong_type'],
+        [1, 'wrong_type'],
+        [null, 'wrong_type'],
+      ];
     case 'enum':
-      return [[5, 'wrong_type'], ['not-a-choice', 'not_in_enum']];
+      return [
+        [5, 'wrong_type'],
+        ['not-a-choice', 'not_in_enum'],
+      ];
     case 'string[]':
-      return [['one item', 'wrong_type'], [{}, 'wrong_type'], [[1], 'wrong_type', '[0]']];
+      return [
+        ['one item', 'wrong_type'],
+        [{}, 'wrong_type'],
+        [[1], 'wrong_type', '[0]'],
+      ];
     case 'object':
-      return field.keyValue ? [[['A=1'], 'wrong_type'], [7, 'wrong_type']] : [[[], 'wrong_type'], ['A=1', 'wrong_type'], [null, 'wrong_type']];
+      return field.keyValue
+        ? [
+            [['A=1'], 'wrong_type'],
+            [7, 'wrong_type'],
+          ]
+        : [
+            [[], 'wrong_type'],
+            ['A=1', 'wrong_type'],
+            [null, 'wrong_type'],
+          ];
     case 'object|null':
       return field.variants ? [[{ nested: true }, 'wrong_type']] : [];
   }
@@ -152,11 +192,15 @@ describe('validateStepConfig refuses, per field', () => {
   });
 
   it.each(fields.filter(([, , f]) => f.enum))('%s: a value outside its enum', (_, handler, field) => {
-    expect(codes(validateStepConfig(handler.id, { ...minimal(handler), [field.key]: 'definitely-not' }, BASE))).toContain(`not_in_enum ${at(field.key)}`);
+    expect(codes(validateStepConfig(handler.id, { ...minimal(handler), [field.key]: 'definitely-not' }, BASE))).toContain(
+      `not_in_enum ${at(field.key)}`,
+    );
   });
 
   it.each(fields.filter(([, , f]) => f.itemEnum))('%s: a list item outside its enum', (_, handler, field) => {
-    expect(codes(validateStepConfig(handler.id, { ...minimal(handler), [field.key]: ['role', 'colour'] }, BASE))).toEqual([`not_in_enum ${at(field.key)}[1]`]);
+    expect(codes(validateStepConfig(handler.id, { ...minimal(handler), [field.key]: ['role', 'colour'] }, BASE))).toEqual([
+      `not_in_enum ${at(field.key)}[1]`,
+    ]);
   });
 
   it.each(fields.filter(([, , f]) => f.min !== undefined && !f.clamped))('%s: a value below its minimum', (_, handler, field) => {
@@ -180,7 +224,9 @@ describe('validateStepConfig refuses, per field', () => {
     for (const bad of BAD[field.format!]) {
       const value = field.type === 'string[]' ? [GOOD[field.format!], bad] : bad;
       const path = field.type === 'string[]' ? `${at(field.key)}[1]` : at(field.key);
-      expect(codes(validateStepConfig(handler.id, { ...minimal(handler), [field.key]: value }, BASE)), bad).toContain(`invalid_value ${path}`);
+      expect(codes(validateStepConfig(handler.id, { ...minimal(handler), [field.key]: value }, BASE)), bad).toContain(
+        `invalid_value ${path}`,
+      );
     }
   });
 
@@ -195,9 +241,13 @@ describe('validateStepConfig refuses, per field', () => {
     const key = field.groupedKeys ? 'routers:A' : 'A';
     const value = field.secretValues ? GOOD.secret_ref : 'x';
     for (const text of ['no equals sign', `${key}=${value}\n${key}=${value}`, `=${value}`, `BAD KEY=${value}`]) {
-      expect(codes(validateStepConfig(handler.id, { ...minimal(handler), [field.key]: text }, BASE)), text).toEqual([`invalid_value ${at(field.key)}`]);
+      expect(codes(validateStepConfig(handler.id, { ...minimal(handler), [field.key]: text }, BASE)), text).toEqual([
+        `invalid_value ${at(field.key)}`,
+      ]);
     }
-    expect(codes(validateStepConfig(handler.id, { ...minimal(handler), [field.key]: { '': value } }, BASE))).toEqual([`invalid_value ${at(field.key)}[""]`]);
+    expect(codes(validateStepConfig(handler.id, { ...minimal(handler), [field.key]: { '': value } }, BASE))).toEqual([
+      `invalid_value ${at(field.key)}[""]`,
+    ]);
   });
 
   it('covers every string format of the catalogue', () => {
@@ -207,8 +257,10 @@ describe('validateStepConfig refuses, per field', () => {
 });
 
 describe('validateStepConfig, handler and keys', () => {
-  it('refuses an unknown handler on the step\'s handler member', () => {
-    expect(validateStepConfig('ansible.run', {}, BASE)).toEqual([{ path: 'steps[3].handler', code: 'unknown_handler', message: expect.any(String) }]);
+  it("refuses an unknown handler on the step's handler member", () => {
+    expect(validateStepConfig('ansible.run', {}, BASE)).toEqual([
+      { path: 'steps[3].handler', code: 'unknown_handler', message: expect.any(String) },
+    ]);
     expect(codes(validateStepConfig('ansible.run', {}, 'config'))).toEqual(['unknown_handler config']);
   });
 
@@ -220,7 +272,8 @@ describe('validateStepConfig, handler and keys', () => {
   });
 
   it('refuses a configuration that is not an object', () => {
-    for (const config of [null, [], 'seconds=5', 5]) expect(codes(validateStepConfig('general.sleep', config, BASE))).toEqual([`wrong_type ${BASE}`]);
+    for (const config of [null, [], 'seconds=5', 5])
+      expect(codes(validateStepConfig('general.sleep', config, BASE))).toEqual([`wrong_type ${BASE}`]);
   });
 
   it('reports every issue of a configuration, not only the first', () => {
@@ -235,10 +288,17 @@ describe('validateStepConfig, handler and keys', () => {
 
 describe('validateStepConfig, templates', () => {
   it('accepts a whole-value template in number, boolean, enum and list fields', () => {
-    const config = { port: '{{ inputs.port }}', check_type: '{{inputs.check}}', count: '{{ inputs.n | int }}', url_path: 'x {{ inputs.path }}' };
+    const config = {
+      port: '{{ inputs.port }}',
+      check_type: '{{inputs.check}}',
+      count: '{{ inputs.n | int }}',
+      url_path: 'x {{ inputs.path }}',
+    };
     expect(validateStepConfig('monitor.connectivity', config, BASE)).toEqual([]);
     expect(validateStepConfig('netcli.execute', { commands: '{{ inputs.commands }}' }, BASE)).toEqual([]);
-    expect(validateStepConfig('netos.upgrade.install', { image_name: '{{ inputs.image }}', activate: '{{ inputs.reload }}' }, BASE)).toEqual([]);
+    expect(
+      validateStepConfig('netos.upgrade.install', { image_name: '{{ inputs.image }}', activate: '{{ inputs.reload }}' }, BASE),
+    ).toEqual([]);
     expect(validateStepConfig('flow.run', { flow_name: 'child', version: '{{ inputs.version }}' }, BASE)).toEqual([]);
   });
 
@@ -252,7 +312,9 @@ describe('validateStepConfig, templates', () => {
     expect(validateStepConfig('flow.run', { flow_id: '{{ inputs.child }}' }, BASE)).toEqual([]);
     expect(validateStepConfig('netos.upgrade.stage', { source_url: 'https://{{ inputs.host }}/os.bin' }, BASE)).toEqual([]);
     expect(validateStepConfig('netos.upgrade.stage', { source_url: '{{ inputs.url }}' }, BASE)).toEqual([]);
-    expect(codes(validateStepConfig('netos.upgrade.stage', { source_url: 'tftp://{{ inputs.host }}/os.bin' }, BASE))).toEqual([`invalid_value ${at('source_url')}`]);
+    expect(codes(validateStepConfig('netos.upgrade.stage', { source_url: 'tftp://{{ inputs.host }}/os.bin' }, BASE))).toEqual([
+      `invalid_value ${at('source_url')}`,
+    ]);
     expect(validateStepConfig('playbook.run', { playbook: 'site.yml', secrets: { DB: "{{ secret('db/password') }}" } }, BASE)).toEqual([]);
   });
 });
@@ -264,7 +326,9 @@ describe('validateStepConfig, KEY=VALUE fields', () => {
   });
 
   it('ignores SERVICE_ keys, whatever they hold', () => {
-    expect(validateStepConfig('container.run', { image: 'alpine:3', env: { SERVICE_TOKEN: 5 }, secrets: 'SERVICE_X=plain' }, BASE)).toEqual([]);
+    expect(validateStepConfig('container.run', { image: 'alpine:3', env: { SERVICE_TOKEN: 5 }, secrets: 'SERVICE_X=plain' }, BASE)).toEqual(
+      [],
+    );
     expect(stripReservedKeys({ SERVICE_TOKEN: 'a', PATH: '/bin', service_lower: 'kept' })).toEqual({ PATH: '/bin', service_lower: 'kept' });
     expect(keyValueMap('A=1\nSERVICE_B=2\nC=x=y')).toEqual({ A: '1', C: 'x=y' });
   });
@@ -275,20 +339,34 @@ describe('validateStepConfig, KEY=VALUE fields', () => {
   });
 
   it('needs secret references as the values of secret maps', () => {
-    expect(codes(validateStepConfig('iac.plan', { secret_env: 'TF_TOKEN=plaintext-token' }, BASE))).toEqual([`invalid_value ${at('secret_env')}.TF_TOKEN`]);
-    expect(codes(validateStepConfig('playbook.run', { playbook: 'a.yml', vault_ids: { prod: '' } }, BASE))).toEqual([`invalid_value ${at('vault_ids')}.prod`]);
+    expect(codes(validateStepConfig('iac.plan', { secret_env: 'TF_TOKEN=plaintext-token' }, BASE))).toEqual([
+      `invalid_value ${at('secret_env')}.TF_TOKEN`,
+    ]);
+    expect(codes(validateStepConfig('playbook.run', { playbook: 'a.yml', vault_ids: { prod: '' } }, BASE))).toEqual([
+      `invalid_value ${at('vault_ids')}.prod`,
+    ]);
   });
 
   it('needs GROUP:NAME keys in group_secrets', () => {
-    expect(codes(validateStepConfig('playbook.run', { playbook: 'a.yml', group_secrets: { ENABLE: GOOD.secret_ref } }, BASE))).toEqual([`invalid_value ${at('group_secrets')}.ENABLE`]);
+    expect(codes(validateStepConfig('playbook.run', { playbook: 'a.yml', group_secrets: { ENABLE: GOOD.secret_ref } }, BASE))).toEqual([
+      `invalid_value ${at('group_secrets')}.ENABLE`,
+    ]);
   });
 });
 
 describe('validateStepConfig, mode entries', () => {
   it('checks the modes of flow.run mappings and what a mode needs', () => {
-    const ok = { flow_name: 'child', field_mappings: { a: { mode: 'literal', value: '' }, b: { mode: 'default' } }, target_mappings: { r: { mode: 'parent_role', parent_role_id: 'core' } } };
+    const ok = {
+      flow_name: 'child',
+      field_mappings: { a: { mode: 'literal', value: '' }, b: { mode: 'default' } },
+      target_mappings: { r: { mode: 'parent_role', parent_role_id: 'core' } },
+    };
     expect(validateStepConfig('flow.run', ok, BASE)).toEqual([]);
-    expect(codes(validateStepConfig('flow.run', { flow_name: 'c', field_mappings: { a: { mode: 'copy' }, b: 'x', c: { mode: 'template' } } }, BASE))).toEqual([
+    expect(
+      codes(
+        validateStepConfig('flow.run', { flow_name: 'c', field_mappings: { a: { mode: 'copy' }, b: 'x', c: { mode: 'template' } } }, BASE),
+      ),
+    ).toEqual([
       `not_in_enum ${at('field_mappings')}.a.mode`,
       `wrong_type ${at('field_mappings')}.b`,
       `missing_required ${at('field_mappings')}.c.value`,
@@ -303,14 +381,20 @@ describe('validateStepConfig, cross-field rules', () => {
   it('flow.run: exactly one of flow_id and flow_name', () => {
     expect(codes(validateStepConfig('flow.run', {}, BASE))).toEqual([`missing_required ${at('flow_id')}`]);
     expect(codes(validateStepConfig('flow.run', { flow_id: '', flow_name: '' }, BASE))).toEqual([`missing_required ${at('flow_id')}`]);
-    expect(codes(validateStepConfig('flow.run', { flow_id: GOOD.uuid, flow_name: 'child' }, BASE))).toEqual([`invalid_value ${at('flow_name')}`]);
+    expect(codes(validateStepConfig('flow.run', { flow_id: GOOD.uuid, flow_name: 'child' }, BASE))).toEqual([
+      `invalid_value ${at('flow_name')}`,
+    ]);
     expect(validateStepConfig('flow.run', { flow_id: GOOD.uuid }, BASE)).toEqual([]);
   });
 
   it('netos.upgrade.stage: not both file_ids and source_url; source_url http/https only', () => {
-    expect(codes(validateStepConfig('netos.upgrade.stage', { file_ids: [GOOD.uuid], source_url: GOOD.http_url }, BASE))).toEqual([`invalid_value ${at('source_url')}`]);
+    expect(codes(validateStepConfig('netos.upgrade.stage', { file_ids: [GOOD.uuid], source_url: GOOD.http_url }, BASE))).toEqual([
+      `invalid_value ${at('source_url')}`,
+    ]);
     expect(validateStepConfig('netos.upgrade.stage', { file_ids: [], source_url: GOOD.http_url }, BASE)).toEqual([]);
-    expect(codes(validateStepConfig('netos.upgrade.stage', { source_url: 'scp://host/os.bin' }, BASE))).toEqual([`invalid_value ${at('source_url')}`]);
+    expect(codes(validateStepConfig('netos.upgrade.stage', { source_url: 'scp://host/os.bin' }, BASE))).toEqual([
+      `invalid_value ${at('source_url')}`,
+    ]);
   });
 
   it('netos.upgrade.stage: legacy transfer methods are refused with an explanation', () => {
@@ -335,7 +419,9 @@ describe('validateStepConfig, cross-field rules', () => {
       const issues = validateStepConfig('container.run', { image: 'alpine:3', ...egress, [key]: value }, BASE);
       expect(codes(issues)).toEqual([`invalid_value ${at(Object.keys(egress)[0]!)}`]);
     }
-    expect(validateStepConfig('container.run', { image: 'alpine:3', egress_mode: '', egress_allow: [], privileged: false, [key]: value }, BASE)).toEqual([]);
+    expect(
+      validateStepConfig('container.run', { image: 'alpine:3', egress_mode: '', egress_allow: [], privileged: false, [key]: value }, BASE),
+    ).toEqual([]);
   });
 
   it('shell.execute: env is not supported with pwsh', () => {
@@ -345,15 +431,23 @@ describe('validateStepConfig, cross-field rules', () => {
 
   it('monitor.connectivity: icmp_ping and dns_resolve refuse a proxy; probe.connectivity: icmp_ping does', () => {
     const proxy = GOOD.socks5_url;
-    expect(codes(validateStepConfig('monitor.connectivity', { check_type: 'icmp_ping', socks_proxy: proxy }, BASE))).toEqual([`invalid_value ${at('socks_proxy')}`]);
-    expect(codes(validateStepConfig('monitor.connectivity', { check_type: 'dns_resolve', socks_proxy: proxy }, BASE))).toEqual([`invalid_value ${at('socks_proxy')}`]);
+    expect(codes(validateStepConfig('monitor.connectivity', { check_type: 'icmp_ping', socks_proxy: proxy }, BASE))).toEqual([
+      `invalid_value ${at('socks_proxy')}`,
+    ]);
+    expect(codes(validateStepConfig('monitor.connectivity', { check_type: 'dns_resolve', socks_proxy: proxy }, BASE))).toEqual([
+      `invalid_value ${at('socks_proxy')}`,
+    ]);
     expect(validateStepConfig('monitor.connectivity', { check_type: 'http_health', socks_proxy: proxy }, BASE)).toEqual([]);
-    expect(codes(validateStepConfig('probe.connectivity', { check_type: 'icmp_ping', socks_proxy: proxy }, BASE))).toEqual([`invalid_value ${at('socks_proxy')}`]);
+    expect(codes(validateStepConfig('probe.connectivity', { check_type: 'icmp_ping', socks_proxy: proxy }, BASE))).toEqual([
+      `invalid_value ${at('socks_proxy')}`,
+    ]);
     expect(validateStepConfig('probe.connectivity', { socks_proxy: proxy }, BASE)).toEqual([]);
   });
 
   it('iac.plan: state encryption is opentofu only; backend_config only for backend state', () => {
-    expect(codes(validateStepConfig('iac.plan', { engine: 'terraform', state_encryption_key: GOOD.secret_ref }, BASE))).toEqual([`invalid_value ${at('state_encryption_key')}`]);
+    expect(codes(validateStepConfig('iac.plan', { engine: 'terraform', state_encryption_key: GOOD.secret_ref }, BASE))).toEqual([
+      `invalid_value ${at('state_encryption_key')}`,
+    ]);
     expect(validateStepConfig('iac.plan', { state_encryption_key: GOOD.secret_ref }, BASE)).toEqual([]);
     expect(codes(validateStepConfig('iac.plan', { backend_config: 'bucket=tf' }, BASE))).toEqual([`invalid_value ${at('backend_config')}`]);
     expect(validateStepConfig('iac.plan', { state: 'backend', backend_config: 'bucket=tf' }, BASE)).toEqual([]);
@@ -366,7 +460,15 @@ describe('validateStepConfig, cross-field rules', () => {
 
 describe('narrowedFields', () => {
   it('names the host-access and egress options a step sets to non-default values', () => {
-    const config = { image: 'alpine:3', privileged: true, attach_docker_socket: false, pid_mode: '', extra_mounts: [], egress_mode: 'open', egress_deny: ['10.0.0.0/8'] };
+    const config = {
+      image: 'alpine:3',
+      privileged: true,
+      attach_docker_socket: false,
+      pid_mode: '',
+      extra_mounts: [],
+      egress_mode: 'open',
+      egress_deny: ['10.0.0.0/8'],
+    };
     expect(narrowedFields({ handler: 'container.run', config })).toEqual([
       { key: 'privileged', narrowing: 'host_access', value: true },
       { key: 'egress_mode', narrowing: 'egress', value: 'open' },
@@ -375,7 +477,9 @@ describe('narrowedFields', () => {
   });
 
   it('counts a template as set, since what it renders to is unknown', () => {
-    expect(narrowedFields({ handler: 'container.run', config: { network_mode: '{{ inputs.net }}' } }).map((u) => u.key)).toEqual(['network_mode']);
+    expect(narrowedFields({ handler: 'container.run', config: { network_mode: '{{ inputs.net }}' } }).map((u) => u.key)).toEqual([
+      'network_mode',
+    ]);
   });
 
   it('covers the egress options of the common container fields', () => {

@@ -1,6 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotifiedCache } from '../src/daemon/db/notified-cache.js';
-import { BARE, call, createEndpoint, createSecret, fire, seedDevice, seedFlow, startWorld, statementsDuring, TARGETED, type Answer, type World } from './helpers/webhooks-fixtures.js';
+import {
+  BARE,
+  call,
+  createEndpoint,
+  createSecret,
+  fire,
+  seedDevice,
+  seedFlow,
+  startWorld,
+  statementsDuring,
+  TARGETED,
+  type Answer,
+  type World,
+} from './helpers/webhooks-fixtures.js';
 
 /**
  * What an accepted trigger and a run admission read on every request (the endpoint by its token, the
@@ -40,7 +53,11 @@ async function within<T>(attempt: () => Promise<T>, done: (value: T) => boolean)
   return last;
 }
 
-const runOf = async (answer: Answer) => w.knex()('runs').where({ id: answer.body.triggered_runs?.[0]?.run_id ?? answer.body.id }).first();
+const runOf = async (answer: Answer) =>
+  w
+    .knex()('runs')
+    .where({ id: answer.body.triggered_runs?.[0]?.run_id ?? answer.body.id })
+    .first();
 
 describe('NotifiedCache', () => {
   it('drops an answer read before an invalidation, and caches no miss', async () => {
@@ -83,7 +100,7 @@ describe('the steady path', () => {
 });
 
 describe('changes through the API apply at the next request', () => {
-  it('a secret\'s new value: the old key is refused, the new one accepted', async () => {
+  it("a secret's new value: the old key is refused, the new one accepted", async () => {
     const secret = await createSecret(w, 'alice', 'cache/rotating', 'old-key');
     const endpoint = await createEndpoint(w, { flow_id: ids.other, secret_id: secret });
     expect((await fire(w, endpoint, 'old-key', {})).status).toBe(202);
@@ -111,9 +128,14 @@ describe('plain SQL reaches the caches by notification', () => {
   it('a version committed out of band is the one the next runs use', async () => {
     const flow = await seedFlow(w.knex(), w.ids.acme!, { name: 'out of band', versions: [BARE] });
     expect((await runOf(await call(w, 'alice', 'POST', '/runs', { flow_id: flow }))).flow_version).toBe(1);
-    await w.knex()('flow_versions').insert({ flow_id: flow, version: 2, definition_json: JSON.stringify(BARE), committed_by: 'sub-seed' });
+    await w
+      .knex()('flow_versions')
+      .insert({ flow_id: flow, version: 2, definition_json: JSON.stringify(BARE), committed_by: 'sub-seed' });
     await w.knex()('flows').where({ id: flow }).update({ latest_version: 2 });
-    const run = await within(async () => runOf(await call(w, 'alice', 'POST', '/runs', { flow_id: flow })), (row) => row.flow_version === 2);
+    const run = await within(
+      async () => runOf(await call(w, 'alice', 'POST', '/runs', { flow_id: flow })),
+      (row) => row.flow_version === 2,
+    );
     expect(run.flow_version).toBe(2);
   });
 
@@ -121,7 +143,10 @@ describe('plain SQL reaches the caches by notification', () => {
     const flow = await seedFlow(w.knex(), w.ids.acme!, { name: 'switched', versions: [BARE] });
     expect((await call(w, 'alice', 'POST', '/runs', { flow_id: flow })).status).toBe(201);
     await w.knex()('flows').where({ id: flow }).update({ manual_runs_enabled: false });
-    const answer = await within(() => call(w, 'alice', 'POST', '/runs', { flow_id: flow }), (a) => a.status !== 201);
+    const answer = await within(
+      () => call(w, 'alice', 'POST', '/runs', { flow_id: flow }),
+      (a) => a.status !== 201,
+    );
     expect(answer.body.code).toBe('manual_runs_disabled');
   });
 
@@ -129,14 +154,20 @@ describe('plain SQL reaches the caches by notification', () => {
     const endpoint = await createEndpoint(w, { flow_id: ids.other, secret_id: ids.key });
     expect((await fire(w, endpoint, KEY, {})).status).toBe(202);
     await w.knex()('webhook_endpoints').where({ id: endpoint.id }).update({ enabled: false });
-    const answer = await within(() => fire(w, endpoint, KEY, {}), (a) => a.status !== 202);
+    const answer = await within(
+      () => fire(w, endpoint, KEY, {}),
+      (a) => a.status !== 202,
+    );
     expect(answer).toMatchObject({ status: 404, body: { code: 'resource_not_found' } });
   });
 
-  it('an endpoint\'s last_triggered_at alone does not empty the caches', async () => {
+  it("an endpoint's last_triggered_at alone does not empty the caches", async () => {
     const endpoint = await createEndpoint(w, { flow_id: ids.other, secret_id: ids.key });
     expect((await fire(w, endpoint, KEY, {})).status).toBe(202);
-    await w.knex()('webhook_endpoints').where({ id: endpoint.id }).update({ last_triggered_at: new Date(0) });
+    await w
+      .knex()('webhook_endpoints')
+      .where({ id: endpoint.id })
+      .update({ last_triggered_at: new Date(0) });
     // A notification would have emptied the caches by now; the flow and the secret are still cached.
     await new Promise((resolve) => setTimeout(resolve, 200));
     let answer: Answer | undefined;
@@ -155,7 +186,13 @@ describe('idempotency without a lookup', () => {
     expect(first.status).toBe(202);
     const invalid = await fire(w, endpoint, KEY, { params: { change_id: 'nope' } }, { 'x-idempotency-key': 'evt-cached' });
     expect(invalid).toMatchObject({ status: 409, body: { code: 'duplicate_delivery', delivery_id: first.body.delivery_id } });
-    const unknownDevice = await fire(w, endpoint, KEY, { related_targets: { routers: ['00000000-0000-4000-8000-000000000000'] } }, { 'x-idempotency-key': 'evt-cached' });
+    const unknownDevice = await fire(
+      w,
+      endpoint,
+      KEY,
+      { related_targets: { routers: ['00000000-0000-4000-8000-000000000000'] } },
+      { 'x-idempotency-key': 'evt-cached' },
+    );
     expect(unknownDevice).toMatchObject({ status: 409, body: { code: 'duplicate_delivery' } });
     const runs = await w.knex()('runs').whereRaw("trigger_details_json->>'webhook_endpoint_id' = ?", [endpoint.id]).select('id');
     expect(runs).toHaveLength(1);
@@ -170,7 +207,10 @@ describe('idempotency without a lookup', () => {
     // Two of the three tokens are left: the repeats took none.
     expect((await fire(w, endpoint, KEY, {}, { 'x-idempotency-key': 'evt-new-1' })).status).toBe(202);
     expect((await fire(w, endpoint, KEY, {}, { 'x-idempotency-key': 'evt-new-2' })).status).toBe(202);
-    expect(await fire(w, endpoint, KEY, {}, { 'x-idempotency-key': 'evt-new-3' })).toMatchObject({ status: 429, body: { code: 'rate_limited', limit: 'endpoint_delivery' } });
+    expect(await fire(w, endpoint, KEY, {}, { 'x-idempotency-key': 'evt-new-3' })).toMatchObject({
+      status: 429,
+      body: { code: 'rate_limited', limit: 'endpoint_delivery' },
+    });
     // Even with the limit spent, a repeat answers 409 rather than being shed.
     expect((await fire(w, endpoint, KEY, {}, { 'x-idempotency-key': 'evt-metered' })).body.code).toBe('duplicate_delivery');
   });

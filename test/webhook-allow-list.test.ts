@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validate } from '../src/daemon/http/validate.js';
 import { Problem } from '../src/daemon/http/problem.js';
-import { MAX_ALLOW_LIST_ENTRIES, allowedSourceIpsSchema, compileAllowList, maskSourceIp, parseAllowList } from '../src/daemon/webhooks/source-allow-list.js';
+import {
+  MAX_ALLOW_LIST_ENTRIES,
+  allowedSourceIpsSchema,
+  compileAllowList,
+  maskSourceIp,
+  parseAllowList,
+} from '../src/daemon/webhooks/source-allow-list.js';
 
 const compile = (entries: string[]) => {
   const parsed = parseAllowList(entries);
@@ -12,7 +18,16 @@ const compile = (entries: string[]) => {
 
 describe('parseAllowList', () => {
   it('accepts IPv4 and IPv6 blocks and bare addresses, trimmed', () => {
-    const list = ['10.0.0.0/8', '192.0.2.7', ' 198.51.100.0/24 ', '2001:db8::/32', '2001:db8::1', '::ffff:10.1.2.0/120', '0.0.0.0/0', '::/0'];
+    const list = [
+      '10.0.0.0/8',
+      '192.0.2.7',
+      ' 198.51.100.0/24 ',
+      '2001:db8::/32',
+      '2001:db8::1',
+      '::ffff:10.1.2.0/120',
+      '0.0.0.0/0',
+      '::/0',
+    ];
     expect(parseAllowList(list)).toEqual({ ok: true, entries: list.map((e) => e.trim()) });
   });
 
@@ -22,7 +37,21 @@ describe('parseAllowList', () => {
   });
 
   it('names each invalid entry by its index', () => {
-    const result = parseAllowList(['10.0.0.0/8', 'not-an-ip', 42, '10.0.0.0/33', '2001:db8::/129', '10.1.2.3/24', '10.1', '010.1.2.3', '0x0a.1.2.3', 'fe80::1%eth0', '10.0.0.0/08', '10.0.0.0/', '']);
+    const result = parseAllowList([
+      '10.0.0.0/8',
+      'not-an-ip',
+      42,
+      '10.0.0.0/33',
+      '2001:db8::/129',
+      '10.1.2.3/24',
+      '10.1',
+      '010.1.2.3',
+      '0x0a.1.2.3',
+      'fe80::1%eth0',
+      '10.0.0.0/08',
+      '10.0.0.0/',
+      '',
+    ]);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.issues.map((i) => i.path)).toEqual([[1], [2], [3], [4], [5], [6], [7], [8], [9], [10], [11], [12]]);
@@ -37,7 +66,10 @@ describe('parseAllowList', () => {
   it('refuses an empty list, a non-list and an oversized list as a whole', () => {
     expect(parseAllowList([])).toMatchObject({ ok: false, issues: [{ path: [] }] });
     expect(parseAllowList('10.0.0.0/8')).toMatchObject({ ok: false, issues: [{ path: [] }] });
-    expect(parseAllowList(Array.from({ length: MAX_ALLOW_LIST_ENTRIES + 1 }, () => '10.0.0.1'))).toMatchObject({ ok: false, issues: [{ path: [] }] });
+    expect(parseAllowList(Array.from({ length: MAX_ALLOW_LIST_ENTRIES + 1 }, () => '10.0.0.1'))).toMatchObject({
+      ok: false,
+      issues: [{ path: [] }],
+    });
     expect(parseAllowList(Array.from({ length: MAX_ALLOW_LIST_ENTRIES }, () => '10.0.0.1')).ok).toBe(true);
   });
 });
@@ -52,7 +84,10 @@ describe('allowedSourceIpsSchema', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(Problem);
       expect((error as Problem).code).toBe('validation_failed');
-      expect(((error as Problem).extensions.errors as { path: string }[]).map((e) => e.path)).toEqual(['allowed_source_ips[1]', 'allowed_source_ips[2]']);
+      expect(((error as Problem).extensions.errors as { path: string }[]).map((e) => e.path)).toEqual([
+        'allowed_source_ips[1]',
+        'allowed_source_ips[2]',
+      ]);
     }
   });
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validate } from '../src/daemon/http/validate.js';
-import { WEBHOOK_AUTH_MODES, WEBHOOK_DEFAULTS, generatePathToken, isPathTokenShape, webhookNameSchema } from '../src/shared/webhooks/endpoint-rules.js';
+import {
+  WEBHOOK_AUTH_MODES,
+  WEBHOOK_DEFAULTS,
+  generatePathToken,
+  isPathTokenShape,
+  webhookNameSchema,
+} from '../src/shared/webhooks/endpoint-rules.js';
 
 const name = (value: unknown) => webhookNameSchema.safeParse(value);
 
@@ -31,7 +37,9 @@ describe('the endpoint name', () => {
   });
 
   it('puts its issues on `name` in a 422', () => {
-    expect(() => validate(z.object({ name: webhookNameSchema }), { name: ' ' })).toThrow(expect.objectContaining({ code: 'validation_failed', extensions: { errors: [expect.objectContaining({ path: 'name' })] } }));
+    expect(() => validate(z.object({ name: webhookNameSchema }), { name: ' ' })).toThrow(
+      expect.objectContaining({ code: 'validation_failed', extensions: { errors: [expect.objectContaining({ path: 'name' })] } }),
+    );
   });
 });
 
@@ -44,7 +52,8 @@ describe('the path token', () => {
 
   it('has a shape the trigger route can check before any query', () => {
     expect(isPathTokenShape(generatePathToken())).toBe(true);
-    for (const bad of ['', 'short', `${generatePathToken()}x`, `${generatePathToken().slice(1)}/`, `${generatePathToken().slice(1)}=`]) expect(isPathTokenShape(bad)).toBe(false);
+    for (const bad of ['', 'short', `${generatePathToken()}x`, `${generatePathToken().slice(1)}/`, `${generatePathToken().slice(1)}=`])
+      expect(isPathTokenShape(bad)).toBe(false);
   });
 });
 

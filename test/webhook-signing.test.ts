@@ -8,7 +8,9 @@ const BODY = Buffer.from('{"params":{"ticket":"CHG-1","note":"grüße"}}');
 
 /** The signature as an external sender computes it, with nothing from the code under test. */
 function independentSignature(key: string, timestamp: string, body: Buffer): string {
-  return createHmac('sha256', key).update(`${timestamp}.${body.toString('utf8')}`).digest('hex');
+  return createHmac('sha256', key)
+    .update(`${timestamp}.${body.toString('utf8')}`)
+    .digest('hex');
 }
 
 function check(overrides: Partial<VerifySignatureInput> = {}) {
@@ -60,7 +62,16 @@ describe('verifySignature', () => {
 
   it('accepts only exactly 64 lowercase hex digits', () => {
     const good = independentSignature(KEY, String(NOW), BODY);
-    for (const bad of [good.toUpperCase(), good.slice(1), `${good}0`, `${good} `, `${good}garbage`, `sha256=${good}`, `${good}, ${good}`, '']) {
+    for (const bad of [
+      good.toUpperCase(),
+      good.slice(1),
+      `${good}0`,
+      `${good} `,
+      `${good}garbage`,
+      `sha256=${good}`,
+      `${good}, ${good}`,
+      '',
+    ]) {
       expect(check({ signatureHeader: bad }), bad).toEqual({ ok: false, reason: 'bad_signature' });
     }
   });
@@ -82,7 +93,7 @@ describe('verifySignature', () => {
     expect(signedAt(301)).toEqual({ ok: false, reason: 'stale_timestamp' });
   });
 
-  it('applies the endpoint\'s own window', () => {
+  it("applies the endpoint's own window", () => {
     const timestamp = String(NOW - 30);
     const signed = { timestampHeader: timestamp, signatureHeader: independentSignature(KEY, timestamp, BODY) };
     expect(check({ ...signed, replayWindowSeconds: 30 })).toEqual({ ok: true });
@@ -90,9 +101,24 @@ describe('verifySignature', () => {
   });
 
   it('refuses a timestamp that is not plain decimal digits, before any HMAC', () => {
-    for (const bad of ['1e9', ` ${NOW}`, `${NOW} `, `+${NOW}`, `${NOW}abc`, '-5', '', `${NOW}.5`, '0x10', '1234567890123456', `${NOW}, ${NOW}`]) {
+    for (const bad of [
+      '1e9',
+      ` ${NOW}`,
+      `${NOW} `,
+      `+${NOW}`,
+      `${NOW}abc`,
+      '-5',
+      '',
+      `${NOW}.5`,
+      '0x10',
+      '1234567890123456',
+      `${NOW}, ${NOW}`,
+    ]) {
       // Signed over the bad value itself, so only the format can be what refuses it.
-      expect(check({ timestampHeader: bad, signatureHeader: independentSignature(KEY, bad, BODY) }), bad).toEqual({ ok: false, reason: 'bad_timestamp' });
+      expect(check({ timestampHeader: bad, signatureHeader: independentSignature(KEY, bad, BODY) }), bad).toEqual({
+        ok: false,
+        reason: 'bad_timestamp',
+      });
     }
     expect(check({ timestampHeader: [String(NOW), String(NOW)] })).toEqual({ ok: false, reason: 'bad_timestamp' });
   });
@@ -112,7 +138,8 @@ describe('verifyBearer', () => {
   const TOKEN = 'tok_3f9a-Long.Enough~token/+=';
 
   it('accepts the expected token with the Bearer scheme in any case', () => {
-    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) expect(verifyBearer(TOKEN, `${scheme} ${TOKEN}`), scheme).toEqual({ ok: true });
+    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR'])
+      expect(verifyBearer(TOKEN, `${scheme} ${TOKEN}`), scheme).toEqual({ ok: true });
   });
 
   it('refuses another token, whatever its length', () => {
@@ -122,7 +149,19 @@ describe('verifyBearer', () => {
   });
 
   it('refuses a header that is not exactly "Bearer <one token>"', () => {
-    for (const bad of [TOKEN, `Basic ${TOKEN}`, `Bearer  ${TOKEN}`, `Bearer ${TOKEN} `, ` Bearer ${TOKEN}`, `Bearer ${TOKEN} extra`, `Bearer\t${TOKEN}`, `Bearer ${TOKEN}, Bearer ${TOKEN}`, 'Bearer', 'Bearer ', '']) {
+    for (const bad of [
+      TOKEN,
+      `Basic ${TOKEN}`,
+      `Bearer  ${TOKEN}`,
+      `Bearer ${TOKEN} `,
+      ` Bearer ${TOKEN}`,
+      `Bearer ${TOKEN} extra`,
+      `Bearer\t${TOKEN}`,
+      `Bearer ${TOKEN}, Bearer ${TOKEN}`,
+      'Bearer',
+      'Bearer ',
+      '',
+    ]) {
       expect(verifyBearer(TOKEN, bad), JSON.stringify(bad)).toEqual({ ok: false, reason: 'bad_bearer' });
     }
     expect(verifyBearer(TOKEN, [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`])).toEqual({ ok: false, reason: 'bad_bearer' });

@@ -93,7 +93,7 @@ describe('TokenBucketRegistry', () => {
     expect(registry.take('a', 3)).toEqual({ ok: false, retryAfterSeconds: 20 });
   });
 
-  it('starts a new full bucket when the key\'s rate changes', () => {
+  it("starts a new full bucket when the key's rate changes", () => {
     const clock = manualClock();
     const registry = new TokenBucketRegistry({ now: clock.now });
     takeN(() => registry.take('a', 2), 2);

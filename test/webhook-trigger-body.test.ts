@@ -33,7 +33,11 @@ describe('rule 1: the body is a JSON object, by default all params', () => {
 
   it('refuses anything but an object with invalid_payload 422', () => {
     for (const body of [[], null, 'text', 42, true, [{ params: {} }]]) {
-      expect(refused(body), JSON.stringify(body)).toMatchObject({ status: 422, code: 'invalid_payload', extensions: { errors: [{ path: '' }] } });
+      expect(refused(body), JSON.stringify(body)).toMatchObject({
+        status: 422,
+        code: 'invalid_payload',
+        extensions: { errors: [{ path: '' }] },
+      });
     }
   });
 });
@@ -46,15 +50,25 @@ describe('rule 2: params and related_targets', () => {
 
   it('refuses params that is not an object', () => {
     for (const params of [null, [], 'x', 1]) {
-      expect(refused({ params }), JSON.stringify(params)).toMatchObject({ status: 422, code: 'invalid_payload', extensions: { errors: [{ path: 'params' }] } });
+      expect(refused({ params }), JSON.stringify(params)).toMatchObject({
+        status: 422,
+        code: 'invalid_payload',
+        extensions: { errors: [{ path: 'params' }] },
+      });
     }
   });
 
   it('refuses related_targets that is not an object of arrays', () => {
     for (const related of [null, [], [D1], 'leaf']) {
-      expect(refused({ related_targets: related })).toMatchObject({ code: 'invalid_payload', extensions: { errors: [{ path: 'related_targets' }] } });
+      expect(refused({ related_targets: related })).toMatchObject({
+        code: 'invalid_payload',
+        extensions: { errors: [{ path: 'related_targets' }] },
+      });
     }
-    expect(refused({ related_targets: { leaf: D1 } })).toMatchObject({ code: 'invalid_payload', extensions: { errors: [{ path: 'related_targets.leaf' }] } });
+    expect(refused({ related_targets: { leaf: D1 } })).toMatchObject({
+      code: 'invalid_payload',
+      extensions: { errors: [{ path: 'related_targets.leaf' }] },
+    });
     expect(refused({ related_targets: { leaf: { provider_id: 'p', external_id: '1' } } })).toMatchObject({ code: 'invalid_payload' });
   });
 
@@ -106,12 +120,19 @@ describe('rule 3: device references', () => {
       [{ provider_id: 'netbox:dc1', external_id: '17', name: 'sw1' }, 'related_targets.leaf[0].name'],
     ];
     for (const [reference, path] of cases) {
-      expect(refused({ related_targets: { leaf: [reference] } }), JSON.stringify(reference)).toMatchObject({ status: 422, code: 'invalid_payload', extensions: { errors: [{ path }] } });
+      expect(refused({ related_targets: { leaf: [reference] } }), JSON.stringify(reference)).toMatchObject({
+        status: 422,
+        code: 'invalid_payload',
+        extensions: { errors: [{ path }] },
+      });
     }
   });
 
   it('answers the first problem in body order', () => {
-    expect(refused({ related_targets: { leaf: [D1, 'bad', { provider_id: 'p', external_id: 1 }] } })).toMatchObject({ code: 'invalid_payload', extensions: { errors: [{ path: 'related_targets.leaf[1]' }] } });
+    expect(refused({ related_targets: { leaf: [D1, 'bad', { provider_id: 'p', external_id: 1 }] } })).toMatchObject({
+      code: 'invalid_payload',
+      extensions: { errors: [{ path: 'related_targets.leaf[1]' }] },
+    });
   });
 });
 
@@ -120,7 +141,11 @@ describe('rule 5: at most 100 provider references across roles', () => {
 
   it('accepts 100 and refuses 101 with too_many_provider_references 422', () => {
     expect(parsed({ related_targets: { leaf: refs(60), spine: refs(40, 60) } }).providerRefs).toHaveLength(100);
-    expect(refused({ related_targets: { leaf: refs(60), spine: refs(41, 60) } })).toMatchObject({ status: 422, code: 'too_many_provider_references', extensions: { limit: 100, count: 101 } });
+    expect(refused({ related_targets: { leaf: refs(60), spine: refs(41, 60) } })).toMatchObject({
+      status: 422,
+      code: 'too_many_provider_references',
+      extensions: { limit: 100, count: 101 },
+    });
   });
 
   it('counts references as sent, repeated ones too', () => {
@@ -132,7 +157,10 @@ describe('rule 5: at most 100 provider references across roles', () => {
 describe('rule 6: at most maxTargets targets, before any entry is read', () => {
   it('counts UUIDs and references together', () => {
     const limits = { maxTargets: 3 };
-    expect(parsed({ related_targets: { leaf: [D1, D2], spine: [{ provider_id: 'p', external_id: '1' }] } }, limits).targets).toEqual({ leaf: [D1, D2], spine: [] });
+    expect(parsed({ related_targets: { leaf: [D1, D2], spine: [{ provider_id: 'p', external_id: '1' }] } }, limits).targets).toEqual({
+      leaf: [D1, D2],
+      spine: [],
+    });
     expect(refused({ related_targets: { leaf: [D1, D2], spine: [D3, { provider_id: 'p', external_id: '1' }] } }, limits)).toMatchObject({
       status: 422,
       code: 'too_many_targets',
@@ -141,7 +169,9 @@ describe('rule 6: at most maxTargets targets, before any entry is read', () => {
   });
 
   it('refuses an oversized list even when its entries are malformed', () => {
-    expect(refused({ related_targets: { leaf: ['bad', 'bad', 'bad', 'bad'] } }, { maxTargets: 3 })).toMatchObject({ code: 'too_many_targets' });
+    expect(refused({ related_targets: { leaf: ['bad', 'bad', 'bad', 'bad'] } }, { maxTargets: 3 })).toMatchObject({
+      code: 'too_many_targets',
+    });
   });
 });
 
@@ -157,10 +187,22 @@ describe('decodeTriggerBody', () => {
   });
 
   it('refuses a string no column can store, NUL or an unpaired surrogate, naming its path', () => {
-    expect(decodeTriggerBody(Buffer.from('{"params":{"a":["x","y\\u0000"]}}'))).toMatchObject({ ok: false, status: 422, code: 'invalid_payload', extensions: { errors: [{ path: 'params.a[1]' }] } });
-    expect(decodeTriggerBody(Buffer.from('{"params":{"b\\udc00":1}}'))).toMatchObject({ ok: false, code: 'invalid_payload', extensions: { errors: [{ path: 'params.b\udc00' }] } });
+    expect(decodeTriggerBody(Buffer.from('{"params":{"a":["x","y\\u0000"]}}'))).toMatchObject({
+      ok: false,
+      status: 422,
+      code: 'invalid_payload',
+      extensions: { errors: [{ path: 'params.a[1]' }] },
+    });
+    expect(decodeTriggerBody(Buffer.from('{"params":{"b\\udc00":1}}'))).toMatchObject({
+      ok: false,
+      code: 'invalid_payload',
+      extensions: { errors: [{ path: 'params.b\udc00' }] },
+    });
     // An escaped pair is one character, and an escaped backslash before "u0000" is text.
-    expect(decodeTriggerBody(Buffer.from('{"a":"\\ud83d\\ude00","b":"\\\\u0000"}'))).toEqual({ ok: true, value: { a: '😀', b: '\\u0000' } });
+    expect(decodeTriggerBody(Buffer.from('{"a":"\\ud83d\\ude00","b":"\\\\u0000"}'))).toEqual({
+      ok: true,
+      value: { a: '😀', b: '\\u0000' },
+    });
   });
 });
 
@@ -183,15 +225,32 @@ describe('rule 7: resolveTargets and the unknown-reference message', () => {
     expect(result).toEqual({ ok: true, targets: { leaf: [D1, D3], spine: [D2] } });
   });
 
-  it('accepts the directory\'s list of live ids as well as a set', () => {
-    const lookups = { liveIds: [D1, D2], byProviderRef: new Map([[providerRefKey({ provider_id: 'netbox:dc1', external_id: '17' }), D3], [providerRefKey({ provider_id: 'netbox:dc1', external_id: '18' }), D3]]) };
+  it("accepts the directory's list of live ids as well as a set", () => {
+    const lookups = {
+      liveIds: [D1, D2],
+      byProviderRef: new Map([
+        [providerRefKey({ provider_id: 'netbox:dc1', external_id: '17' }), D3],
+        [providerRefKey({ provider_id: 'netbox:dc1', external_id: '18' }), D3],
+      ]),
+    };
     expect(resolveTargets(body, lookups)).toEqual({ ok: true, targets: { leaf: [D1, D3], spine: [D2, D3] } });
   });
 
-  it('refuses with 400 unknown_device_reference in the spec\'s exact words', () => {
-    const result = resolveTargets(body, { liveIds: new Set([D1, D2]), byProviderRef: new Map([[providerRefKey({ provider_id: 'netbox:dc1', external_id: '18' }), D2]]) });
-    expect(result).toMatchObject({ ok: false, status: 400, code: 'unknown_device_reference', extensions: { missing: [{ role: 'leaf', provider_id: 'netbox:dc1', external_id: '17' }], missing_count: 1 } });
-    if (!result.ok) expect(result.detail).toBe("related_targets names devices not in this organization's inventory: leaf: provider_id='netbox:dc1' external_id='17'");
+  it("refuses with 400 unknown_device_reference in the spec's exact words", () => {
+    const result = resolveTargets(body, {
+      liveIds: new Set([D1, D2]),
+      byProviderRef: new Map([[providerRefKey({ provider_id: 'netbox:dc1', external_id: '18' }), D2]]),
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      status: 400,
+      code: 'unknown_device_reference',
+      extensions: { missing: [{ role: 'leaf', provider_id: 'netbox:dc1', external_id: '17' }], missing_count: 1 },
+    });
+    if (!result.ok)
+      expect(result.detail).toBe(
+        "related_targets names devices not in this organization's inventory: leaf: provider_id='netbox:dc1' external_id='17'",
+      );
   });
 
   it('lists several, unknown UUIDs included, joined with "; "', () => {

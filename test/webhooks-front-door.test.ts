@@ -1,5 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BARE, call, count, createEndpoint, createSecret, fire, hook, seedFlow, signed, startWorld, type Answer, type Endpoint, type World } from './helpers/webhooks-fixtures.js';
+import {
+  BARE,
+  call,
+  count,
+  createEndpoint,
+  createSecret,
+  fire,
+  hook,
+  seedFlow,
+  signed,
+  startWorld,
+  type Answer,
+  type Endpoint,
+  type World,
+} from './helpers/webhooks-fixtures.js';
 
 /**
  * The global backstop at the front door (before Koa): a daemon whose backstop holds one token a minute,
@@ -66,7 +80,10 @@ describe('the global backstop at the front door', () => {
     const route = await call(w, 'root', 'PUT', '/settings/permissions/override', { ...ROUTE, policy: 'disabled' });
     expect(route.status).toBe(422);
     expect(route.body).toMatchObject({ code: 'override_rule_violation', rule: 'structural_policy' });
-    const action = await call(w, 'root', 'PUT', '/settings/permissions/actions/override', { action: 'webhook:receive', policy: 'disabled' });
+    const action = await call(w, 'root', 'PUT', '/settings/permissions/actions/override', {
+      action: 'webhook:receive',
+      policy: 'disabled',
+    });
     expect(action.status).toBe(422);
     expect(action.body.code).toBe('override_rule_violation');
     expect((await hook(w, target.path_token, BODY, signed(KEY, BODY))).status).toBe(429);

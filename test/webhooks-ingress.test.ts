@@ -1,6 +1,17 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BARE, count, createEndpoint, createSecret, fire, seedFlow, startWorld, type Answer, type Endpoint, type World } from './helpers/webhooks-fixtures.js';
+import {
+  BARE,
+  count,
+  createEndpoint,
+  createSecret,
+  fire,
+  seedFlow,
+  startWorld,
+  type Answer,
+  type Endpoint,
+  type World,
+} from './helpers/webhooks-fixtures.js';
 
 /**
  * The trigger in front of the database: a daemon with a small global backstop, the per-endpoint ingress
@@ -64,7 +75,12 @@ describe('behind a trusted proxy', () => {
       expect(answer.status, forwarded).toBe(status);
       const row = await w.knex()('webhook_deliveries').where({ webhook_endpoint_id: target.id }).orderBy('created_at', 'desc').first();
       expect(row.source_ip, forwarded).toBe(journaled);
-      const entry = await w.knex()('audit_logs').where({ resource_id: target.id }).where('event_type', 'like', 'webhook.%').orderBy('ts', 'desc').first();
+      const entry = await w
+        .knex()('audit_logs')
+        .where({ resource_id: target.id })
+        .where('event_type', 'like', 'webhook.%')
+        .orderBy('ts', 'desc')
+        .first();
       expect(entry.details_json.source_ip_masked, forwarded).toBe(masked);
     }
   });

@@ -1,5 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditsOf, BARE, call, count, createEndpoint, createSecret, deliveriesOf, fire, seedFlow, startWorld, UNKNOWN_ID, type Endpoint, type World } from './helpers/webhooks-fixtures.js';
+import {
+  auditsOf,
+  BARE,
+  call,
+  count,
+  createEndpoint,
+  createSecret,
+  deliveriesOf,
+  fire,
+  seedFlow,
+  startWorld,
+  UNKNOWN_ID,
+  type Endpoint,
+  type World,
+} from './helpers/webhooks-fixtures.js';
 
 /**
  * Webhook endpoint management (`webhook:*`, `webhook_delivery:view`) over a real daemon: every field
@@ -37,7 +51,12 @@ function paths(body: { errors?: { path: string }[] }): string[] {
 
 describe('POST /webhooks', () => {
   it('creates an endpoint with a generated URL-safe token and the resolved flow, and audits it without the token', async () => {
-    const created = await call(w, 'dave', 'POST', '/webhooks', { name: '  CI pipeline  ', description: 'from CI', flow_id: ids.deploy, secret_id: ids.key });
+    const created = await call(w, 'dave', 'POST', '/webhooks', {
+      name: '  CI pipeline  ',
+      description: 'from CI',
+      flow_id: ids.deploy,
+      secret_id: ids.key,
+    });
     expect(created.status).toBe(201);
     const endpoint = created.body;
     expect(endpoint).toMatchObject({
@@ -66,7 +85,13 @@ describe('POST /webhooks', () => {
     expect(second.path_token).not.toBe(endpoint.path_token);
 
     const [entry] = await auditsOf(w, 'entity.created', endpoint.id);
-    expect(entry).toMatchObject({ org_id: w.ids.acme, actor_sub: 'sub-dave', action: 'webhook:manage', resource_type: 'webhook_endpoint', outcome: 'success' });
+    expect(entry).toMatchObject({
+      org_id: w.ids.acme,
+      actor_sub: 'sub-dave',
+      action: 'webhook:manage',
+      resource_type: 'webhook_endpoint',
+      outcome: 'success',
+    });
     expect(entry.details_json.endpoint).toMatchObject({ id: endpoint.id, name: 'CI pipeline', flow_id: ids.deploy });
     expect(JSON.stringify(entry.details_json)).not.toContain(endpoint.path_token);
   });
@@ -148,7 +173,10 @@ describe('POST /webhooks', () => {
 
   it('accepts a pinned committed version and refuses a missing one with 422 on flow_version', async () => {
     expect(await createEndpoint(w, { flow_id: ids.deploy, flow_version: 2 })).toMatchObject({ flow_version: 2 });
-    for (const [flow, version] of [[ids.deploy, 3], [ids.draftOnly, 1]] as const) {
+    for (const [flow, version] of [
+      [ids.deploy, 3],
+      [ids.draftOnly, 1],
+    ] as const) {
       const refused = await call(w, 'alice', 'POST', '/webhooks', { name: 'x', flow_id: flow, flow_version: version });
       expect(refused).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
       expect(paths(refused.body)).toEqual(['flow_version']);
@@ -156,7 +184,11 @@ describe('POST /webhooks', () => {
   });
 
   it('checks each allow-list entry, naming its index, and stores the list trimmed', async () => {
-    const refused = await call(w, 'alice', 'POST', '/webhooks', { name: 'x', flow_id: ids.deploy, allowed_source_ips: ['10.0.0.0/8', '10.1', '2001:db8::/129', '192.168.1.1/24'] });
+    const refused = await call(w, 'alice', 'POST', '/webhooks', {
+      name: 'x',
+      flow_id: ids.deploy,
+      allowed_source_ips: ['10.0.0.0/8', '10.1', '2001:db8::/129', '192.168.1.1/24'],
+    });
     expect(refused).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
     expect(paths(refused.body)).toEqual(['allowed_source_ips[1]', 'allowed_source_ips[2]', 'allowed_source_ips[3]']);
     expect((await call(w, 'alice', 'POST', '/webhooks', { name: 'x', flow_id: ids.deploy, allowed_source_ips: [] })).status).toBe(422);
@@ -184,7 +216,7 @@ describe('POST /webhooks', () => {
 });
 
 describe('GET /webhooks and GET /webhooks/{id}', () => {
-  it('lists the organization\'s live endpoints as an array with flow_id and flow_name; include_deleted adds deleted ones', async () => {
+  it("lists the organization's live endpoints as an array with flow_id and flow_name; include_deleted adds deleted ones", async () => {
     const kept = await createEndpoint(w, { name: 'kept', flow_id: ids.other });
     const dropped = await createEndpoint(w, { name: 'dropped', flow_id: ids.other });
     expect((await call(w, 'alice', 'DELETE', `/webhooks/${dropped.id}`)).status).toBe(204);
@@ -205,7 +237,7 @@ describe('GET /webhooks and GET /webhooks/{id}', () => {
     expect((await call(w, 'carol', 'GET', '/webhooks?include_deleted=maybe')).status).toBe(422);
   });
 
-  it('reads one endpoint in full; another organization\'s id, a deleted one or a non-UUID answer 404', async () => {
+  it("reads one endpoint in full; another organization's id, a deleted one or a non-UUID answer 404", async () => {
     const endpoint = await createEndpoint(w, { flow_id: ids.deploy, secret_id: ids.key });
     const read = await call(w, 'carol', 'GET', `/webhooks/${endpoint.id}`);
     expect(read.status).toBe(200);
@@ -215,7 +247,7 @@ describe('GET /webhooks and GET /webhooks/{id}', () => {
     }
   });
 
-  it('answers 404 to every route of another organization\'s endpoint, with no side effect', async () => {
+  it("answers 404 to every route of another organization's endpoint, with no side effect", async () => {
     const endpoint = await createEndpoint(w, { flow_id: ids.deploy, secret_id: ids.key });
     const before = await row(endpoint.id);
     const audited = await count(w.knex()('audit_logs').where({ resource_id: endpoint.id }));
@@ -230,7 +262,10 @@ describe('GET /webhooks and GET /webhooks/{id}', () => {
       ['GET', `/webhooks/${endpoint.id}/deliveries`],
     ];
     for (const [method, path, body] of attempts) {
-      expect(await call(w, 'bob', method, path, body, 'globex'), `${method} ${path}`).toMatchObject({ status: 404, body: { code: 'resource_not_found' } });
+      expect(await call(w, 'bob', method, path, body, 'globex'), `${method} ${path}`).toMatchObject({
+        status: 404,
+        body: { code: 'resource_not_found' },
+      });
     }
     expect(await row(endpoint.id)).toEqual(before);
     expect(await count(w.knex()('audit_logs').where({ resource_id: endpoint.id }))).toBe(audited);
@@ -240,9 +275,21 @@ describe('GET /webhooks and GET /webhooks/{id}', () => {
 describe('PATCH /webhooks/{id}', () => {
   it('changes fields, audits the change, and refuses an auth_mode change', async () => {
     const endpoint = await createEndpoint(w, { flow_id: ids.deploy, secret_id: ids.key });
-    const patched = await call(w, 'dave', 'PATCH', `/webhooks/${endpoint.id}`, { name: 'renamed', rate_limit_per_minute: 120, replay_window_seconds: 60, description: null });
+    const patched = await call(w, 'dave', 'PATCH', `/webhooks/${endpoint.id}`, {
+      name: 'renamed',
+      rate_limit_per_minute: 120,
+      replay_window_seconds: 60,
+      description: null,
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ name: 'renamed', rate_limit_per_minute: 120, replay_window_seconds: 60, description: null, updated_by: 'sub-dave', path_token: endpoint.path_token });
+    expect(patched.body).toMatchObject({
+      name: 'renamed',
+      rate_limit_per_minute: 120,
+      replay_window_seconds: 60,
+      description: null,
+      updated_by: 'sub-dave',
+      path_token: endpoint.path_token,
+    });
     const [entry] = await auditsOf(w, 'entity.updated', endpoint.id);
     expect(entry).toMatchObject({ actor_sub: 'sub-dave', action: 'webhook:manage', resource_type: 'webhook_endpoint', org_id: w.ids.acme });
     expect(entry.details_json.changed).toEqual(['description', 'name', 'rate_limit_per_minute', 'replay_window_seconds']);
@@ -293,7 +340,10 @@ describe('the life cycle', () => {
 
     // The trigger of the deleted endpoint found no endpoint, so nothing was journaled for it.
     expect(await deliveriesOf(w, endpoint.id)).toHaveLength(2);
-    expect(await call(w, 'dave', 'DELETE', `/webhooks/${endpoint.id}/permanent`)).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    expect(await call(w, 'dave', 'DELETE', `/webhooks/${endpoint.id}/permanent`)).toMatchObject({
+      status: 403,
+      body: { code: 'forbidden' },
+    });
     expect(await row(endpoint.id)).toBeDefined();
     expect((await call(w, 'alice', 'DELETE', `/webhooks/${endpoint.id}/permanent`)).status).toBe(204);
     expect(await row(endpoint.id)).toBeUndefined();
@@ -315,9 +365,15 @@ describe('POST /webhooks/{id}/rotate-secret', () => {
   it('is admin only, a cutover (old key 401, new key 202 at once), and audited', async () => {
     const endpoint = await createEndpoint(w, { flow_id: ids.other, secret_id: ids.key });
     expect((await fire(w, endpoint, KEY, {})).status).toBe(202);
-    expect(await call(w, 'dave', 'POST', `/webhooks/${endpoint.id}/rotate-secret`, { new_secret_id: ids.key2 })).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    expect(await call(w, 'dave', 'POST', `/webhooks/${endpoint.id}/rotate-secret`, { new_secret_id: ids.key2 })).toMatchObject({
+      status: 403,
+      body: { code: 'forbidden' },
+    });
     for (const body of [{ new_secret_id: ids.theirKey }, { new_secret_id: ids.key }, {}, { new_secret_id: 'x' }]) {
-      expect(await call(w, 'alice', 'POST', `/webhooks/${endpoint.id}/rotate-secret`, body), JSON.stringify(body)).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
+      expect(await call(w, 'alice', 'POST', `/webhooks/${endpoint.id}/rotate-secret`, body), JSON.stringify(body)).toMatchObject({
+        status: 422,
+        body: { code: 'validation_failed' },
+      });
     }
     expect((await row(endpoint.id)).secret_id).toBe(ids.key);
 
@@ -373,7 +429,14 @@ describe('GET /webhooks/{id}/deliveries', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('x-total-count')).toBe('3');
     expect(first.body).toHaveLength(2);
-    expect(first.body[0]).toMatchObject({ id: third.body.delivery_id, webhook_endpoint_id: endpoint.id, idempotency_key: 'evt-1', signature_valid: true, response_status: 202, source_ip: '127.0.0.1' });
+    expect(first.body[0]).toMatchObject({
+      id: third.body.delivery_id,
+      webhook_endpoint_id: endpoint.id,
+      idempotency_key: 'evt-1',
+      signature_valid: true,
+      response_status: 202,
+      source_ip: '127.0.0.1',
+    });
     expect(first.body[0].run_ids).toEqual([third.body.triggered_runs[0].run_id]);
     expect(first.body[0].request_body_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(first.body[1].id).toBe(second.body.delivery_id);

@@ -36,7 +36,11 @@ let w: World;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  w = await startWorld({ SERVICE_HOST: '::', SERVICE_INVENTORY_MAX_RUN_TARGETS: String(MAX_TARGETS), SERVICE_WEBHOOK_MAX_BODY_BYTES: String(MAX_BODY) });
+  w = await startWorld({
+    SERVICE_HOST: '::',
+    SERVICE_INVENTORY_MAX_RUN_TARGETS: String(MAX_TARGETS),
+    SERVICE_WEBHOOK_MAX_BODY_BYTES: String(MAX_BODY),
+  });
   const db = w.knex();
   ids.bare = await seedFlow(db, w.ids.acme!, { name: 'bare', versions: [BARE] });
   ids.targeted = await seedFlow(db, w.ids.acme!, { name: 'targeted', versions: [BARE, TARGETED] });
@@ -80,14 +84,28 @@ async function effects(target: Endpoint, send: () => Promise<Answer>): Promise<E
   const answer = await send();
   return {
     answer,
-    deliveries: await db('webhook_deliveries').where({ webhook_endpoint_id: target.id }).whereNotIn('id', deliveries.length ? deliveries : [UNKNOWN_ID]).select(),
-    audits: await db('audit_logs').where({ resource_id: target.id }).where('event_type', 'like', 'webhook.%').whereNotIn('id', audits.length ? audits : [UNKNOWN_ID]).select(),
-    runs: await db('runs').whereNotIn('id', runs.length ? runs : [UNKNOWN_ID]).select(),
+    deliveries: await db('webhook_deliveries')
+      .where({ webhook_endpoint_id: target.id })
+      .whereNotIn('id', deliveries.length ? deliveries : [UNKNOWN_ID])
+      .select(),
+    audits: await db('audit_logs')
+      .where({ resource_id: target.id })
+      .where('event_type', 'like', 'webhook.%')
+      .whereNotIn('id', audits.length ? audits : [UNKNOWN_ID])
+      .select(),
+    runs: await db('runs')
+      .whereNotIn('id', runs.length ? runs : [UNKNOWN_ID])
+      .select(),
   };
 }
 
 /** A refusal: status and code answered, no run, one `webhook.rejected` entry, and one journal row or none. */
-function expectRefused(result: Effects, status: number, code: string, journaled: boolean): { delivery: Record<string, any> | undefined; audit: Record<string, any> } {
+function expectRefused(
+  result: Effects,
+  status: number,
+  code: string,
+  journaled: boolean,
+): { delivery: Record<string, any> | undefined; audit: Record<string, any> } {
   expect(result.answer.status, JSON.stringify(result.answer.body)).toBe(status);
   expect(result.answer.body.code).toBe(code);
   expect(result.runs).toHaveLength(0);
@@ -95,8 +113,20 @@ function expectRefused(result: Effects, status: number, code: string, journaled:
   if (journaled) expect(result.deliveries[0]).toMatchObject({ response_status: status, run_ids: [] });
   expect(result.audits).toHaveLength(1);
   const audit = result.audits[0]!;
-  expect(audit).toMatchObject({ event_type: 'webhook.rejected', actor_sub: 'system:webhook', action: 'webhook:receive', resource_type: 'webhook_endpoint', outcome: 'failure', org_id: w.ids.acme });
-  expect(audit.details_json).toMatchObject({ code, status, source_ip_masked: expect.any(String), delivery_id: journaled ? result.deliveries[0]!.id : null });
+  expect(audit).toMatchObject({
+    event_type: 'webhook.rejected',
+    actor_sub: 'system:webhook',
+    action: 'webhook:receive',
+    resource_type: 'webhook_endpoint',
+    outcome: 'failure',
+    org_id: w.ids.acme,
+  });
+  expect(audit.details_json).toMatchObject({
+    code,
+    status,
+    source_ip_masked: expect.any(String),
+    delivery_id: journaled ? result.deliveries[0]!.id : null,
+  });
   return { delivery: result.deliveries[0], audit };
 }
 
@@ -106,18 +136,43 @@ describe('an accepted trigger', () => {
   it('answers 202 with the envelope, journals one delivery, starts one run and writes both audit entries', async () => {
     const target = await endpoint({ flow_id: ids.targeted });
     const body = JSON.stringify({ params: { change_id: 'CHG42' }, related_targets: { routers: [ids.r1] } });
-    const result = await effects(target, () => hook(w, target.path_token, body, signed(KEY, body, { 'x-idempotency-key': 'evt-accepted' })));
+    const result = await effects(target, () =>
+      hook(w, target.path_token, body, signed(KEY, body, { 'x-idempotency-key': 'evt-accepted' })),
+    );
     expect(result.answer.status).toBe(202);
     const envelope = result.answer.body;
     expect(Object.keys(envelope).sort()).toEqual(['delivery_id', 'triggered_runs']);
     expect(envelope.triggered_runs).toHaveLength(1);
     const [triggered] = envelope.triggered_runs;
-    expect(Object.keys(triggered).sort()).toEqual(['flow_id', 'flow_name', 'run_id', 'target_id', 'target_name', 'target_type', 'workflow_id']);
-    expect(triggered).toMatchObject({ target_type: 'flow', target_id: ids.targeted, flow_id: ids.targeted, target_name: 'targeted', flow_name: 'targeted', workflow_id: expect.any(String) });
+    expect(Object.keys(triggered).sort()).toEqual([
+      'flow_id',
+      'flow_name',
+      'run_id',
+      'target_id',
+      'target_name',
+      'target_type',
+      'workflow_id',
+    ]);
+    expect(triggered).toMatchObject({
+      target_type: 'flow',
+      target_id: ids.targeted,
+      flow_id: ids.targeted,
+      target_name: 'targeted',
+      flow_name: 'targeted',
+      workflow_id: expect.any(String),
+    });
 
     expect(result.runs).toHaveLength(1);
     const run = result.runs[0]!;
-    expect(run).toMatchObject({ id: triggered.run_id, org_id: w.ids.acme, flow_id: ids.targeted, flow_version: 2, trigger_source: 'webhook', created_by: 'system:webhook', workflow_id: triggered.workflow_id });
+    expect(run).toMatchObject({
+      id: triggered.run_id,
+      org_id: w.ids.acme,
+      flow_id: ids.targeted,
+      flow_version: 2,
+      trigger_source: 'webhook',
+      created_by: 'system:webhook',
+      workflow_id: triggered.workflow_id,
+    });
     expect(run.params_json).toEqual({ change_id: 'CHG42' });
     expect(run.targets_json).toEqual({ routers: [ids.r1] });
     expect(run.trigger_details_json).toMatchObject({ webhook_endpoint_id: target.id, delivery_id: envelope.delivery_id });
@@ -135,8 +190,19 @@ describe('an accepted trigger', () => {
     });
 
     expect(result.audits).toHaveLength(1);
-    expect(result.audits[0]).toMatchObject({ event_type: 'webhook.triggered', actor_sub: 'system:webhook', action: 'webhook:receive', resource_type: 'webhook_endpoint', outcome: 'success', org_id: w.ids.acme });
-    expect(result.audits[0]!.details_json).toMatchObject({ delivery_id: envelope.delivery_id, run_id: triggered.run_id, source_ip_masked: '127.0.0.0' });
+    expect(result.audits[0]).toMatchObject({
+      event_type: 'webhook.triggered',
+      actor_sub: 'system:webhook',
+      action: 'webhook:receive',
+      resource_type: 'webhook_endpoint',
+      outcome: 'success',
+      org_id: w.ids.acme,
+    });
+    expect(result.audits[0]!.details_json).toMatchObject({
+      delivery_id: envelope.delivery_id,
+      run_id: triggered.run_id,
+      source_ip_masked: '127.0.0.0',
+    });
     const started = await w.knex()('audit_logs').where({ event_type: 'run.started', resource_id: triggered.run_id });
     expect(started).toHaveLength(1);
     expect(started[0]).toMatchObject({ actor_sub: 'system:webhook', resource_type: 'run', action: 'webhook:receive', org_id: w.ids.acme });
@@ -150,7 +216,11 @@ describe('an accepted trigger', () => {
     const pinned = await endpoint({ flow_id: ids.targeted, flow_version: 2 });
     const answer = await fire(w, pinned, KEY, { change_id: 'CHG7' });
     expect(answer.status).toBe(202);
-    expect(await w.knex()('runs').where({ id: answer.body.triggered_runs[0].run_id }).first()).toMatchObject({ flow_version: 2, params_json: { change_id: 'CHG7' }, targets_json: {} });
+    expect(await w.knex()('runs').where({ id: answer.body.triggered_runs[0].run_id }).first()).toMatchObject({
+      flow_version: 2,
+      params_json: { change_id: 'CHG7' },
+      targets_json: {},
+    });
   });
 
   it('starts a flow whose manual runs are switched off', async () => {
@@ -169,11 +239,17 @@ describe('the error table', () => {
     expect(audit.details_json.reason).toBe('flow_not_committed');
   });
 
-  it('400 unknown_device_reference: the spec\'s message, in the answer, the journal and the audit entry', async () => {
+  it("400 unknown_device_reference: the spec's message, in the answer, the journal and the audit entry", async () => {
     const target = await endpoint({ flow_id: ids.targeted });
     const payload = { related_targets: { routers: [{ provider_id: 'netbox:main', external_id: '404' }] } };
-    const { delivery, audit } = expectRefused(await effects(target, () => fire(w, target, KEY, payload)), 400, 'unknown_device_reference', true);
-    const message = "related_targets names devices not in this organization's inventory: routers: provider_id='netbox:main' external_id='404'";
+    const { delivery, audit } = expectRefused(
+      await effects(target, () => fire(w, target, KEY, payload)),
+      400,
+      'unknown_device_reference',
+      true,
+    );
+    const message =
+      "related_targets names devices not in this organization's inventory: routers: provider_id='netbox:main' external_id='404'";
     expect((await fire(w, target, KEY, payload)).body.detail).toBe(message);
     expect(delivery!.error_detail).toBe(message);
     expect(audit.details_json.error).toBe(message);
@@ -182,7 +258,12 @@ describe('the error table', () => {
   it('401 webhook_auth_failed: journaled with signature_valid false', async () => {
     const target = await endpoint();
     const body = '{}';
-    const { delivery, audit } = expectRefused(await effects(target, () => hook(w, target.path_token, body, signed('wrong-key', body))), 401, 'webhook_auth_failed', true);
+    const { delivery, audit } = expectRefused(
+      await effects(target, () => hook(w, target.path_token, body, signed('wrong-key', body))),
+      401,
+      'webhook_auth_failed',
+      true,
+    );
     expect(delivery).toMatchObject({ signature_valid: false, request_body_hash: sha256(body) });
     expect(audit.details_json.reason).toBe('bad_signature');
     const missing = await effects(target, () => hook(w, target.path_token, body));
@@ -234,13 +315,21 @@ describe('the error table', () => {
     expect(refused.status).toBe(400);
     const accepted = await fire(w, target, KEY, { related_targets: { routers: [ids.r1] } }, { 'x-idempotency-key': 'evt-retry' });
     expect(accepted.status).toBe(202);
-    expect(await fire(w, target, KEY, {}, { 'x-idempotency-key': 'evt-retry' })).toMatchObject({ status: 409, body: { delivery_id: accepted.body.delivery_id } });
+    expect(await fire(w, target, KEY, {}, { 'x-idempotency-key': 'evt-retry' })).toMatchObject({
+      status: 409,
+      body: { delivery_id: accepted.body.delivery_id },
+    });
   });
 
   it('413 payload_too_large: journaled without a body hash', async () => {
     const target = await endpoint();
     const body = JSON.stringify({ blob: 'x'.repeat(MAX_BODY) });
-    const { delivery } = expectRefused(await effects(target, () => hook(w, target.path_token, body, signed(KEY, body))), 413, 'payload_too_large', true);
+    const { delivery } = expectRefused(
+      await effects(target, () => hook(w, target.path_token, body, signed(KEY, body))),
+      413,
+      'payload_too_large',
+      true,
+    );
     expect(delivery).toMatchObject({ request_body_hash: null, signature_valid: false });
     expect((await hook(w, target.path_token, 'x'.repeat(MAX_BODY), signed(KEY, 'x'.repeat(MAX_BODY)))).status).not.toBe(413);
   });
@@ -280,7 +369,12 @@ describe('the error table', () => {
     ['an external id holding NUL', '{"related_targets":{"routers":[{"provider_id":"p","external_id":"1\\u0000"}]}}'],
   ])('422 invalid_payload: the body is %s', async (_, body) => {
     const target = await endpoint({ flow_id: ids.targeted });
-    const { delivery } = expectRefused(await effects(target, () => hook(w, target.path_token, body, signed(KEY, body))), 422, 'invalid_payload', true);
+    const { delivery } = expectRefused(
+      await effects(target, () => hook(w, target.path_token, body, signed(KEY, body))),
+      422,
+      'invalid_payload',
+      true,
+    );
     expect(delivery!.signature_valid).toBe(true);
   });
 
@@ -306,7 +400,10 @@ describe('the error table', () => {
     const broken = await createSecret(w, 'alice', 'hooks/broken', 'broken-key');
     const victim = await endpoint({ secret_id: broken });
     expect((await fire(w, victim, 'broken-key', {})).status).toBe(202);
-    const corrupted = await w.knex()('secret_values').where({ org_id: w.ids.acme, location: 'orgs/acme/secrets/hooks/broken' }).update({ ciphertext: Buffer.from('not the ciphertext') });
+    const corrupted = await w
+      .knex()('secret_values')
+      .where({ org_id: w.ids.acme, location: 'orgs/acme/secrets/hooks/broken' })
+      .update({ ciphertext: Buffer.from('not the ciphertext') });
     expect(corrupted).toBe(1);
     const result = await effects(victim, () => fire(w, victim, 'broken-key', {}));
     expectRefused(result, 503, 'secret_backend_unavailable', false);
@@ -321,7 +418,8 @@ describe('the signature', () => {
     const body = '{"params":{},"note":"caf\u00e9 \u2603"}';
     const timestamp = String(nowSeconds());
     const good = sign(KEY, timestamp, body);
-    const send = (bytes: string | Buffer, signature: string, ts = timestamp) => hook(w, target.path_token, bytes, { 'x-service-timestamp': ts, 'x-service-signature': signature });
+    const send = (bytes: string | Buffer, signature: string, ts = timestamp) =>
+      hook(w, target.path_token, bytes, { 'x-service-timestamp': ts, 'x-service-signature': signature });
     expect((await send(body, good)).status).toBe(202);
 
     const refusals: [string, Promise<Answer>][] = [
@@ -374,7 +472,10 @@ describe('the signature', () => {
       expect(answer.body.code, ts).toBe('webhook_auth_failed');
     }
     for (const ts of equalToNow) {
-      expect((await hook(w, target.path_token, body, { 'x-service-timestamp': ts, 'x-service-signature': sign(KEY, ts, body) })).body.reason, ts).toBe('bad_timestamp');
+      expect(
+        (await hook(w, target.path_token, body, { 'x-service-timestamp': ts, 'x-service-signature': sign(KEY, ts, body) })).body.reason,
+        ts,
+      ).toBe('bad_timestamp');
     }
   });
 });
@@ -402,7 +503,8 @@ describe('bearer mode', () => {
 });
 
 describe('the source allow-list', () => {
-  const from = (target: Endpoint, base: string, headers: Record<string, string> = {}) => hook(w, target.path_token, '{}', signed(KEY, '{}', headers), base);
+  const from = (target: Endpoint, base: string, headers: Record<string, string> = {}) =>
+    hook(w, target.path_token, '{}', signed(KEY, '{}', headers), base);
 
   it('matches an IPv4 caller, an IPv6 caller and an IPv4-mapped IPv6 caller', async () => {
     const v4 = await endpoint({ allowed_source_ips: ['127.0.0.0/8'] });
@@ -437,21 +539,30 @@ describe('idempotency', () => {
   it('admits 50 concurrent requests with one key exactly once; the other 49 answer 409 with that delivery', async () => {
     const target = await endpoint();
     const body = '{}';
-    const answers = await Promise.all(Array.from({ length: 50 }, () => hook(w, target.path_token, body, signed(KEY, body, { 'x-idempotency-key': 'evt-storm' }))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => hook(w, target.path_token, body, signed(KEY, body, { 'x-idempotency-key': 'evt-storm' }))),
+    );
     const accepted = answers.filter((a) => a.status === 202);
     expect(accepted).toHaveLength(1);
     const deliveryId = accepted[0]!.body.delivery_id;
     const runId = accepted[0]!.body.triggered_runs[0].run_id;
     const duplicates = answers.filter((a) => a.status === 409);
     expect(duplicates).toHaveLength(49);
-    for (const duplicate of duplicates) expect(duplicate.body).toMatchObject({ code: 'duplicate_delivery', delivery_id: deliveryId, run_id: runId });
+    for (const duplicate of duplicates)
+      expect(duplicate.body).toMatchObject({ code: 'duplicate_delivery', delivery_id: deliveryId, run_id: runId });
 
     const db = w.knex();
     expect(await db('runs').whereRaw("trigger_details_json->>'webhook_endpoint_id' = ?", [target.id]).pluck('id')).toEqual([runId]);
-    expect(await db('webhook_deliveries').where({ webhook_endpoint_id: target.id, response_status: 202 }).pluck('id')).toEqual([deliveryId]);
+    expect(await db('webhook_deliveries').where({ webhook_endpoint_id: target.id, response_status: 202 }).pluck('id')).toEqual([
+      deliveryId,
+    ]);
     expect(await count(db('webhook_deliveries').where({ webhook_endpoint_id: target.id, response_status: 409 }))).toBe(49);
     expect(await count(db('audit_logs').where({ event_type: 'webhook.triggered', resource_id: target.id }))).toBe(1);
-    expect(await count(db('audit_logs').where({ event_type: 'run.started' }).whereRaw("details_json->'trigger'->>'webhook_endpoint_id' = ?", [target.id]))).toBe(1);
+    expect(
+      await count(
+        db('audit_logs').where({ event_type: 'run.started' }).whereRaw("details_json->'trigger'->>'webhook_endpoint_id' = ?", [target.id]),
+      ),
+    ).toBe(1);
   });
 
   it('keeps keys per endpoint, and refuses an empty key or one longer than 255 characters (journaled without it)', async () => {
@@ -521,7 +632,7 @@ describe('the body rules', () => {
     expect(run.targets_json).toEqual({ routers: [ids.r1, ids.c1], switches: [ids.r2] });
   });
 
-  it('resolves provider references in the endpoint\'s organization only, alongside UUIDs', async () => {
+  it("resolves provider references in the endpoint's organization only, alongside UUIDs", async () => {
     const run = await runOf(
       await triggerTargets({
         related_targets: {
@@ -532,33 +643,52 @@ describe('the body rules', () => {
     );
     expect(run.targets_json).toEqual({ routers: [ids.r2, ids.r1], switches: [ids.r3] });
 
-    for (const [owner, ref] of [['globex', { provider_id: `netbox:main:${w.ids.globex}`, external_id: '17' }], ['commons (shared)', { provider_id: `netbox:main:${w.ids.commons}`, external_id: '17' }]] as const) {
+    for (const [owner, ref] of [
+      ['globex', { provider_id: `netbox:main:${w.ids.globex}`, external_id: '17' }],
+      ['commons (shared)', { provider_id: `netbox:main:${w.ids.commons}`, external_id: '17' }],
+    ] as const) {
       const refused = await triggerTargets({ related_targets: { routers: [ref] } });
       expect(refused, owner).toMatchObject({ status: 400, body: { code: 'unknown_device_reference' } });
-      expect(refused.body.detail).toBe(`related_targets names devices not in this organization's inventory: routers: provider_id='${ref.provider_id}' external_id='17'`);
+      expect(refused.body.detail).toBe(
+        `related_targets names devices not in this organization's inventory: routers: provider_id='${ref.provider_id}' external_id='17'`,
+      );
     }
   });
 
   it('refuses a device UUID of another organization, deleted or unknown with 400', async () => {
     for (const device of [ids.g1!, UNKNOWN_ID]) {
-      expect(await triggerTargets({ related_targets: { routers: [device] } }), device).toMatchObject({ status: 400, body: { code: 'unknown_device_reference' } });
+      expect(await triggerTargets({ related_targets: { routers: [device] } }), device).toMatchObject({
+        status: 400,
+        body: { code: 'unknown_device_reference' },
+      });
     }
   });
 
   it('refuses 101 provider references (422 too_many_provider_references) and accepts 100 before resolving them', async () => {
     const refs = (n: number) => Array.from({ length: n }, (_, i) => ({ provider_id: 'netbox:nowhere', external_id: String(i) }));
-    expect(await triggerTargets({ related_targets: { routers: refs(60), switches: refs(101).slice(60) } })).toMatchObject({ status: 422, body: { code: 'too_many_provider_references', limit: 100, count: 101 } });
-    expect(await triggerTargets({ related_targets: { routers: refs(100) } })).toMatchObject({ status: 400, body: { code: 'unknown_device_reference' } });
+    expect(await triggerTargets({ related_targets: { routers: refs(60), switches: refs(101).slice(60) } })).toMatchObject({
+      status: 422,
+      body: { code: 'too_many_provider_references', limit: 100, count: 101 },
+    });
+    expect(await triggerTargets({ related_targets: { routers: refs(100) } })).toMatchObject({
+      status: 400,
+      body: { code: 'unknown_device_reference' },
+    });
   });
 
   it('refuses more targets than SERVICE_INVENTORY_MAX_RUN_TARGETS (422 too_many_targets), all roles together', async () => {
     const many = (n: number) => Array.from({ length: n }, () => UNKNOWN_ID);
-    expect(await triggerTargets({ related_targets: { routers: many(100), switches: many(MAX_TARGETS - 99) } })).toMatchObject({ status: 422, body: { code: 'too_many_targets', limit: MAX_TARGETS } });
+    expect(await triggerTargets({ related_targets: { routers: many(100), switches: many(MAX_TARGETS - 99) } })).toMatchObject({
+      status: 422,
+      body: { code: 'too_many_targets', limit: MAX_TARGETS },
+    });
   });
 
   it('refuses a bare integer external_id with 422 external_id_not_text', async () => {
     const target = await endpoint({ flow_id: ids.targeted });
-    const result = await effects(target, () => fire(w, target, KEY, { related_targets: { routers: [{ provider_id: `netbox:main:${w.ids.acme}`, external_id: 17 }] } }));
+    const result = await effects(target, () =>
+      fire(w, target, KEY, { related_targets: { routers: [{ provider_id: `netbox:main:${w.ids.acme}`, external_id: 17 }] } }),
+    );
     expectRefused(result, 422, 'external_id_not_text', true);
     expect(result.answer.body.errors[0].path).toBe('related_targets.routers[0].external_id');
   });

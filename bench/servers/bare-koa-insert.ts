@@ -15,7 +15,9 @@ app.use(async (ctx) => {
   const chunks: Buffer[] = [];
   for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
   const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  const [row] = await knex('bench_scratch').insert({ payload: JSON.stringify(body) }).returning('id');
+  const [row] = await knex('bench_scratch')
+    .insert({ payload: JSON.stringify(body) })
+    .returning('id');
   ctx.status = 201;
   ctx.body = row;
 });

@@ -35,7 +35,11 @@ export class CliError extends Error {
   readonly requestId: string | undefined;
   readonly rule: string | undefined;
 
-  constructor(readonly kind: ErrorKind, message: string, details: CliErrorDetails = {}) {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    details: CliErrorDetails = {},
+  ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.hint = details.hint;
     this.code = details.code;

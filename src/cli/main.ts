@@ -11,7 +11,7 @@ export function buildProgram(dispatch: Dispatch): Command {
     .description('svc admin CLI: drives administration of an svc control plane through its HTTP API.')
     .version(SVC_VERSION, '-V, --version', 'print the version of svc')
     .option('--profile <name>', 'credential profile (env SVC_PROFILE; default "default")')
-    .option('--server <url>', 'svc server URL (env SVC_SERVER; default: the profile\'s)')
+    .option('--server <url>', "svc server URL (env SVC_SERVER; default: the profile's)")
     .option('--org <org>', 'organization (id or slug), sent as X-Org-Id')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
@@ -23,7 +23,12 @@ function report(io: IO, err: unknown): void {
   const s = styles(io.colorErr);
   if (err instanceof CliError) {
     io.err(`${s.red('error')}: ${err.message}\n`);
-    const facts = [err.code && `code: ${err.code}`, err.rule && `rule: ${err.rule}`, err.status && `status: ${err.status}`, err.requestId && `request id: ${err.requestId}`].filter(Boolean);
+    const facts = [
+      err.code && `code: ${err.code}`,
+      err.rule && `rule: ${err.rule}`,
+      err.status && `status: ${err.status}`,
+      err.requestId && `request id: ${err.requestId}`,
+    ].filter(Boolean);
     if (facts.length > 0) io.err(`  ${facts.join('  ')}\n`);
     if (err.hint) io.err(`  ${err.kind === 'auth_required' ? 'to log in, run' : 'hint'}: ${err.hint}\n`);
   } else {
@@ -43,20 +48,22 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   };
   process.on('SIGINT', onSigint);
 
-  const dispatch: Dispatch = (load) => async (...commanderArgs) => {
-    const command = commanderArgs[commanderArgs.length - 1] as Command;
-    // With the parent's options too: `svc perms --json` and `svc perms actions --json` both reach the verb.
-    const raw = command.optsWithGlobals();
-    const positionals = commanderArgs.slice(0, -2).filter((a): a is string => typeof a === 'string');
-    let globals;
-    try {
-      globals = parseGlobals(command.optsWithGlobals(), env);
-    } catch (err) {
-      throw new CliError('usage', (err as Error).message);
-    }
-    const run = await load();
-    await run({ positionals, raw, ctx: createContext(io, env, globals, interrupt.signal) });
-  };
+  const dispatch: Dispatch =
+    (load) =>
+    async (...commanderArgs) => {
+      const command = commanderArgs[commanderArgs.length - 1] as Command;
+      // With the parent's options too: `svc perms --json` and `svc perms actions --json` both reach the verb.
+      const raw = command.optsWithGlobals();
+      const positionals = commanderArgs.slice(0, -2).filter((a): a is string => typeof a === 'string');
+      let globals;
+      try {
+        globals = parseGlobals(command.optsWithGlobals(), env);
+      } catch (err) {
+        throw new CliError('usage', (err as Error).message);
+      }
+      const run = await load();
+      await run({ positionals, raw, ctx: createContext(io, env, globals, interrupt.signal) });
+    };
 
   try {
     const program = buildProgram(dispatch);

@@ -166,7 +166,9 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
         services.triggerConfig.invalidate();
         await services.mappingIndex.refresh();
       }),
-      members: new MembersService(services.orgs, new MembershipsRepo(db.knex), services.users, services.audit, () => services.membershipCache.invalidate()),
+      members: new MembersService(services.orgs, new MembershipsRepo(db.knex), services.users, services.audit, () =>
+        services.membershipCache.invalidate(),
+      ),
     }),
     idpMappingRoutes(
       new IdpMappingsService(
@@ -273,7 +275,36 @@ function buildServices(config: Config, log: Logger, db: Database): Services {
   const idpMappings = new IdpMappingsRepo(db.knex);
   const mappingIndex = new MappingIndex(idpMappings, log);
   const mappingSync = new MappingSync(mappingIndex, sync);
-  const loginSyncOptions = { sync: config.orgIdpSync, groupClaim: config.orgIdpGroupClaim, authoritative: config.orgIdpSyncAuthoritative, autoJoin: config.orgAutoJoin };
-  const loginSync = new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), idpMappings, mappingIndex, audit, loginSyncOptions, () => membershipCache.invalidate());
-  return { config, log, db, audit, users, orgs, pats, tickets, overrideStore, overrideSync, overrides, orgAccess, membershipCache, membershipSync, triggerConfig, explainer, authenticator, idpMappings, mappingIndex, mappingSync, loginSync };
+  const loginSyncOptions = {
+    sync: config.orgIdpSync,
+    groupClaim: config.orgIdpGroupClaim,
+    authoritative: config.orgIdpSyncAuthoritative,
+    autoJoin: config.orgAutoJoin,
+  };
+  const loginSync = new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), idpMappings, mappingIndex, audit, loginSyncOptions, () =>
+    membershipCache.invalidate(),
+  );
+  return {
+    config,
+    log,
+    db,
+    audit,
+    users,
+    orgs,
+    pats,
+    tickets,
+    overrideStore,
+    overrideSync,
+    overrides,
+    orgAccess,
+    membershipCache,
+    membershipSync,
+    triggerConfig,
+    explainer,
+    authenticator,
+    idpMappings,
+    mappingIndex,
+    mappingSync,
+    loginSync,
+  };
 }

@@ -7,10 +7,13 @@ import { DEV_AUTOMATION_CLIENT_SECRET, DEV_CLIENTS, DEV_USERS, startDevIdp, type
  */
 export async function devEnvironment(config: Config): Promise<{ config: Config; idp?: DevIdp; banner: string }> {
   if (config.isProduction) throw new Error('svcd dev is for development; SERVICE_ENVIRONMENT is production');
-  if (config.authDisabled) return { config, banner: 'Authentication is disabled (SERVICE_AUTH_DISABLED=true): every request acts as the mock admin.' };
+  if (config.authDisabled)
+    return { config, banner: 'Authentication is disabled (SERVICE_AUTH_DISABLED=true): every request acts as the mock admin.' };
   if (config.idpIssuer) return { config, banner: `Using the identity provider at ${config.idpIssuer}.` };
   const idp = await startDevIdp({ host: '127.0.0.1', port: config.devIdpPort, audience: config.idpAudience });
-  const users = DEV_USERS.map((u) => `    ${u.username.padEnd(10)} password ${u.password.padEnd(20)} roles ${u.realmRoles.join(', ')}`).join('\n');
+  const users = DEV_USERS.map(
+    (u) => `    ${u.username.padEnd(10)} password ${u.password.padEnd(20)} roles ${u.realmRoles.join(', ')}`,
+  ).join('\n');
   const banner = [
     `Embedded OpenID provider (development only): ${idp.issuer}`,
     '  Users:',

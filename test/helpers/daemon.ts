@@ -12,9 +12,18 @@ export interface TestDaemon extends RunningDaemon {
 }
 
 /** A real daemon on a random loopback port, over its own copy of the migrated template. */
-export async function startTestDaemon(env: Record<string, string> = {}, options: Omit<DaemonOptions, 'database'> = {}): Promise<TestDaemon> {
+export async function startTestDaemon(
+  env: Record<string, string> = {},
+  options: Omit<DaemonOptions, 'database'> = {},
+): Promise<TestDaemon> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-test-data-'));
-  const config = loadConfig({ SERVICE_PORT: '0', SERVICE_HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'silent', SERVICE_DATA_DIR: dataDir, ...env });
+  const config = loadConfig({
+    SERVICE_PORT: '0',
+    SERVICE_HOST: '127.0.0.1',
+    SERVICE_LOG_LEVEL: 'silent',
+    SERVICE_DATA_DIR: dataDir,
+    ...env,
+  });
   const fresh = await freshDatabase();
   const daemon = await startDaemon(config, createLogger(config.logLevel), { ...options, database: fresh.db });
   return {

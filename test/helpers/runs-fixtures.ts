@@ -44,14 +44,25 @@ export async function seedFlow(knex: Knex, orgId: string, seed: FlowSeed): Promi
     .returning('id');
   const flowId = (row as { id: string }).id;
   for (const [i, definition] of versions.entries()) {
-    await knex('flow_versions').insert({ flow_id: flowId, version: i + 1, definition_json: JSON.stringify(definition), committed_by: 'sub-seed' });
+    await knex('flow_versions').insert({
+      flow_id: flowId,
+      version: i + 1,
+      definition_json: JSON.stringify(definition),
+      committed_by: 'sub-seed',
+    });
   }
   return flowId;
 }
 
 export async function seedDevice(knex: Knex, orgId: string, name: string, options: { deleted?: boolean } = {}): Promise<string> {
   const [row] = await knex('devices')
-    .insert({ org_id: orgId, name, hostname: `${name}.example.test`, platform: 'ios-xe', deleted_at: options.deleted ? knex.fn.now() : null })
+    .insert({
+      org_id: orgId,
+      name,
+      hostname: `${name}.example.test`,
+      platform: 'ios-xe',
+      deleted_at: options.deleted ? knex.fn.now() : null,
+    })
     .returning('id');
   return (row as { id: string }).id;
 }

@@ -1,7 +1,11 @@
 import type { Knex } from 'knex';
 
 /** Seeds a user and, optionally, memberships (their management API is another issue; tests may seed rows). */
-export async function seedUser(knex: Knex, user: { sub: string; username: string; email?: string; isActive?: boolean }, memberships: { orgSlug: string; role: string }[] = []): Promise<string> {
+export async function seedUser(
+  knex: Knex,
+  user: { sub: string; username: string; email?: string; isActive?: boolean },
+  memberships: { orgSlug: string; role: string }[] = [],
+): Promise<string> {
   const [row] = await knex('users')
     .insert({ sub: user.sub, username: user.username, email: user.email ?? null, is_active: user.isActive ?? true })
     .returning('id');

@@ -100,7 +100,11 @@ export async function call(world: World, who: string, method: string, path: stri
   return answer(response);
 }
 
-export async function seedFlow(knex: Knex, orgId: string, seed: { name: string; versions?: readonly FlowDefinition[]; manualRuns?: boolean; deleted?: boolean }): Promise<string> {
+export async function seedFlow(
+  knex: Knex,
+  orgId: string,
+  seed: { name: string; versions?: readonly FlowDefinition[]; manualRuns?: boolean; deleted?: boolean },
+): Promise<string> {
   const versions = seed.versions ?? [];
   const [row] = await knex('flows')
     .insert({
@@ -115,14 +119,31 @@ export async function seedFlow(knex: Knex, orgId: string, seed: { name: string; 
     .returning('id');
   const flowId = (row as { id: string }).id;
   for (const [i, definition] of versions.entries()) {
-    await knex('flow_versions').insert({ flow_id: flowId, version: i + 1, definition_json: JSON.stringify(definition), committed_by: 'sub-seed' });
+    await knex('flow_versions').insert({
+      flow_id: flowId,
+      version: i + 1,
+      definition_json: JSON.stringify(definition),
+      committed_by: 'sub-seed',
+    });
   }
   return flowId;
 }
 
-export async function seedDevice(knex: Knex, orgId: string, name: string, provider?: { provider_id: string; external_id: string }): Promise<string> {
+export async function seedDevice(
+  knex: Knex,
+  orgId: string,
+  name: string,
+  provider?: { provider_id: string; external_id: string },
+): Promise<string> {
   const [row] = await knex('devices')
-    .insert({ org_id: orgId, name, hostname: `${name}.example.test`, platform: 'ios-xe', provider_id: provider?.provider_id ?? null, external_id: provider?.external_id ?? null })
+    .insert({
+      org_id: orgId,
+      name,
+      hostname: `${name}.example.test`,
+      platform: 'ios-xe',
+      provider_id: provider?.provider_id ?? null,
+      external_id: provider?.external_id ?? null,
+    })
     .returning('id');
   return (row as { id: string }).id;
 }
@@ -150,7 +171,9 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** The spec's signature, computed here with node:crypto: lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`. */
 export function sign(key: string, timestamp: string, body: string | Buffer): string {
-  return createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')])).digest('hex');
+  return createHmac('sha256', key)
+    .update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')]))
+    .digest('hex');
 }
 
 /** Headers of a correctly signed request for `body` right now. */
@@ -160,8 +183,18 @@ export function signed(key: string, body: string | Buffer, extra: Record<string,
 }
 
 /** `POST /hooks/{token}` with exactly these bytes and headers. */
-export async function hook(world: World, token: string, body: string | Buffer, headers: Record<string, string> = {}, base = world.url): Promise<Answer> {
-  const response = await fetch(`${base}/hooks/${token}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+export async function hook(
+  world: World,
+  token: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+  base = world.url,
+): Promise<Answer> {
+  const response = await fetch(`${base}/hooks/${token}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   return answer(response);
 }
 
@@ -171,9 +204,12 @@ export function fire(world: World, endpoint: Endpoint, key: string, payload: unk
   return hook(world, endpoint.path_token, body, signed(key, body, extra));
 }
 
-export const deliveriesOf = (world: World, endpointId: string) => world.knex()('webhook_deliveries').where({ webhook_endpoint_id: endpointId }).orderBy('created_at').select();
-export const auditsOf = (world: World, eventType: string, resourceId: string) => world.knex()('audit_logs').where({ event_type: eventType, resource_id: resourceId }).orderBy('ts').select();
-export const runsOfEndpoint = (world: World, endpointId: string) => world.knex()('runs').whereRaw("trigger_details_json->>'webhook_endpoint_id' = ?", [endpointId]).select();
+export const deliveriesOf = (world: World, endpointId: string) =>
+  world.knex()('webhook_deliveries').where({ webhook_endpoint_id: endpointId }).orderBy('created_at').select();
+export const auditsOf = (world: World, eventType: string, resourceId: string) =>
+  world.knex()('audit_logs').where({ event_type: eventType, resource_id: resourceId }).orderBy('ts').select();
+export const runsOfEndpoint = (world: World, endpointId: string) =>
+  world.knex()('runs').whereRaw("trigger_details_json->>'webhook_endpoint_id' = ?", [endpointId]).select();
 export const count = async (query: Knex.QueryBuilder) => Number(((await query.count({ n: '*' })) as { n: string | number }[])[0]!.n);
 
 /** Runs `work` and answers the statements the world's daemon sent meanwhile. */
@@ -196,5 +232,7 @@ export async function queriesDuring(world: World, work: () => Promise<unknown>):
 
 /** How many run admissions each admission statement among `queries` carried (its one value is their JSON array). */
 export function admissionsPerStatement(queries: readonly { sql: string; bindings: readonly unknown[] }[]): number[] {
-  return queries.filter((query) => /INSERT INTO runs/.test(query.sql)).map((query) => (JSON.parse(String(query.bindings[0])) as unknown[]).length);
+  return queries
+    .filter((query) => /INSERT INTO runs/.test(query.sql))
+    .map((query) => (JSON.parse(String(query.bindings[0])) as unknown[]).length);
 }

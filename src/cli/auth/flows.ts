@@ -23,7 +23,9 @@ async function bounded<T>(login: InteractiveLogin, fn: (signal: AbortSignal) => 
   const signal = AbortSignal.any([login.signal, timeout]);
   const stopped = () => {
     if (login.signal.aborted) return new CliError('interrupted', 'login cancelled');
-    return new CliError('error', `login timed out after ${Math.round(login.timeoutMs / 1000)} s`, { hint: 'run svc login again (--timeout SECONDS to wait longer)' });
+    return new CliError('error', `login timed out after ${Math.round(login.timeoutMs / 1000)} s`, {
+      hint: 'run svc login again (--timeout SECONDS to wait longer)',
+    });
   };
   try {
     const aborted = new Promise<never>((_, reject) => {
@@ -73,7 +75,10 @@ const page = (title: string, text: string) =>
  * Authorization code + PKCE on a loopback redirect `http://127.0.0.1:<port>/callback`: prints the
  * authorization URL, opens the browser, and exchanges the code the provider redirects back with.
  */
-export async function pkceLogin(config: OidcConfiguration, login: InteractiveLogin & { readonly callbackPort: number | undefined }): Promise<Tokens> {
+export async function pkceLogin(
+  config: OidcConfiguration,
+  login: InteractiveLogin & { readonly callbackPort: number | undefined },
+): Promise<Tokens> {
   const server = await listenLoopback(login.callbackPort === undefined ? [0, ...FALLBACK_CALLBACK_PORTS] : [login.callbackPort]);
   try {
     const { port } = server.address() as AddressInfo;
@@ -89,26 +94,31 @@ export async function pkceLogin(config: OidcConfiguration, login: InteractiveLog
     });
     login.io.err(`Authorization URL: ${url.href}\nWaiting for the browser to come back to ${redirectUri} (Ctrl-C to cancel)...\n`);
     login.openBrowser?.(url.href);
-    return await bounded(login, () => new Promise<Tokens>((resolve, reject) => {
-      server.on('request', (req, res) => {
-        const current = new URL(req.url ?? '/', redirectUri);
-        if (current.pathname !== '/callback') {
-          res.writeHead(404).end();
-          return;
-        }
-        const finish = (status: number, title: string, text: string) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(page(title, text));
-        oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: verifier, expectedState: state }).then(
-          (tokens) => {
-            finish(200, 'Signed in', 'svc is signed in. You can close this window.');
-            resolve(tokens);
-          },
-          (err: unknown) => {
-            finish(400, 'Sign-in failed', 'svc could not complete the sign-in; see the terminal.');
-            reject(new CliError('error', `sign-in failed: ${(err as Error).message}`, { cause: err }));
-          },
-        );
-      });
-    }));
+    return await bounded(
+      login,
+      () =>
+        new Promise<Tokens>((resolve, reject) => {
+          server.on('request', (req, res) => {
+            const current = new URL(req.url ?? '/', redirectUri);
+            if (current.pathname !== '/callback') {
+              res.writeHead(404).end();
+              return;
+            }
+            const finish = (status: number, title: string, text: string) =>
+              res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(page(title, text));
+            oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: verifier, expectedState: state }).then(
+              (tokens) => {
+                finish(200, 'Signed in', 'svc is signed in. You can close this window.');
+                resolve(tokens);
+              },
+              (err: unknown) => {
+                finish(400, 'Sign-in failed', 'svc could not complete the sign-in; see the terminal.');
+                reject(new CliError('error', `sign-in failed: ${(err as Error).message}`, { cause: err }));
+              },
+            );
+          });
+        }),
+    );
   } finally {
     // The answer to the browser carries `Connection: close`; idle keep-alive sockets go now.
     server.close();

@@ -16,10 +16,18 @@ export type TokenSet = oidc.TokenEndpointResponse;
  * Discovers the provider and configures the client: a public client, or one with a secret (basic auth).
  * `timeoutSeconds` bounds discovery and every later request of the configuration (openid-client: 30).
  */
-export async function configureClient(issuer: string, clientId: string, clientSecret?: string, timeoutSeconds?: number): Promise<oidc.Configuration> {
+export async function configureClient(
+  issuer: string,
+  clientId: string,
+  clientSecret?: string,
+  timeoutSeconds?: number,
+): Promise<oidc.Configuration> {
   try {
     const auth = clientSecret === undefined ? oidc.None() : oidc.ClientSecretBasic(clientSecret);
-    const options = { ...(isLoopbackHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}), ...(timeoutSeconds === undefined ? {} : { timeout: timeoutSeconds }) };
+    const options = {
+      ...(isLoopbackHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+      ...(timeoutSeconds === undefined ? {} : { timeout: timeoutSeconds }),
+    };
     return await oidc.discovery(new URL(issuer), clientId, undefined, auth, options);
   } catch (err) {
     throw new CliError('error', `cannot discover the identity provider at ${issuer}: ${(err as Error).message}`, { cause: err });

@@ -11,7 +11,11 @@ import type { StoredProfile } from './store.js';
  */
 export class SessionExpiredError extends CliError {
   override readonly name = 'SessionExpiredError';
-  constructor(readonly profile: string, readonly stored: StoredProfile, hint: string) {
+  constructor(
+    readonly profile: string,
+    readonly stored: StoredProfile,
+    hint: string,
+  ) {
     super('auth_required', `the credential of profile "${profile}" has expired and cannot be renewed`, { hint });
   }
 }
@@ -38,7 +42,11 @@ const isCi = (env: NodeJS.ProcessEnv) => env.CI !== undefined && env.CI !== '' &
  * stdout), stdin is not held in raw mode by a full-screen view, `CI` is not set, and the profile's
  * login can be repeated (device or browser; client credentials only with the secret in the environment).
  */
-export function mayOfferRelogin(io: Pick<IO, 'stdin' | 'stdinIsTTY' | 'stderrIsTTY'>, env: NodeJS.ProcessEnv, stored: StoredProfile): boolean {
+export function mayOfferRelogin(
+  io: Pick<IO, 'stdin' | 'stdinIsTTY' | 'stderrIsTTY'>,
+  env: NodeJS.ProcessEnv,
+  stored: StoredProfile,
+): boolean {
   if (!io.stdinIsTTY || !io.stderrIsTTY || io.stdin.isRaw === true) return false;
   if (isCi(env)) return false;
   return repeatableLogin(stored, env) !== undefined;

@@ -31,6 +31,7 @@ export async function discoverServer(server: string, signal?: AbortSignal): Prom
   }
   if (!response.ok) throw notSvc(url, String(response.status));
   const parsed = authConfigSchema.safeParse(await jsonBody(response, url));
-  if (!parsed.success) throw new CliError('server_error', `${url.href} did not answer an svc sign-in configuration; is this an svc server?`);
+  if (!parsed.success)
+    throw new CliError('server_error', `${url.href} did not answer an svc sign-in configuration; is this an svc server?`);
   return parsed.data;
 }

@@ -18,14 +18,17 @@ export interface ActiveCredential {
   readonly stored: StoredProfile | undefined;
 }
 
-const fresh = (stored: StoredProfile, now = Date.now()) => stored.expires_at === null || Date.parse(stored.expires_at) - REFRESH_MARGIN_MS > now;
+const fresh = (stored: StoredProfile, now = Date.now()) =>
+  stored.expires_at === null || Date.parse(stored.expires_at) - REFRESH_MARGIN_MS > now;
 
 /** The server a command talks to: `--server`/SVC_SERVER, else the profile's. */
 export async function resolveServer(ctx: Context): Promise<string> {
   if (ctx.globals.server !== undefined) return ctx.globals.server;
   const stored = await (await ctx.store()).get(ctx.globals.profile);
   if (stored !== undefined) return stored.server;
-  throw new CliError('auth_required', `profile "${ctx.globals.profile}" has no server and is not logged in`, { hint: loginCommand({ profile: ctx.globals.profile, server: '<url>' }) });
+  throw new CliError('auth_required', `profile "${ctx.globals.profile}" has no server and is not logged in`, {
+    hint: loginCommand({ profile: ctx.globals.profile, server: '<url>' }),
+  });
 }
 
 export interface CredentialOptions {
@@ -58,7 +61,10 @@ async function storedOrEnvCredential(ctx: Context, force: boolean): Promise<Acti
   const stored = await store.get(profile);
   const server = ctx.globals.server ?? stored?.server;
   if (stored === undefined || (ctx.globals.server !== undefined && stored.server !== ctx.globals.server)) {
-    const why = stored === undefined ? `not logged in (profile "${profile}")` : `profile "${profile}" is logged in to ${stored.server}, not ${ctx.globals.server}`;
+    const why =
+      stored === undefined
+        ? `not logged in (profile "${profile}")`
+        : `profile "${profile}" is logged in to ${stored.server}, not ${ctx.globals.server}`;
     throw new CliError('auth_required', why, { hint: loginCommand({ profile, server: server ?? '<url>' }) });
   }
   const source = { kind: 'file', path: store.path } as const;
@@ -74,7 +80,11 @@ async function storedOrEnvCredential(ctx: Context, force: boolean): Promise<Acti
     return store.putUnlocked(profile, { ...current, ...tokens, refresh_token: tokens.refresh_token ?? current.refresh_token });
   });
   if (renewed === undefined) {
-    throw new SessionExpiredError(profile, stored, loginCommand({ profile, server: stored.server, method: stored.method, clientId: stored.client_id }));
+    throw new SessionExpiredError(
+      profile,
+      stored,
+      loginCommand({ profile, server: stored.server, method: stored.method, clientId: stored.client_id }),
+    );
   }
   return { accessToken: renewed.access_token, server: renewed.server, source, stored: renewed };
 }

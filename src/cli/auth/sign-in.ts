@@ -39,11 +39,13 @@ export async function signIn(ctx: Context, server: string, options: LoginOptions
   if (options.mode === 'with_token') {
     if (io.stdinIsTTY) io.err('Paste the token, then press Ctrl-D:\n');
     const token = (await readStdin(io)).trim();
-    if (token === '' || /\s/.test(token)) throw usageError('--with-token reads one token from standard input, and got none', 'echo "$TOKEN" | svc login --with-token');
+    if (token === '' || /\s/.test(token))
+      throw usageError('--with-token reads one token from standard input, and got none', 'echo "$TOKEN" | svc login --with-token');
     method = 'token';
     tokens = toStoredTokens({ access_token: token });
   } else {
-    if (!config.auth_enabled || config.issuer === null) throw new CliError('error', `${server} runs without authentication; no login is needed`);
+    if (!config.auth_enabled || config.issuer === null)
+      throw new CliError('error', `${server} runs without authentication; no login is needed`);
     issuer = config.issuer;
     const { configureClient } = await import('./oidc.js');
     const flows = await import('./flows.js');
@@ -63,7 +65,11 @@ export async function signIn(ctx: Context, server: string, options: LoginOptions
         timeoutMs: options.timeoutMs,
       };
       method = options.device || headless ? 'device' : 'pkce';
-      tokens = toStoredTokens(method === 'device' ? await flows.deviceLogin(oidcConfig, login) : await flows.pkceLogin(oidcConfig, { ...login, callbackPort: options.callbackPort }));
+      tokens = toStoredTokens(
+        method === 'device'
+          ? await flows.deviceLogin(oidcConfig, login)
+          : await flows.pkceLogin(oidcConfig, { ...login, callbackPort: options.callbackPort }),
+      );
     }
   }
 
@@ -83,7 +89,9 @@ async function whoIs(ctx: Context, entry: Omit<StoredProfile, 'updated_at'>): Pr
   } catch (err) {
     if (!(err instanceof ApiError) || err.kind !== 'auth_required') throw err;
     throw new CliError('auth_required', `${entry.server} refused the new credential: ${err.message}`, {
-      code: err.code, requestId: err.requestId, hint: loginCommand({ profile: ctx.globals.profile, server: entry.server, method: entry.method, clientId: entry.client_id }),
+      code: err.code,
+      requestId: err.requestId,
+      hint: loginCommand({ profile: ctx.globals.profile, server: entry.server, method: entry.method, clientId: entry.client_id }),
     });
   }
   const body = response.body as { username?: unknown } | null;

@@ -21,7 +21,11 @@ interface LoadedFile {
  * login` and `svc logout` replace (or forget) the damaged profile, keeping a copy of the file.
  */
 export class DamagedCredentialsError extends CliError {
-  constructor(readonly path: string, what: string, profile: string) {
+  constructor(
+    readonly path: string,
+    what: string,
+    profile: string,
+  ) {
     super('error', `${path} is damaged (${what}); svc cannot read the credential of profile "${profile}"`, {
       hint: `svc login --profile ${profile} --server URL replaces it (svc logout --profile ${profile} forgets it); either keeps a copy of the file as ${path}.bak`,
     });
@@ -54,7 +58,8 @@ export class CredentialStore {
     try {
       text = await readFile(this.path, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {}, damagedProfiles: {}, damage: undefined, text: undefined };
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        return { profiles: {}, damagedProfiles: {}, damage: undefined, text: undefined };
       throw err;
     }
     let json: unknown;
@@ -79,7 +84,8 @@ export class CredentialStore {
   async get(profile: string): Promise<StoredProfile | undefined> {
     const file = await this.#load();
     if (file.damage !== undefined) throw new DamagedCredentialsError(this.path, file.damage, profile);
-    if (profile in file.damagedProfiles) throw new DamagedCredentialsError(this.path, `profile "${profile}" is not a valid credential`, profile);
+    if (profile in file.damagedProfiles)
+      throw new DamagedCredentialsError(this.path, `profile "${profile}" is not a valid credential`, profile);
     return file.profiles[profile];
   }
 

@@ -7,7 +7,10 @@ export interface StoredTokens {
   readonly scope: string | null;
 }
 
-export function toStoredTokens(response: { access_token: string; refresh_token?: string; expires_in?: number; token_type?: string; scope?: string }, now = Date.now()): StoredTokens {
+export function toStoredTokens(
+  response: { access_token: string; refresh_token?: string; expires_in?: number; token_type?: string; scope?: string },
+  now = Date.now(),
+): StoredTokens {
   return {
     access_token: response.access_token,
     refresh_token: response.refresh_token ?? null,

@@ -4,8 +4,10 @@ import { usageError } from '../errors.js';
 export const flag = {
   json: (raw: Record<string, unknown>) => raw.json === true,
   yes: (raw: Record<string, unknown>) => raw.yes === true,
-  string: (raw: Record<string, unknown>, key: string) => (typeof raw[key] === 'string' && raw[key] !== '' ? (raw[key] as string) : undefined),
-  strings: (raw: Record<string, unknown>, key: string) => (Array.isArray(raw[key]) ? (raw[key] as unknown[]).filter((v): v is string => typeof v === 'string') : []),
+  string: (raw: Record<string, unknown>, key: string) =>
+    typeof raw[key] === 'string' && raw[key] !== '' ? (raw[key] as string) : undefined,
+  strings: (raw: Record<string, unknown>, key: string) =>
+    Array.isArray(raw[key]) ? (raw[key] as unknown[]).filter((v): v is string => typeof v === 'string') : [],
 };
 
 /** The organization a verb acts on: its positional reference, else `--org` (global, in `raw` too). */
@@ -21,6 +23,7 @@ export const ORG_ROLES = ['viewer', 'auditor', 'approver', 'operator', 'admin'] 
 
 export function roleOf(value: string | undefined, flagName: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!(ORG_ROLES as readonly string[]).includes(value)) throw usageError(`${flagName} must be one of ${ORG_ROLES.join(', ')}, not "${value}"`);
+  if (!(ORG_ROLES as readonly string[]).includes(value))
+    throw usageError(`${flagName} must be one of ${ORG_ROLES.join(', ')}, not "${value}"`);
   return value;
 }

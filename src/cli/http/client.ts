@@ -41,10 +41,20 @@ async function readBody(response: Response): Promise<unknown> {
 function problemOf(response: Response, body: unknown): ApiError {
   const problem = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const code = typeof problem.code === 'string' ? problem.code : `http_${response.status}`;
-  const message = typeof problem.detail === 'string' ? problem.detail : typeof problem.title === 'string' ? problem.title : `the server answered ${response.status}`;
+  const message =
+    typeof problem.detail === 'string'
+      ? problem.detail
+      : typeof problem.title === 'string'
+        ? problem.title
+        : `the server answered ${response.status}`;
   const requestId = typeof problem.request_id === 'string' ? problem.request_id : (response.headers.get('x-request-id') ?? undefined);
   const rule = typeof problem.rule === 'string' ? problem.rule : undefined;
-  return new ApiError(message, { status: response.status, code, ...(requestId === undefined ? {} : { requestId }), ...(rule === undefined ? {} : { rule }) });
+  return new ApiError(message, {
+    status: response.status,
+    code,
+    ...(requestId === undefined ? {} : { requestId }),
+    ...(rule === undefined ? {} : { rule }),
+  });
 }
 
 /**
@@ -69,14 +79,27 @@ export class ApiClient {
     const body = await readBody(response);
     const error = problemOf(response, body);
     if (error.kind === 'forbidden' && isOrganizationRefusal(body)) {
-      throw await organizationRefusal(error, namedOrganization(request, this.ctx.globals.org), () => this.#send(credential, { method: 'GET', path: '/auth/me' }));
+      throw await organizationRefusal(error, namedOrganization(request, this.ctx.globals.org), () =>
+        this.#send(credential, { method: 'GET', path: '/auth/me' }),
+      );
     }
     if (error.kind !== 'auth_required') throw error;
     const stored = credential.stored;
-    const hint = credential.source.kind === 'env'
-      ? 'SVC_TOKEN is set and was refused; unset it or set a valid token'
-      : loginCommand({ profile: this.ctx.globals.profile, server: credential.server, method: stored?.method, clientId: stored?.client_id });
-    throw new ApiError(error.message, { status: error.status!, code: error.code!, ...(error.requestId ? { requestId: error.requestId } : {}), hint });
+    const hint =
+      credential.source.kind === 'env'
+        ? 'SVC_TOKEN is set and was refused; unset it or set a valid token'
+        : loginCommand({
+            profile: this.ctx.globals.profile,
+            server: credential.server,
+            method: stored?.method,
+            clientId: stored?.client_id,
+          });
+    throw new ApiError(error.message, {
+      status: error.status!,
+      code: error.code!,
+      ...(error.requestId ? { requestId: error.requestId } : {}),
+      hint,
+    });
   }
 
   async #send(credential: ActiveCredential, request: ApiRequest): Promise<Response> {

@@ -6,7 +6,10 @@ export function isOrganizationRefusal(body: unknown): boolean {
 }
 
 /** The organization a request names: the path's `/orgs/{org_ref}` (which the daemon reads first), else X-Org-Id. */
-export function namedOrganization(request: { readonly path: string; readonly headers?: Record<string, string> }, orgFlag: string | undefined): string | undefined {
+export function namedOrganization(
+  request: { readonly path: string; readonly headers?: Record<string, string> },
+  orgFlag: string | undefined,
+): string | undefined {
   const inPath = /^\/?orgs\/([^/?#]+)/.exec(request.path)?.[1];
   if (inPath !== undefined) return decodeURIComponent(inPath);
   const header = Object.entries(request.headers ?? {}).find(([key]) => key.toLowerCase() === 'x-org-id')?.[1];
@@ -37,9 +40,15 @@ export async function organizationRefusal(error: ApiError, ref: string | undefin
   }
   if (Array.isArray(me.realm_roles) && me.realm_roles.includes('admin')) return error;
   const wanted = ref.toLowerCase();
-  const member = (me.memberships ?? []).some((m) => (typeof m.slug === 'string' && m.slug.toLowerCase() === wanted) || (typeof m.org_id === 'string' && m.org_id.toLowerCase() === wanted));
+  const member = (me.memberships ?? []).some(
+    (m) =>
+      (typeof m.slug === 'string' && m.slug.toLowerCase() === wanted) ||
+      (typeof m.org_id === 'string' && m.org_id.toLowerCase() === wanted),
+  );
   if (member) return error;
   return new CliError('not_found', `organization ${ref} not found (or you are not a member of it)`, {
-    code: error.code, status: error.status, ...(error.requestId === undefined ? {} : { requestId: error.requestId }),
+    code: error.code,
+    status: error.status,
+    ...(error.requestId === undefined ? {} : { requestId: error.requestId }),
   });
 }

@@ -29,10 +29,17 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
   };
 }
 
-const paint = (enabled: boolean, open: number, close: number) => (text: string) => (enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+const paint = (enabled: boolean, open: number, close: number) => (text: string) =>
+  enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 
 export function styles(enabled: boolean) {
-  return { bold: paint(enabled, 1, 22), dim: paint(enabled, 2, 22), red: paint(enabled, 31, 39), green: paint(enabled, 32, 39), yellow: paint(enabled, 33, 39) };
+  return {
+    bold: paint(enabled, 1, 22),
+    dim: paint(enabled, 2, 22),
+    red: paint(enabled, 31, 39),
+    green: paint(enabled, 32, 39),
+    yellow: paint(enabled, 33, 39),
+  };
 }
 
 /** Prints JSON data on stdout, two-space indented, newline-terminated. */

@@ -6,13 +6,23 @@ export interface Column<Row> {
   readonly value: (row: Row) => string | number | boolean | null | undefined;
 }
 
-const cell = (value: string | number | boolean | null | undefined) => (value === null || value === undefined || value === '' ? '-' : String(value));
+const cell = (value: string | number | boolean | null | undefined) =>
+  value === null || value === undefined || value === '' ? '-' : String(value);
 
 /** Rows as aligned text: a header line, then one line per row, columns two spaces apart. */
 export function formatTable<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
   const grid = [columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => cell(c.value(row))))];
   const widths = columns.map((_, i) => Math.max(...grid.map((line) => line[i]!.length)));
-  return grid.map((line) => line.map((text, i) => (i === line.length - 1 ? text : text.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    grid
+      .map((line) =>
+        line
+          .map((text, i) => (i === line.length - 1 ? text : text.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /**

@@ -45,12 +45,16 @@ function choicesFor(row: ActionRow, policies: readonly string[]): string[] {
 }
 
 function describe(row: ActionRow, change: OverrideChange): string {
-  return change.policy === null ? `Cleared the override of ${row.action} (was ${change.previous ?? 'not set'}).` : `Set ${row.action} to ${change.policy} (was ${change.previous ?? 'the default'}).`;
+  return change.policy === null
+    ? `Cleared the override of ${row.action} (was ${change.previous ?? 'not set'}).`
+    : `Set ${row.action} to ${change.policy} (was ${change.previous ?? 'the default'}).`;
 }
 
 function failure(err: unknown): string {
   const e = err as { message?: string; code?: string; rule?: string; requestId?: string };
-  return [e.message ?? String(err), e.code && `code: ${e.code}`, e.rule && `rule: ${e.rule}`, e.requestId && `request id: ${e.requestId}`].filter(Boolean).join('  ');
+  return [e.message ?? String(err), e.code && `code: ${e.code}`, e.rule && `rule: ${e.rule}`, e.requestId && `request id: ${e.requestId}`]
+    .filter(Boolean)
+    .join('  ');
 }
 
 function visibleRows(state: State): readonly ActionRow[] {
@@ -88,7 +92,8 @@ function reduce(state: State, event: Event): State {
   if (key.downArrow) return { ...state, cursor: Math.min(at + 1, Math.max(visible.length - 1, 0)) };
   if (key.return) {
     if (selected === undefined) return state;
-    if (!selected.overridable) return { ...state, message: { tone: 'error', text: `${selected.action} is not overridable (policy ${selected.default_policy}).` } };
+    if (!selected.overridable)
+      return { ...state, message: { tone: 'error', text: `${selected.action} is not overridable (policy ${selected.default_policy}).` } };
     const choice = Math.max(choicesFor(selected, policies).indexOf(selected.effective_policy), 0);
     return { ...state, message: null, mode: { kind: 'pick', row: selected, choice } };
   }
@@ -103,7 +108,14 @@ const pad = (text: string, width: number) => text.padEnd(width);
 
 export function PermsMatrix({ initial, api, policies, height = 15 }: PermsMatrixProps) {
   const { exit } = useApp();
-  const [state, dispatch] = useReducer(reduce, { rows: initial, filter: '', cursor: 0, mode: { kind: 'list' }, message: null, quit: false });
+  const [state, dispatch] = useReducer(reduce, {
+    rows: initial,
+    filter: '',
+    cursor: 0,
+    mode: { kind: 'list' },
+    message: null,
+    quit: false,
+  });
   const { rows, filter, mode, message } = state;
 
   useInput((input, key) => dispatch({ type: 'key', input, key, policies }));
@@ -140,7 +152,10 @@ export function PermsMatrix({ initial, api, policies, height = 15 }: PermsMatrix
         <Text bold>Permission matrix</Text> <Text dimColor>(type to filter, ↑/↓ move, Enter set override, Esc clear filter, q quit)</Text>
       </Text>
       <Text>
-        Filter: {filter === '' ? <Text dimColor>none</Text> : <Text color="cyan">{filter}</Text>} <Text dimColor>({visible.length} of {rows.length})</Text>
+        Filter: {filter === '' ? <Text dimColor>none</Text> : <Text color="cyan">{filter}</Text>}{' '}
+        <Text dimColor>
+          ({visible.length} of {rows.length})
+        </Text>
       </Text>
       <Text bold>{`  ${pad('ACTION', width)}  ${pad('DEFAULT', 13)}  ${pad('OVERRIDE', 13)}  EFFECTIVE`}</Text>
       {shown.map((row) => {
@@ -152,7 +167,7 @@ export function PermsMatrix({ initial, api, policies, height = 15 }: PermsMatrix
           </Text>
         );
       })}
-      {visible.length === 0 && <Text dimColor>  no action matches</Text>}
+      {visible.length === 0 && <Text dimColor> no action matches</Text>}
       {mode.kind === 'pick' && (
         <Box flexDirection="column" marginTop={1}>
           <Text>

@@ -31,8 +31,17 @@ export class AuditRepo {
 
 /** The columns `audit_logs` is written with, in order, and their SQL types. */
 const ENTRY_COLUMNS = [
-  ['org_id', 'uuid'], ['event_type', 'text'], ['actor_sub', 'text'], ['actor_username', 'text'], ['resource_type', 'text'],
-  ['resource_id', 'text'], ['action', 'text'], ['outcome', 'text'], ['details_json', 'jsonb'], ['client_ip', 'text'], ['user_agent', 'text'],
+  ['org_id', 'uuid'],
+  ['event_type', 'text'],
+  ['actor_sub', 'text'],
+  ['actor_username', 'text'],
+  ['resource_type', 'text'],
+  ['resource_id', 'text'],
+  ['action', 'text'],
+  ['outcome', 'text'],
+  ['details_json', 'jsonb'],
+  ['client_ip', 'text'],
+  ['user_agent', 'text'],
 ] as const;
 
 /**

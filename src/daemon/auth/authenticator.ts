@@ -18,7 +18,12 @@ import type { TicketsService } from './tickets/tickets-service.js';
 const TICKET_ROUTES = new Set(['GET /bff/runs/{run_id}/events/stream', 'GET /runs/{run_id}/monitors/stream']);
 
 /** The state-backend routes where HTTP Basic carries a run token; they arrive with the state backend. */
-const BASIC_ROUTES = new Set(['GET /iac-states/{name}/state', 'POST /iac-states/{name}/state', 'POST /iac-states/{name}/lock', 'DELETE /iac-states/{name}/lock']);
+const BASIC_ROUTES = new Set([
+  'GET /iac-states/{name}/state',
+  'POST /iac-states/{name}/state',
+  'POST /iac-states/{name}/lock',
+  'DELETE /iac-states/{name}/lock',
+]);
 
 const BEARER_CHALLENGE = 'Bearer realm="svc"';
 

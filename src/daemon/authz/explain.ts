@@ -50,7 +50,12 @@ export class Explainer {
     const scope = scopeOf(route);
     const org = decidesOnOrganization(effective.policy, scope) && row?.is_active ? { id: row.id, slug: row.slug } : undefined;
     const orgRole = org && (!request.tokenOrgId || request.tokenOrgId === org.id) ? (row?.role ?? undefined) : undefined;
-    const decision = decide(effective.policy, scope, { authenticated: principal !== undefined, realmRoles: principal?.realmRoles ?? [], org, orgRole });
+    const decision = decide(effective.policy, scope, {
+      authenticated: principal !== undefined,
+      realmRoles: principal?.realmRoles ?? [],
+      org,
+      orgRole,
+    });
     return {
       route: { method: route.method, path: route.path, action: route.action },
       scope,

@@ -49,7 +49,13 @@ export class OverrideService {
     });
   }
 
-  async setRoute(method: string, path: string, policy: string, editor: Principal, context: AuditContext | undefined): Promise<OverrideChange> {
+  async setRoute(
+    method: string,
+    path: string,
+    policy: string,
+    editor: Principal,
+    context: AuditContext | undefined,
+  ): Promise<OverrideChange> {
     const { route, policy: checked } = this.#check(() => checkRouteOverride(this.catalogue, method, path, policy));
     return this.#write(context, { layer: 'route', route: route.key, action: route.action }, async (trx) => {
       const previous = (await this.repo.routePolicy(trx, route.method, route.path)) ?? null;
@@ -77,7 +83,11 @@ export class OverrideService {
     }
   }
 
-  async #write(context: AuditContext | undefined, target: Record<string, string>, change: (trx: Knex.Transaction) => Promise<OverrideChange>): Promise<OverrideChange> {
+  async #write(
+    context: AuditContext | undefined,
+    target: Record<string, string>,
+    change: (trx: Knex.Transaction) => Promise<OverrideChange>,
+  ): Promise<OverrideChange> {
     const result = await this.knex.transaction(async (trx) => {
       const outcome = await change(trx);
       await this.audit.record(

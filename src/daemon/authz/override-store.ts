@@ -59,7 +59,13 @@ export class OverrideStore implements EffectivePolicies {
     }
     const previous = this.#snapshot;
     const changed = !sameEntries(previous.actions, actionMap) || !sameEntries(previous.routes, routeMap);
-    this.#snapshot = { actions: actionMap, routes: routeMap, actionRows: actions, routeRows: routes, version: previous.version + (changed ? 1 : 0) };
+    this.#snapshot = {
+      actions: actionMap,
+      routes: routeMap,
+      actionRows: actions,
+      routeRows: routes,
+      version: previous.version + (changed ? 1 : 0),
+    };
     this.#loaded = true;
   }
 }

@@ -66,25 +66,25 @@ export const SETTINGS = {
   databaseAcquireTimeoutMs: setting({
     env: 'SERVICE_DATABASE_ACQUIRE_TIMEOUT_MS',
     default: '4000',
-    doc: 'Time limit for a request to get one of the pool\'s 10 connections (waiting for a free one or opening one); past it 503 `database_unavailable`.',
+    doc: "Time limit for a request to get one of the pool's 10 connections (waiting for a free one or opening one); past it 503 `database_unavailable`.",
     parse: integerBetween(100, 60_000),
   }),
   databaseQueryTimeoutMs: setting({
     env: 'SERVICE_DATABASE_QUERY_TIMEOUT_MS',
     default: '4000',
-    doc: 'Client-side limit on waiting for a statement\'s answer (a partitioned link sends none); past it the connection is discarded and the request answers 503 `database_unavailable`. `0`: no limit.',
+    doc: "Client-side limit on waiting for a statement's answer (a partitioned link sends none); past it the connection is discarded and the request answers 503 `database_unavailable`. `0`: no limit.",
     parse: integerBetween(0, 3_600_000),
   }),
   databaseStatementTimeoutMs: setting({
     env: 'SERVICE_DATABASE_STATEMENT_TIMEOUT_MS',
     default: '3500',
-    doc: 'PostgreSQL `statement_timeout` of the daemon\'s sessions: the server cancels a statement running longer (503 `database_unavailable`), keeping the connection. Below the query timeout so a slow statement is cancelled before its connection is discarded. `0`: the server\'s setting.',
+    doc: "PostgreSQL `statement_timeout` of the daemon's sessions: the server cancels a statement running longer (503 `database_unavailable`), keeping the connection. Below the query timeout so a slow statement is cancelled before its connection is discarded. `0`: the server's setting.",
     parse: integerBetween(0, 3_600_000),
   }),
   databaseIdleInTransactionTimeoutMs: setting({
     env: 'SERVICE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
     default: '10000',
-    doc: 'PostgreSQL `idle_in_transaction_session_timeout` of the daemon\'s sessions: the server ends a session whose transaction waits this long for its client (one lost mid-transaction), releasing its locks. `0`: the server\'s setting.',
+    doc: "PostgreSQL `idle_in_transaction_session_timeout` of the daemon's sessions: the server ends a session whose transaction waits this long for its client (one lost mid-transaction), releasing its locks. `0`: the server's setting.",
     parse: integerBetween(0, 3_600_000),
   }),
   databaseKeepaliveDelayMs: setting({
@@ -120,13 +120,13 @@ export const SETTINGS = {
   webhookGlobalIngressPerMinute: setting({
     env: 'SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE',
     default: '6000',
-    doc: 'Webhook triggers this instance accepts per minute across all endpoints, charged before any database query (the spec\'s `webhook_global_ingress_per_minute`).',
+    doc: "Webhook triggers this instance accepts per minute across all endpoints, charged before any database query (the spec's `webhook_global_ingress_per_minute`).",
     parse: integerBetween(1, 100_000_000),
   }),
   webhookIngressLimitMultiplier: setting({
     env: 'SERVICE_WEBHOOK_INGRESS_LIMIT_MULTIPLIER',
     default: '10',
-    doc: 'Per-endpoint ingress limit as a multiple of the endpoint\'s `rate_limit_per_minute`, charged before the body is read (`webhook_ingress_limit_multiplier`).',
+    doc: "Per-endpoint ingress limit as a multiple of the endpoint's `rate_limit_per_minute`, charged before the body is read (`webhook_ingress_limit_multiplier`).",
     parse: integerBetween(1, 10_000),
   }),
   webhookMaxBodyBytes: setting({
@@ -232,7 +232,7 @@ export const SETTINGS = {
   ticketTtlSeconds: setting({
     env: 'SERVICE_TICKET_TTL_SECONDS',
     default: '300',
-    doc: 'Lifetime of a stream ticket (the spec\'s TICKET_TTL_SECONDS).',
+    doc: "Lifetime of a stream ticket (the spec's TICKET_TTL_SECONDS).",
     parse: integerBetween(1, 3600),
   }),
   orgAutoJoin: setting({
@@ -261,7 +261,7 @@ export const SETTINGS = {
   }),
   idpAdminUrl: setting({
     env: 'IDP_URL',
-    doc: 'Base URL of the identity provider\'s admin API, for syncing users from it.',
+    doc: "Base URL of the identity provider's admin API, for syncing users from it.",
     parse: parseHttpUrl,
   }),
   idpAdminRealm: setting({

@@ -55,7 +55,10 @@ export class Coalescer<T, R> {
   }
 
   private pump(): void {
-    while (this.flushing < this.options.inFlight && this.waiting.length >= (this.flushing === 0 ? 1 : (this.options.minBatchWhileBusy ?? 1))) {
+    while (
+      this.flushing < this.options.inFlight &&
+      this.waiting.length >= (this.flushing === 0 ? 1 : (this.options.minBatchWhileBusy ?? 1))
+    ) {
       const batch = this.waiting.splice(0, this.options.maxBatch);
       this.flushing += 1;
       void this.run(batch);

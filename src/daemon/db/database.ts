@@ -78,7 +78,10 @@ function openPostgres(url: string, limits: LinkLimits, log: Logger): Database {
     pool: {
       min: 0,
       max: 10,
-      afterCreate: (connection: Parameters<typeof discardAfterQueryTimeout>[0], done: (error: Error | null, connection: unknown) => void) => {
+      afterCreate: (
+        connection: Parameters<typeof discardAfterQueryTimeout>[0],
+        done: (error: Error | null, connection: unknown) => void,
+      ) => {
         discardAfterQueryTimeout(connection);
         done(null, connection);
       },
@@ -117,7 +120,11 @@ async function openPglite(directory: string, log: Logger): Promise<Database> {
     log.info({ directory }, 'creating the embedded database (first start only; this takes several seconds)');
   }
   const pglite = await PGlite.create(directory);
-  const knex = knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, connection: { pglite } as never, log: knexLog(log) });
+  const knex = knexFactory({
+    client: ClientPgLite as unknown as typeof knexFactory.Client,
+    connection: { pglite } as never,
+    log: knexLog(log),
+  });
   // PGlite's one session hears its own NOTIFYs once it LISTENs; the handle only delivers them here, it runs nothing.
   const listen: Database['listen'] = (channel, onSignal) => {
     const off = pglite.onNotification((heard) => {
@@ -125,14 +132,23 @@ async function openPglite(directory: string, log: Logger): Promise<Database> {
     });
     knex.raw(`LISTEN ${channel}`).then(
       () => onSignal('connected'),
-      (error: unknown) => log.warn({ err: error, channel }, 'could not LISTEN on the embedded database; changes made by plain SQL wait for the periodic refresh'),
+      (error: unknown) =>
+        log.warn(
+          { err: error, channel },
+          'could not LISTEN on the embedded database; changes made by plain SQL wait for the periodic refresh',
+        ),
     );
     return { stop: async () => off() };
   };
   return wrap('pglite', knex, listen, (work) => work(knex));
 }
 
-function wrap(kind: DatabaseKind, knex: Knex, listen: Database['listen'], withoutStatementLimits: Database['withoutStatementLimits']): Database {
+function wrap(
+  kind: DatabaseKind,
+  knex: Knex,
+  listen: Database['listen'],
+  withoutStatementLimits: Database['withoutStatementLimits'],
+): Database {
   return {
     kind,
     knex,

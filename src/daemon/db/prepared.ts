@@ -27,7 +27,12 @@ interface PgConnection {
  * reports it (with the `$n` text). In a transaction, and on PGlite, it is an ordinary knex query. `sql` is
  * called only when the text is needed: the text under one name must never change.
  */
-export async function queryPrepared<Row>(db: Knex | Knex.Transaction, name: string, sql: () => string, bindings: readonly unknown[]): Promise<Row[]> {
+export async function queryPrepared<Row>(
+  db: Knex | Knex.Transaction,
+  name: string,
+  sql: () => string,
+  bindings: readonly unknown[],
+): Promise<Row[]> {
   if (db.isTransaction || db.client.config.client !== 'pg') {
     const { rows } = await db.raw(sql(), bindings as Knex.RawBinding[]).options(prepared(name));
     return rows as Row[];

@@ -32,8 +32,10 @@ function attribute(tag: string, name: string): string | undefined {
 
 /** RFC 6265 path-match: the same path, or a sub-path of it. */
 function pathMatches(requestPath: string, cookiePath: string): boolean {
-  return requestPath === cookiePath
-    || (requestPath.startsWith(cookiePath) && (cookiePath.endsWith('/') || requestPath[cookiePath.length] === '/'));
+  return (
+    requestPath === cookiePath ||
+    (requestPath.startsWith(cookiePath) && (cookiePath.endsWith('/') || requestPath[cookiePath.length] === '/'))
+  );
 }
 
 /** The action and fields of the form with the given id (hidden inputs included), or undefined. */
@@ -94,7 +96,12 @@ export class DevBrowser {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
-    const response = await fetch(target, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
+    const response = await fetch(target, {
+      method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
     for (const setCookie of response.headers.getSetCookie()) this.#store(setCookie, target);
     const location = response.headers.get('location');
     return {

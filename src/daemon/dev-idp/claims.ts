@@ -16,9 +16,7 @@ export function keycloakClaims(identity: TokenIdentity): Record<string, unknown>
     preferred_username: identity.username,
     ...(identity.email !== undefined ? { email: identity.email, email_verified: true } : {}),
     realm_access: { roles: [...identity.realmRoles] },
-    resource_access: Object.fromEntries(
-      Object.entries(identity.clientRoles).map(([client, roles]) => [client, { roles: [...roles] }]),
-    ),
+    resource_access: Object.fromEntries(Object.entries(identity.clientRoles).map(([client, roles]) => [client, { roles: [...roles] }])),
     groups: [...identity.groups],
   };
 }

@@ -24,9 +24,15 @@ async function readFormBody(req: IncomingMessage): Promise<URLSearchParams> {
 
 /** Consent is implied for these first-party clients: grant whatever the pending request asks for. */
 async function grantConsent(provider: Provider, interaction: Interaction): Promise<string> {
-  const { prompt: { details }, params, session, grantId } = interaction;
-  const grant = (grantId === undefined ? undefined : await provider.Grant.find(grantId))
-    ?? new provider.Grant({ accountId: session?.accountId, clientId: String(params.client_id) });
+  const {
+    prompt: { details },
+    params,
+    session,
+    grantId,
+  } = interaction;
+  const grant =
+    (grantId === undefined ? undefined : await provider.Grant.find(grantId)) ??
+    new provider.Grant({ accountId: session?.accountId, clientId: String(params.client_id) });
   const missingScope = details.missingOIDCScope as string[] | undefined;
   const missingClaims = details.missingOIDCClaims as string[] | undefined;
   const missingResourceScopes = details.missingResourceScopes as Record<string, string[]> | undefined;

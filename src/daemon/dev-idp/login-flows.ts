@@ -25,7 +25,11 @@ export async function signInFrom(browser: DevBrowser, page: BrowserPage, credent
  * answers the redirect to the client's redirect_uri (code and state in its query), unvisited; or
  * undefined when the sign-in was refused.
  */
-export async function authorizeInBrowser(authorizationUrl: string, credentials: Credentials, browser = new DevBrowser()): Promise<URL | undefined> {
+export async function authorizeInBrowser(
+  authorizationUrl: string,
+  credentials: Credentials,
+  browser = new DevBrowser(),
+): Promise<URL | undefined> {
   const last = await signInFrom(browser, await browser.get(authorizationUrl), credentials);
   return last.location === undefined ? undefined : new URL(last.location);
 }

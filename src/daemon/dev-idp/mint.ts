@@ -13,9 +13,7 @@ import { DEV_USERS, type DevUser } from './users.js';
  */
 export async function signWith(key: SigningKey, payload: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
   const protectedHeader = { alg: 'RS256', typ: 'JWT', kid: key.kid, ...header } as CompactJWSHeaderParameters;
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-    .setProtectedHeader(protectedHeader)
-    .sign(key.privateKey);
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader(protectedHeader).sign(key.privateKey);
 }
 
 /** A payload shaped like a Keycloak access token for the API. */

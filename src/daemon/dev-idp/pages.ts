@@ -5,16 +5,21 @@ export function escapeHtml(value: string): string {
 }
 
 export function page(title: string, body: string): string {
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`
-    + `<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+  return (
+    `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+    `<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`
+  );
 }
 
 export function loginPage(action: string, options: { username?: string; error?: string } = {}): string {
   const error = options.error === undefined ? '' : `<p role="alert" id="error">${escapeHtml(options.error)}</p>`;
-  return page('Sign in', `${error}<form id="login" method="post" action="${escapeHtml(action)}">`
-    + `<label>Username <input name="username" autocomplete="username" value="${escapeHtml(options.username ?? '')}" autofocus></label>`
-    + '<label>Password <input name="password" type="password" autocomplete="current-password"></label>'
-    + '<button type="submit">Sign in</button></form>');
+  return page(
+    'Sign in',
+    `${error}<form id="login" method="post" action="${escapeHtml(action)}">` +
+      `<label>Username <input name="username" autocomplete="username" value="${escapeHtml(options.username ?? '')}" autofocus></label>` +
+      '<label>Password <input name="password" type="password" autocomplete="current-password"></label>' +
+      '<button type="submit">Sign in</button></form>',
+  );
 }
 
 /** Device flow: oidc-provider hands in its own form (with the xsrf field); only the button is ours. */
@@ -24,9 +29,12 @@ export function deviceInputPage(form: string, failed: boolean): string {
 }
 
 export function deviceConfirmPage(form: string, clientId: string, userCode: string): string {
-  return page('Confirm device', `<p>${escapeHtml(clientId)} shows the code <code>${escapeHtml(userCode)}</code>.</p>${form}`
-    + '<button type="submit" form="op.deviceConfirmForm">Continue</button>'
-    + '<button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Abort</button>');
+  return page(
+    'Confirm device',
+    `<p>${escapeHtml(clientId)} shows the code <code>${escapeHtml(userCode)}</code>.</p>${form}` +
+      '<button type="submit" form="op.deviceConfirmForm">Continue</button>' +
+      '<button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Abort</button>',
+  );
 }
 
 export function messagePage(title: string, entries: Readonly<Record<string, unknown>> = {}): string {

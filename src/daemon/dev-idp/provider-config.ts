@@ -34,7 +34,12 @@ function tokenClaims(settings: ProviderSettings): NonNullable<Configuration['ext
   return (_ctx, token) => {
     if (token.kind === 'ClientCredentials') {
       const roles = [...automationRoles];
-      return keycloakClaims({ username: DEV_SERVICE_ACCOUNT.username, realmRoles: roles, clientRoles: mirroredClientRoles(audience, roles), groups: [] });
+      return keycloakClaims({
+        username: DEV_SERVICE_ACCOUNT.username,
+        realmRoles: roles,
+        clientRoles: mirroredClientRoles(audience, roles),
+        groups: [],
+      });
     }
     const user = findDevUserBySub(token.accountId);
     return user && keycloakClaims({ ...user, clientRoles: mirroredClientRoles(audience, user.realmRoles) });

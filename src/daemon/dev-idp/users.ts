@@ -10,7 +10,12 @@ export interface DevUser {
 
 function devUser(sub: string, role: string, groups: readonly string[]): DevUser {
   return Object.freeze({
-    sub, username: role, email: `${role}@example.com`, password: `${role}-password`, realmRoles: Object.freeze([role]), groups: Object.freeze(groups),
+    sub,
+    username: role,
+    email: `${role}@example.com`,
+    password: `${role}-password`,
+    realmRoles: Object.freeze([role]),
+    groups: Object.freeze(groups),
   });
 }
 

@@ -19,7 +19,13 @@ export interface EarlyAnswerOptions {
  * path would have sent for the same Problem on `route`: the request id (the caller's when well formed),
  * the security headers, the Problem's own headers, the problem+json body, and the same access-log line.
  */
-export function answerEarly(req: IncomingMessage, res: ServerResponse, route: CatalogueRoute, problem: Problem, options: EarlyAnswerOptions): void {
+export function answerEarly(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: CatalogueRoute,
+  problem: Problem,
+  options: EarlyAnswerOptions,
+): void {
   const started = process.hrtime.bigint();
   const requestId = requestIdFor(headerOf(req, 'x-request-id'));
   res.statusCode = problem.status;

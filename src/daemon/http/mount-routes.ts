@@ -11,7 +11,10 @@ export class RouteTableError extends Error {
  * Puts every catalogue route in the dispatch trie, each with its handler if a domain provides one.
  * A handler for a route without an action stops start-up: a route exists only as a catalogue row.
  */
-export function mountRoutes(catalogue: Catalogue, domains: readonly DomainRoutes[]): { trie: RouteTrie<MountedRoute>; mounted: MountedRoute[] } {
+export function mountRoutes(
+  catalogue: Catalogue,
+  domains: readonly DomainRoutes[],
+): { trie: RouteTrie<MountedRoute>; mounted: MountedRoute[] } {
   const bindings = new Map<string, RouteBinding>();
   for (const domain of domains) {
     for (const [key, binding] of Object.entries(domain)) {

@@ -83,7 +83,12 @@ export function buildOpenApi(catalogue: Catalogue, mounted: readonly MountedRout
         bearer: { type: 'http', scheme: 'bearer', description: 'OpenID Connect access token (JWT) or personal access token.' },
         internalToken: { type: 'apiKey', in: 'header', name: 'X-Internal-Token', description: 'Worker shared secret.' },
         streamTicket: { type: 'apiKey', in: 'query', name: 'ticket', description: 'Single-use stream ticket.' },
-        disabled: { type: 'apiKey', in: 'header', name: 'X-Route-Disabled', description: 'The route is switched off by a `disabled` override; no credential is accepted.' },
+        disabled: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Route-Disabled',
+          description: 'The route is switched off by a `disabled` override; no credential is accepted.',
+        },
       },
     },
   };

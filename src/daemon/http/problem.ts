@@ -39,29 +39,51 @@ export const problems = {
   methodNotAllowed: (allow: readonly string[]) =>
     new Problem(405, 'method_not_allowed', 'This path does not accept this method.', { allow }, { Allow: allow.join(', ') }),
   invalidPath: () => new Problem(400, 'invalid_path', 'The path contains a malformed percent-encoding.'),
-  payloadTooLarge: (limit: number) =>
-    new Problem(413, 'payload_too_large', `The request body exceeds ${limit} bytes.`, { limit }),
+  payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body exceeds ${limit} bytes.`, { limit }),
   // The parser's own message quotes part of the body, which may hold a secret: never echoed back.
   malformedJson: (errors?: readonly { path: string; message: string }[]) =>
     errors
       ? new Problem(400, 'malformed_json', 'The request body holds a string that is not Unicode text.', { errors })
       : new Problem(400, 'malformed_json', 'The request body is not valid JSON.'),
-  unsupportedMediaType: () =>
-    new Problem(415, 'unsupported_media_type', 'Send the request body as application/json.'),
+  unsupportedMediaType: () => new Problem(415, 'unsupported_media_type', 'Send the request body as application/json.'),
   unauthenticated: (challenge: string) =>
     new Problem(401, 'unauthenticated', 'Missing authentication token', {}, { 'WWW-Authenticate': challenge }),
   tokenExpired: () =>
-    new Problem(401, 'token_expired', 'Token expired', {}, { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token", error_description="token expired"' }),
+    new Problem(
+      401,
+      'token_expired',
+      'Token expired',
+      {},
+      { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token", error_description="token expired"' },
+    ),
   invalidToken: () =>
     new Problem(401, 'invalid_token', 'Invalid or expired token', {}, { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token"' }),
   invalidInternalToken: () =>
-    new Problem(401, 'invalid_internal_token', 'Invalid internal authentication token', {}, { 'WWW-Authenticate': INTERNAL_TOKEN_CHALLENGE }),
+    new Problem(
+      401,
+      'invalid_internal_token',
+      'Invalid internal authentication token',
+      {},
+      { 'WWW-Authenticate': INTERNAL_TOKEN_CHALLENGE },
+    ),
   ambiguousCredentials: (header: string) =>
     new Problem(400, 'ambiguous_credentials', `The ${header} header is sent more than once; send one credential.`, { header }),
   basicRefused: () =>
-    new Problem(401, 'basic_auth_refused', 'HTTP Basic credentials are not accepted here; send a Bearer token.', {}, { 'WWW-Authenticate': 'Bearer realm="svc"' }),
+    new Problem(
+      401,
+      'basic_auth_refused',
+      'HTTP Basic credentials are not accepted here; send a Bearer token.',
+      {},
+      { 'WWW-Authenticate': 'Bearer realm="svc"' },
+    ),
   accountDisabled: () =>
-    new Problem(401, 'account_disabled', 'The account is deactivated.', {}, { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token"' }),
+    new Problem(
+      401,
+      'account_disabled',
+      'The account is deactivated.',
+      {},
+      { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token"' },
+    ),
   authUnavailable: () =>
     new Problem(503, 'auth_unavailable', 'Authentication service temporarily unavailable (retry after 30 s)', {}, { 'Retry-After': '30' }),
   authNotConfigured: () => new Problem(503, 'auth_not_configured', 'Authentication service not configured'),
@@ -70,11 +92,15 @@ export const problems = {
   ticketsUnavailable: () => new Problem(400, 'tickets_unavailable', 'Stream tickets are not issued while authentication is disabled.'),
   forbidden: (detail: string, extensions: Record<string, unknown> = {}) => new Problem(403, 'forbidden', detail, extensions),
   validation: (errors: readonly { path: string; message: string }[]) =>
-    new Problem(422, 'validation_failed', `The request is not valid: ${errors.map((e) => `${e.path || '(body)'}: ${e.message}`).join('; ')}`, { errors }),
+    new Problem(
+      422,
+      'validation_failed',
+      `The request is not valid: ${errors.map((e) => `${e.path || '(body)'}: ${e.message}`).join('; ')}`,
+      { errors },
+    ),
   resourceNotFound: (what: string) => new Problem(404, 'resource_not_found', `${what} not found.`),
   conflict: (detail: string) => new Problem(409, 'conflict', detail),
-  notImplemented: (action: string) =>
-    new Problem(501, 'not_implemented', `The ${action} action is not built yet.`, { action }),
+  notImplemented: (action: string) => new Problem(501, 'not_implemented', `The ${action} action is not built yet.`, { action }),
   // A write's commit may have been stored while its acknowledgement was lost: the detail says so where senders read.
   databaseUnavailable: () =>
     new Problem(

@@ -13,7 +13,9 @@ export type BodyMode = 'json' | 'raw' | 'none';
 export interface OperationDocs {
   readonly summary?: string;
   readonly requestSchema?: Record<string, unknown>;
-  readonly responses?: Readonly<Record<number, { readonly description: string; readonly contentType?: string; readonly schema?: Record<string, unknown> }>>;
+  readonly responses?: Readonly<
+    Record<number, { readonly description: string; readonly contentType?: string; readonly schema?: Record<string, unknown> }>
+  >;
 }
 
 /** The handler side of one catalogue route. */

@@ -7,7 +7,10 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.outp
   if (result.success) return result.data;
   throw problems.validation(
     result.error.issues.map((issue) => ({
-      path: issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, ''),
+      path: issue.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, ''),
       message: issue.message,
     })),
   );

@@ -9,12 +9,18 @@ export class LoginSyncRepo {
   constructor(private readonly knex: Knex) {}
 
   async addIdp(trx: Knex.Transaction, userId: string, orgId: string, role: string): Promise<boolean> {
-    const rows = await trx('org_memberships').insert({ user_id: userId, org_id: orgId, role, source: 'idp' }).onConflict(['user_id', 'org_id']).ignore().returning('id');
+    const rows = await trx('org_memberships')
+      .insert({ user_id: userId, org_id: orgId, role, source: 'idp' })
+      .onConflict(['user_id', 'org_id'])
+      .ignore()
+      .returning('id');
     return rows.length > 0;
   }
 
   async setIdpRole(trx: Knex.Transaction, userId: string, orgId: string, role: string): Promise<boolean> {
-    return (await trx('org_memberships').where({ user_id: userId, org_id: orgId, source: 'idp' }).update({ role, updated_at: trx.fn.now() })) > 0;
+    return (
+      (await trx('org_memberships').where({ user_id: userId, org_id: orgId, source: 'idp' }).update({ role, updated_at: trx.fn.now() })) > 0
+    );
   }
 
   async removeIdp(trx: Knex.Transaction, userId: string, orgId: string): Promise<boolean> {
@@ -23,7 +29,11 @@ export class LoginSyncRepo {
   }
 
   async addManual(trx: Knex.Transaction, userId: string, orgId: string, role: string): Promise<boolean> {
-    const rows = await trx('org_memberships').insert({ user_id: userId, org_id: orgId, role, source: 'manual' }).onConflict(['user_id', 'org_id']).ignore().returning('id');
+    const rows = await trx('org_memberships')
+      .insert({ user_id: userId, org_id: orgId, role, source: 'manual' })
+      .onConflict(['user_id', 'org_id'])
+      .ignore()
+      .returning('id');
     return rows.length > 0;
   }
 

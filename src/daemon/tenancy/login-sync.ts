@@ -62,7 +62,14 @@ export class LoginSync {
   async #sync(userId: string, input: LoginInput, context: AuditContext | undefined): Promise<boolean | undefined> {
     const { groupClaim, authoritative } = this.options;
     if (input.claimValues === undefined) {
-      await this.audit.record(context, { eventType: 'org_sync.claim_missing', resourceType: 'user', resourceId: userId, outcome: 'failure', orgId: null, details: { claim: groupClaim } });
+      await this.audit.record(context, {
+        eventType: 'org_sync.claim_missing',
+        resourceType: 'user',
+        resourceId: userId,
+        outcome: 'failure',
+        orgId: null,
+        details: { claim: groupClaim },
+      });
       return undefined;
     }
     // Read before the transaction: the embedded database has one connection, which the transaction holds.
@@ -116,7 +123,19 @@ export class LoginSync {
     if (!orgId) return;
     const joined = await this.knex.transaction(async (trx) => {
       if (!(await this.repo.addManual(trx, userId, orgId, DEFAULT_ORG_ROLE))) return false;
-      await this.audit.record(context, { eventType: 'org_member.auto_joined', action: 'org_member:sync', resourceType: 'org_membership', resourceId: userId, outcome: 'success', orgId, details: { role: DEFAULT_ORG_ROLE } }, trx);
+      await this.audit.record(
+        context,
+        {
+          eventType: 'org_member.auto_joined',
+          action: 'org_member:sync',
+          resourceType: 'org_membership',
+          resourceId: userId,
+          outcome: 'success',
+          orgId,
+          details: { role: DEFAULT_ORG_ROLE },
+        },
+        trx,
+      );
       return true;
     });
     if (joined) this.onChange();

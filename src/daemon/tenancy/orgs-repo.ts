@@ -79,13 +79,18 @@ export class OrgsRepo {
   }
 
   async findRecordByRef(ref: string): Promise<OrgRecord | undefined> {
-    const row = await this.knex('organizations').where(isUuid(ref) ? { id: ref } : { slug: ref }).first();
+    const row = await this.knex('organizations')
+      .where(isUuid(ref) ? { id: ref } : { slug: ref })
+      .first();
     return row ? withSettings<OrgRecord>(row) : undefined;
   }
 
   /** The organization, locked until the transaction ends: changes to it and to its memberships are serialized. */
   async lockByRef(trx: Tx, ref: string): Promise<OrgRecord | undefined> {
-    const row = await trx('organizations').where(isUuid(ref) ? { id: ref } : { slug: ref }).forNoKeyUpdate().first();
+    const row = await trx('organizations')
+      .where(isUuid(ref) ? { id: ref } : { slug: ref })
+      .forNoKeyUpdate()
+      .first();
     return row ? withSettings<OrgRecord>(row) : undefined;
   }
 
@@ -110,7 +115,10 @@ export class OrgsRepo {
   }
 
   /** Undefined when the slug is taken. */
-  async insert(trx: Tx, row: { slug: string; name: string; description: string | null; settings_json: Record<string, unknown> }): Promise<OrgRecord | undefined> {
+  async insert(
+    trx: Tx,
+    row: { slug: string; name: string; description: string | null; settings_json: Record<string, unknown> },
+  ): Promise<OrgRecord | undefined> {
     const [created] = await trx('organizations')
       .insert({ ...row, settings_json: JSON.stringify(row.settings_json) })
       .onConflict('slug')
@@ -123,14 +131,22 @@ export class OrgsRepo {
     const { settings_json, ...rest } = changes;
     const [updated] = await trx('organizations')
       .where({ id })
-      .update({ ...rest, ...(settings_json !== undefined ? { settings_json: JSON.stringify(settings_json) } : {}), updated_at: trx.fn.now() })
+      .update({
+        ...rest,
+        ...(settings_json !== undefined ? { settings_json: JSON.stringify(settings_json) } : {}),
+        updated_at: trx.fn.now(),
+      })
       .returning('*');
     return withSettings<OrgRecord>(updated);
   }
 
   /** Takes the shared mark off every organization but `exceptId`; answers those that had it. */
   async clearShared(trx: Tx, exceptId: string): Promise<{ id: string; slug: string }[]> {
-    return trx('organizations').where({ is_shared: true }).whereNot({ id: exceptId }).update({ is_shared: false, updated_at: trx.fn.now() }).returning(['id', 'slug']);
+    return trx('organizations')
+      .where({ is_shared: true })
+      .whereNot({ id: exceptId })
+      .update({ is_shared: false, updated_at: trx.fn.now() })
+      .returning(['id', 'slug']);
   }
 
   /** Memberships, IdP mappings and tokens go with the organization (foreign keys cascade); audit entries keep a NULL organization. */

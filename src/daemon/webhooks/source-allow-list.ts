@@ -56,8 +56,10 @@ function networkOf(address: ipaddr.IPv4 | ipaddr.IPv6, bits: number): ipaddr.IPv
 export function parseAllowList(list: unknown): { ok: true; entries: string[] | null } | { ok: false; issues: AllowListIssue[] } {
   if (list === null || list === undefined) return { ok: true, entries: null };
   if (!Array.isArray(list)) return { ok: false, issues: [{ path: [], message: 'must be an array of CIDR blocks or addresses, or null' }] };
-  if (list.length === 0) return { ok: false, issues: [{ path: [], message: 'must not be empty: send null for no restriction, or disable the endpoint' }] };
-  if (list.length > MAX_ALLOW_LIST_ENTRIES) return { ok: false, issues: [{ path: [], message: `must have at most ${MAX_ALLOW_LIST_ENTRIES} entries` }] };
+  if (list.length === 0)
+    return { ok: false, issues: [{ path: [], message: 'must not be empty: send null for no restriction, or disable the endpoint' }] };
+  if (list.length > MAX_ALLOW_LIST_ENTRIES)
+    return { ok: false, issues: [{ path: [], message: `must have at most ${MAX_ALLOW_LIST_ENTRIES} entries` }] };
   const issues: AllowListIssue[] = [];
   const entries: string[] = [];
   list.forEach((entry: unknown, index) => {

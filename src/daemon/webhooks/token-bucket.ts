@@ -23,8 +23,12 @@ export class TokenBucket {
   #units: number;
   #last: number;
 
-  constructor(readonly ratePerMinute: number, private readonly now: Clock = monotonic) {
-    if (!Number.isFinite(ratePerMinute) || ratePerMinute <= 0) throw new TypeError(`a token bucket needs a positive rate, not ${ratePerMinute}`);
+  constructor(
+    readonly ratePerMinute: number,
+    private readonly now: Clock = monotonic,
+  ) {
+    if (!Number.isFinite(ratePerMinute) || ratePerMinute <= 0)
+      throw new TypeError(`a token bucket needs a positive rate, not ${ratePerMinute}`);
     this.#capacity = ratePerMinute * MS_PER_MINUTE;
     this.#units = this.#capacity;
     this.#last = now();
@@ -66,7 +70,8 @@ export class TokenBucketRegistry {
   constructor(options: { readonly maxEntries?: number; readonly now?: Clock } = {}) {
     this.#maxEntries = options.maxEntries ?? DEFAULT_REGISTRY_CAP;
     this.#now = options.now ?? monotonic;
-    if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1) throw new TypeError(`maxEntries must be a positive integer, not ${this.#maxEntries}`);
+    if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1)
+      throw new TypeError(`maxEntries must be a positive integer, not ${this.#maxEntries}`);
   }
 
   take(key: string, ratePerMinute: number): TakeResult {

@@ -17,11 +17,19 @@ export interface NamedChange {
 
 export interface DefinitionDiff {
   readonly identical: boolean;
-  readonly steps: { readonly added: { id: string; handler: string }[]; readonly removed: { id: string; handler: string }[]; readonly changed: StepChange[] };
+  readonly steps: {
+    readonly added: { id: string; handler: string }[];
+    readonly removed: { id: string; handler: string }[];
+    readonly changed: StepChange[];
+  };
   readonly edges: { readonly added: FlowEdge[]; readonly removed: FlowEdge[] };
   readonly inputs: { readonly added: string[]; readonly removed: string[]; readonly changed: NamedChange[] };
   readonly target_roles: { readonly added: string[]; readonly removed: string[]; readonly changed: NamedChange[] };
-  readonly network_policy: { readonly changed: boolean; readonly from: FlowDefinition['network_policy'] | null; readonly to: FlowDefinition['network_policy'] | null };
+  readonly network_policy: {
+    readonly changed: boolean;
+    readonly from: FlowDefinition['network_policy'] | null;
+    readonly to: FlowDefinition['network_policy'] | null;
+  };
 }
 
 /** Keys whose values differ between two objects (present on one side only counts). */
@@ -77,7 +85,11 @@ export function diffDefinitions(from: FlowDefinition, to: FlowDefinition): Defin
     edges: { added: edges.added.map((e) => ({ from: e.from, to: e.to })), removed: edges.removed.map((e) => ({ from: e.from, to: e.to })) },
     inputs: named(from.inputs, to.inputs),
     target_roles: named(from.target_roles, to.target_roles),
-    network_policy: { changed: !sameJson(from.network_policy ?? null, to.network_policy ?? null), from: from.network_policy ?? null, to: to.network_policy ?? null },
+    network_policy: {
+      changed: !sameJson(from.network_policy ?? null, to.network_policy ?? null),
+      from: from.network_policy ?? null,
+      to: to.network_policy ?? null,
+    },
   };
   return { ...diff, identical: sameJson(from, to) };
 }

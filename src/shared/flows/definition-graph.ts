@@ -67,7 +67,11 @@ export function graphIssues(def: FlowDefinition): DefinitionIssue[] {
   const roles = new Set(def.target_roles.map((r) => r.name));
   def.steps.forEach((step, i) => {
     if (step.target_role !== undefined && step.target_role !== null && step.target_role !== '' && !roles.has(step.target_role)) {
-      issues.push({ path: `steps[${i}].target_role`, message: `no target role is named "${step.target_role}"`, code: 'unknown_target_role' });
+      issues.push({
+        path: `steps[${i}].target_role`,
+        message: `no target role is named "${step.target_role}"`,
+        code: 'unknown_target_role',
+      });
     }
     for (const key of ROLE_REFERENCES[step.handler] ?? []) {
       const value = step.config[key];
@@ -81,8 +85,10 @@ export function graphIssues(def: FlowDefinition): DefinitionIssue[] {
       const path = `steps[${i}].config.${ref.key}`;
       const named = steps.get(value);
       if (!named) issues.push({ path, message: `no step has the id "${value}"`, code: 'unknown_step' });
-      else if (ref.handler && named.handler !== ref.handler) issues.push({ path, message: `must name a ${ref.handler} step`, code: 'wrong_step_kind' });
-      else if (!upstreamOf(step.id, predecessors).has(value)) issues.push({ path, message: `the step "${value}" does not run before this one (add an edge path from it)`, code: 'not_upstream' });
+      else if (ref.handler && named.handler !== ref.handler)
+        issues.push({ path, message: `must name a ${ref.handler} step`, code: 'wrong_step_kind' });
+      else if (!upstreamOf(step.id, predecessors).has(value))
+        issues.push({ path, message: `the step "${value}" does not run before this one (add an edge path from it)`, code: 'not_upstream' });
     }
   });
   return issues;

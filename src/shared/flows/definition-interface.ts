@@ -26,8 +26,10 @@ export function inputIssues(inputs: readonly FlowInput[]): DefinitionIssue[] {
   const names = new Set<string>();
   inputs.forEach((input, i) => {
     const at = (member: string) => `inputs[${i}].${member}`;
-    if (!INPUT_NAME.test(input.name)) issues.push({ path: at('name'), message: 'must match ^[a-zA-Z_][a-zA-Z0-9_]{0,63}$', code: 'invalid_name' });
-    else if (names.has(input.name)) issues.push({ path: at('name'), message: `another input is already named "${input.name}"`, code: 'duplicate_name' });
+    if (!INPUT_NAME.test(input.name))
+      issues.push({ path: at('name'), message: 'must match ^[a-zA-Z_][a-zA-Z0-9_]{0,63}$', code: 'invalid_name' });
+    else if (names.has(input.name))
+      issues.push({ path: at('name'), message: `another input is already named "${input.name}"`, code: 'duplicate_name' });
     names.add(input.name);
 
     const applicable = APPLICABLE[input.type];
@@ -37,14 +39,20 @@ export function inputIssues(inputs: readonly FlowInput[]): DefinitionIssue[] {
       }
     }
     if (applicable.includes('options')) {
-      if (!input.options || input.options.length === 0) issues.push({ path: at('options'), message: `a ${input.type} input needs at least one option`, code: 'missing_options' });
-      else if (new Set(input.options).size !== input.options.length) issues.push({ path: at('options'), message: 'an option is listed twice', code: 'duplicate_name' });
+      if (!input.options || input.options.length === 0)
+        issues.push({ path: at('options'), message: `a ${input.type} input needs at least one option`, code: 'missing_options' });
+      else if (new Set(input.options).size !== input.options.length)
+        issues.push({ path: at('options'), message: 'an option is listed twice', code: 'duplicate_name' });
     }
     if (LENGTH_BOUNDED.has(input.type) || input.type === 'integer') {
       for (const member of ['min', 'max'] as const) {
         const value = input[member];
         if (value !== undefined && (!Number.isInteger(value) || (LENGTH_BOUNDED.has(input.type) && value < 0))) {
-          issues.push({ path: at(member), message: LENGTH_BOUNDED.has(input.type) ? 'a length bound is a whole number, at least 0' : 'must be a whole number', code: 'invalid_bounds' });
+          issues.push({
+            path: at(member),
+            message: LENGTH_BOUNDED.has(input.type) ? 'a length bound is a whole number, at least 0' : 'must be a whole number',
+            code: 'invalid_bounds',
+          });
         }
       }
     }
@@ -67,12 +75,22 @@ export function targetRoleIssues(roles: readonly FlowTargetRole[]): DefinitionIs
   const issues: DefinitionIssue[] = [];
   const names = new Set<string>();
   roles.forEach((role, i) => {
-    if (!TARGET_ROLE_NAME.test(role.name)) issues.push({ path: `target_roles[${i}].name`, message: 'must match ^[a-z][a-z0-9_-]{0,63}$', code: 'invalid_name' });
-    else if (names.has(role.name)) issues.push({ path: `target_roles[${i}].name`, message: `another target role is already named "${role.name}"`, code: 'duplicate_name' });
+    if (!TARGET_ROLE_NAME.test(role.name))
+      issues.push({ path: `target_roles[${i}].name`, message: 'must match ^[a-z][a-z0-9_-]{0,63}$', code: 'invalid_name' });
+    else if (names.has(role.name))
+      issues.push({
+        path: `target_roles[${i}].name`,
+        message: `another target role is already named "${role.name}"`,
+        code: 'duplicate_name',
+      });
     names.add(role.name);
     const max = role.max_devices;
     if (max !== undefined && max !== null && (max < 1 || max < (role.min_devices ?? 0))) {
-      issues.push({ path: `target_roles[${i}].max_devices`, message: 'must be at least 1 and at least min_devices (null for no limit)', code: 'invalid_bounds' });
+      issues.push({
+        path: `target_roles[${i}].max_devices`,
+        message: 'must be at least 1 and at least min_devices (null for no limit)',
+        code: 'invalid_bounds',
+      });
     }
   });
   return issues;
@@ -89,7 +107,11 @@ export function networkPolicyIssues(policy: FlowNetworkPolicy | undefined): Defi
     });
   }
   if (policy.egress_allow && policy.egress_allow.length > 0 && policy.egress_mode !== 'allow-listed') {
-    issues.push({ path: 'network_policy.egress_allow', message: 'allow rules apply only to the allow-listed mode', code: 'not_applicable' });
+    issues.push({
+      path: 'network_policy.egress_allow',
+      message: 'allow rules apply only to the allow-listed mode',
+      code: 'not_applicable',
+    });
   }
   return issues;
 }

@@ -77,7 +77,8 @@ export function jsonPath(segments: readonly PropertyKey[], prefix = ''): string 
   return `${prefix}${joined}`.replace(/^\./, '');
 }
 
-export type ShapeResult = { readonly ok: true; readonly definition: FlowDefinition } | { readonly ok: false; readonly issues: DefinitionIssue[] };
+export type ShapeResult =
+  { readonly ok: true; readonly definition: FlowDefinition } | { readonly ok: false; readonly issues: DefinitionIssue[] };
 
 /** The shape check alone (what a draft save requires); paths are relative to the definition, or under `prefix`. */
 export function parseDefinitionShape(input: unknown, prefix = ''): ShapeResult {

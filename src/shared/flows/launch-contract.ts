@@ -23,10 +23,18 @@ function inputSchema(input: FlowInput): Record<string, unknown> {
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.default !== undefined && input.default !== null ? { default: input.default } : {}),
   };
-  const bounds = (min: string, max: string) => ({ ...(input.min !== undefined ? { [min]: input.min } : {}), ...(input.max !== undefined ? { [max]: input.max } : {}) });
+  const bounds = (min: string, max: string) => ({
+    ...(input.min !== undefined ? { [min]: input.min } : {}),
+    ...(input.max !== undefined ? { [max]: input.max } : {}),
+  });
   switch (input.type) {
     case 'string':
-      return { type: 'string', ...bounds('minLength', 'maxLength'), ...(input.pattern !== undefined ? { pattern: `^(?:${input.pattern})$` } : {}), ...common };
+      return {
+        type: 'string',
+        ...bounds('minLength', 'maxLength'),
+        ...(input.pattern !== undefined ? { pattern: `^(?:${input.pattern})$` } : {}),
+        ...common,
+      };
     case 'text':
       return { type: 'string', ...bounds('minLength', 'maxLength'), ...common };
     case 'integer':
@@ -45,6 +53,13 @@ function inputSchema(input: FlowInput): Record<string, unknown> {
 }
 
 /** Target roles as a launch needs them: how many devices each must get. */
-export function targetRequirements(roles: readonly FlowTargetRole[]): { name: string; description: string | null; min_devices: number; max_devices: number | null }[] {
-  return roles.map((r) => ({ name: r.name, description: r.description ?? null, min_devices: r.min_devices ?? 0, max_devices: r.max_devices ?? null }));
+export function targetRequirements(
+  roles: readonly FlowTargetRole[],
+): { name: string; description: string | null; min_devices: number; max_devices: number | null }[] {
+  return roles.map((r) => ({
+    name: r.name,
+    description: r.description ?? null,
+    min_devices: r.min_devices ?? 0,
+    max_devices: r.max_devices ?? null,
+  }));
 }

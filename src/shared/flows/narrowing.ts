@@ -27,10 +27,15 @@ export function restrictedChanges(current: FlowDefinition | undefined, next: Flo
   const changes: RestrictedChange[] = [...policyWidening(current?.network_policy, next.network_policy)];
   next.steps.forEach((step, i) => {
     const previous = before.get(step.id);
-    const kept = (key: string) => previous !== undefined && previous.handler === step.handler && sameJson(previous.config[key], step.config[key]);
+    const kept = (key: string) =>
+      previous !== undefined && previous.handler === step.handler && sameJson(previous.config[key], step.config[key]);
     for (const key of hostAccessKeys(step)) {
       if (isInert(step, key) || kept(key)) continue;
-      changes.push({ restriction: 'container_host_access', path: `steps[${i}].config.${key}`, message: `${key} reaches past the sandbox's isolation` });
+      changes.push({
+        restriction: 'container_host_access',
+        path: `steps[${i}].config.${key}`,
+        message: `${key} reaches past the sandbox's isolation`,
+      });
     }
     if (!hasEgressFields(step)) return;
     for (const widening of stepEgressWidening(step, policy, `steps[${i}].config`)) {
@@ -47,7 +52,10 @@ function hostAccessKeys(step: FlowStep): string[] {
 }
 
 function hasEgressFields(step: FlowStep): boolean {
-  return narrowedFields(step).some((use) => use.narrowing === 'egress') || (findHandler(step.handler)?.fields.some((f) => f.narrowing === 'egress') ?? false);
+  return (
+    narrowedFields(step).some((use) => use.narrowing === 'egress') ||
+    (findHandler(step.handler)?.fields.some((f) => f.narrowing === 'egress') ?? false)
+  );
 }
 
 /** Absent, off, empty, or the handler's default: the option is not in use. */
@@ -62,7 +70,11 @@ function isInert(step: FlowStep, key: string): boolean {
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
-function stepEgressWidening(step: FlowStep, policy: Required<FlowNetworkPolicy>, base: string): { key: (typeof EGRESS_KEYS)[number]; path: string; message: string }[] {
+function stepEgressWidening(
+  step: FlowStep,
+  policy: Required<FlowNetworkPolicy>,
+  base: string,
+): { key: (typeof EGRESS_KEYS)[number]; path: string; message: string }[] {
   const found: { key: (typeof EGRESS_KEYS)[number]; path: string; message: string }[] = [];
   const rawMode = step.config.egress_mode;
   const mode = typeof rawMode === 'string' && rawMode in EGRESS_OPENNESS ? (rawMode as keyof typeof EGRESS_OPENNESS) : undefined;
@@ -72,13 +84,15 @@ function stepEgressWidening(step: FlowStep, policy: Required<FlowNetworkPolicy>,
   const stepMode = mode ?? policy.egress_mode;
   if (stepMode !== 'deny-all' && policy.egress_mode !== 'open') {
     strings(step.config.egress_allow).forEach((rule, j) => {
-      if (!policy.egress_allow.includes(rule)) found.push({ key: 'egress_allow', path: `${base}.egress_allow[${j}]`, message: `${rule} is not in the flow's allow list` });
+      if (!policy.egress_allow.includes(rule))
+        found.push({ key: 'egress_allow', path: `${base}.egress_allow[${j}]`, message: `${rule} is not in the flow's allow list` });
     });
   }
   if (stepMode !== 'deny-all' && Array.isArray(step.config.egress_deny)) {
     const kept = new Set(strings(step.config.egress_deny));
     const dropped = policy.egress_deny.filter((rule) => !kept.has(rule));
-    if (dropped.length > 0) found.push({ key: 'egress_deny', path: `${base}.egress_deny`, message: `drops the flow's deny rules ${dropped.join(', ')}` });
+    if (dropped.length > 0)
+      found.push({ key: 'egress_deny', path: `${base}.egress_deny`, message: `drops the flow's deny rules ${dropped.join(', ')}` });
   }
   return found;
 }

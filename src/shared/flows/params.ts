@@ -6,7 +6,15 @@ import type { FlowInput } from './definition.js';
  * admission (every trigger path) and anything that wants to check a launch form before sending it.
  */
 
-export type ParamIssueCode = 'not_an_object' | 'unknown_param' | 'required' | 'wrong_type' | 'out_of_bounds' | 'not_in_options' | 'pattern_mismatch' | 'unstorable_text';
+export type ParamIssueCode =
+  | 'not_an_object'
+  | 'unknown_param'
+  | 'required'
+  | 'wrong_type'
+  | 'out_of_bounds'
+  | 'not_in_options'
+  | 'pattern_mismatch'
+  | 'unstorable_text';
 
 export interface ParamIssue {
   /** `params` for the whole value, else `params.<name>`. */
@@ -16,8 +24,7 @@ export interface ParamIssue {
 }
 
 export type ParamsResult =
-  | { readonly ok: true; readonly params: Record<string, unknown> }
-  | { readonly ok: false; readonly issues: readonly ParamIssue[] };
+  { readonly ok: true; readonly params: Record<string, unknown> } | { readonly ok: false; readonly issues: readonly ParamIssue[] };
 
 /**
  * Checks `params` (absent counts as `{}`) against `inputs` and answers them normalized: defaults
@@ -34,7 +41,8 @@ export function validateParams(inputs: readonly FlowInput[], params: unknown): P
   const issues: ParamIssue[] = [];
   const known = new Set(inputs.map((i) => i.name));
   for (const name of Object.keys(values)) {
-    if (!known.has(name)) issues.push({ path: `params.${name}`, code: 'unknown_param', message: 'the flow declares no input of this name' });
+    if (!known.has(name))
+      issues.push({ path: `params.${name}`, code: 'unknown_param', message: 'the flow declares no input of this name' });
   }
   const normalized: Record<string, unknown> = {};
   for (const input of inputs) {
@@ -56,7 +64,11 @@ export function validateParams(inputs: readonly FlowInput[], params: unknown): P
 export function checkParamValue(input: FlowInput, value: unknown): { code: ParamIssueCode; message: string } | undefined {
   // The run stores its params as jsonb, which holds neither.
   const unstorable = findUnstorableText(value);
-  if (unstorable) return { code: 'unstorable_text', message: `${unstorable.path ? `${unstorable.path}: ` : ''}${UNSTORABLE_TEXT_MESSAGES[unstorable.kind]}` };
+  if (unstorable)
+    return {
+      code: 'unstorable_text',
+      message: `${unstorable.path ? `${unstorable.path}: ` : ''}${UNSTORABLE_TEXT_MESSAGES[unstorable.kind]}`,
+    };
   switch (input.type) {
     case 'string':
     case 'text':
@@ -88,7 +100,7 @@ function checkString(input: FlowInput, value: unknown): { code: ParamIssueCode; 
   if (bounds) return bounds;
   if (input.type === 'string' && input.pattern !== undefined) {
     const pattern = compilePattern(input.pattern);
-    if (!pattern) return { code: 'pattern_mismatch', message: 'the flow\'s pattern for this input is not a valid regular expression' };
+    if (!pattern) return { code: 'pattern_mismatch', message: "the flow's pattern for this input is not a valid regular expression" };
     if (!pattern.test(value)) return { code: 'pattern_mismatch', message: `must match the pattern ${input.pattern}` };
   }
   return undefined;

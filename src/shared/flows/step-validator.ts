@@ -27,7 +27,8 @@ export function validateStepConfig(handlerId: string, config: unknown, basePath:
   const issues: StepIssue[] = [];
   const fields = new Map(handler.fields.map((field) => [field.key, field]));
   for (const key of Object.keys(values)) {
-    if (!fields.has(key)) issues.push({ path: childPath(basePath, key), code: 'unknown_field', message: `${handler.id} has no field ${key}` });
+    if (!fields.has(key))
+      issues.push({ path: childPath(basePath, key), code: 'unknown_field', message: `${handler.id} has no field ${key}` });
   }
   for (const field of handler.fields) {
     const path = childPath(basePath, field.key);

@@ -25,7 +25,11 @@ function mayHoldUnstorableText(json: string): boolean {
  * The first string (object keys included) of a parsed JSON value that is unstorable text, with its
  * path below the value (`a.b[2]`, empty for the value itself) and which of `kinds` it is.
  */
-export function findUnstorableText(value: unknown, kinds: readonly UnstorableText[] = ['nul', 'unpaired_surrogate'], path = ''): { readonly path: string; readonly kind: UnstorableText } | undefined {
+export function findUnstorableText(
+  value: unknown,
+  kinds: readonly UnstorableText[] = ['nul', 'unpaired_surrogate'],
+  path = '',
+): { readonly path: string; readonly kind: UnstorableText } | undefined {
   if (typeof value === 'string') {
     const kind = kindOf(value, kinds);
     return kind ? { path, kind } : undefined;
@@ -49,6 +53,10 @@ export function findUnstorableText(value: unknown, kinds: readonly UnstorableTex
 }
 
 /** `findUnstorableText` of `value`, parsed from the JSON text `json`, searched only when the text could hold any. */
-export function findUnstorableTextInJson(json: string, value: unknown, kinds?: readonly UnstorableText[]): { readonly path: string; readonly kind: UnstorableText } | undefined {
+export function findUnstorableTextInJson(
+  json: string,
+  value: unknown,
+  kinds?: readonly UnstorableText[],
+): { readonly path: string; readonly kind: UnstorableText } | undefined {
   return mayHoldUnstorableText(json) ? findUnstorableText(value, kinds) : undefined;
 }

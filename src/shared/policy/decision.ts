@@ -44,12 +44,17 @@ export function decide(policy: Policy, scope: RouteScope, caller: Caller): Decis
     if (platformAdmin) return allow('platform admin');
     if (!caller.orgRole) return deny(`not a member of ${caller.org.slug}`, ROLE_GRANTS[policy] ?? []);
     if (policy === 'authenticated' || policy === 'org_member') return allow(`member of ${caller.org.slug} (${caller.orgRole})`);
-    if (policy === 'org_admin') return caller.orgRole === 'admin' ? allow(`admin of ${caller.org.slug}`) : deny(`requires the admin role in ${caller.org.slug}`, ['admin']);
+    if (policy === 'org_admin')
+      return caller.orgRole === 'admin'
+        ? allow(`admin of ${caller.org.slug}`)
+        : deny(`requires the admin role in ${caller.org.slug}`, ['admin']);
     return rolesSatisfy(policy, [caller.orgRole])
       ? allow(`role ${caller.orgRole} in ${caller.org.slug}`)
       : deny(`requires one of ${ROLE_GRANTS[policy]!.join(', ')} in ${caller.org.slug}; has ${caller.orgRole}`, ROLE_GRANTS[policy]!);
   }
   if (policy === 'authenticated') return allow('any authenticated caller');
   const granted = caller.realmRoles.find((role) => rolesSatisfy(policy, [role]));
-  return granted ? allow(`realm role ${granted}`) : deny(`requires one of the realm roles ${ROLE_GRANTS[policy]!.join(', ')}`, ROLE_GRANTS[policy]!);
+  return granted
+    ? allow(`realm role ${granted}`)
+    : deny(`requires one of the realm roles ${ROLE_GRANTS[policy]!.join(', ')}`, ROLE_GRANTS[policy]!);
 }

@@ -60,12 +60,16 @@ function checkRoutes(routes: readonly CatalogueRoute[], policy: string, subject:
     throw new OverrideRuleViolation('structural_policy', `${policy} describes how a route authenticates and cannot be assigned`);
   }
   for (const route of routes) {
-    if (route.action === PINNED_ACTION) throw new OverrideRuleViolation('permission_manage_pinned', `${subject}: permission:manage is pinned`);
+    if (route.action === PINNED_ACTION)
+      throw new OverrideRuleViolation('permission_manage_pinned', `${subject}: permission:manage is pinned`);
     if (STRUCTURAL_POLICIES.has(route.defaultPolicy)) {
       throw new OverrideRuleViolation('structural_policy', `${subject}: ${route.key} is ${route.defaultPolicy} and cannot be overridden`);
     }
     if ((policy === 'org_member' || policy === 'org_admin') && !route.params.includes('org_ref')) {
-      throw new OverrideRuleViolation('org_policy_needs_org_ref', `${subject}: ${policy} needs {org_ref} in every affected route; ${route.key} has none`);
+      throw new OverrideRuleViolation(
+        'org_policy_needs_org_ref',
+        `${subject}: ${policy} needs {org_ref} in every affected route; ${route.key} has none`,
+      );
     }
     if (policy === 'disabled' && route.action === NEVER_DISABLED_ACTION) {
       throw new OverrideRuleViolation('auth_me_never_disabled', `${subject}: auth:me may be reallocated but never disabled`);
@@ -83,8 +87,17 @@ export function checkActionOverride(catalogue: Catalogue, action: string, policy
 }
 
 /** Checks a route override (method + catalogue pattern); returns the route and the policy typed. */
-export function checkRouteOverride(catalogue: Catalogue, method: string, path: string, policy: string): { route: CatalogueRoute; policy: Policy } {
+export function checkRouteOverride(
+  catalogue: Catalogue,
+  method: string,
+  path: string,
+  policy: string,
+): { route: CatalogueRoute; policy: Policy } {
   const route = catalogue.routeByKey.get(`${method.toUpperCase()} ${path}`);
-  if (!route) throw new OverrideRuleViolation('unknown_route', `"${method} ${path}" is not a route of the catalogue (use its pattern, e.g. /runs/{run_id})`);
+  if (!route)
+    throw new OverrideRuleViolation(
+      'unknown_route',
+      `"${method} ${path}" is not a route of the catalogue (use its pattern, e.g. /runs/{run_id})`,
+    );
   return { route, policy: checkRoutes([route], policy, route.key) };
 }

@@ -19,7 +19,14 @@ export type PlannedChange =
   | { readonly kind: 'upgrade'; readonly orgId: string; readonly from: string; readonly role: string; readonly mappingId: string }
   | { readonly kind: 'downgrade'; readonly orgId: string; readonly from: string; readonly role: string; readonly mappingId: string }
   | { readonly kind: 'remove'; readonly orgId: string; readonly role: string }
-  | { readonly kind: 'untouched'; readonly orgId: string; readonly role: string; readonly source: 'manual' | 'idp'; readonly mappingId?: string; readonly why: string };
+  | {
+      readonly kind: 'untouched';
+      readonly orgId: string;
+      readonly role: string;
+      readonly source: 'manual' | 'idp';
+      readonly mappingId?: string;
+      readonly why: string;
+    };
 
 export interface SyncInput {
   readonly memberships: readonly ExistingMembership[];
@@ -46,16 +53,48 @@ export function planSync({ memberships, matched, authoritative }: SyncInput): Pl
   for (const [orgId, mapping] of desired) {
     const row = existing.get(orgId);
     if (!row) changes.push({ kind: 'add', orgId, role: mapping.role, mappingId: mapping.id });
-    else if (row.source === 'manual') changes.push({ kind: 'untouched', orgId, role: row.role, source: 'manual', mappingId: mapping.id, why: 'manual memberships are never changed by sync' });
-    else if (roleStrength(mapping.role) > roleStrength(row.role)) changes.push({ kind: 'upgrade', orgId, from: row.role, role: mapping.role, mappingId: mapping.id });
-    else if (roleStrength(mapping.role) === roleStrength(row.role)) changes.push({ kind: 'untouched', orgId, role: row.role, source: 'idp', mappingId: mapping.id, why: 'already holds the mapped role' });
+    else if (row.source === 'manual')
+      changes.push({
+        kind: 'untouched',
+        orgId,
+        role: row.role,
+        source: 'manual',
+        mappingId: mapping.id,
+        why: 'manual memberships are never changed by sync',
+      });
+    else if (roleStrength(mapping.role) > roleStrength(row.role))
+      changes.push({ kind: 'upgrade', orgId, from: row.role, role: mapping.role, mappingId: mapping.id });
+    else if (roleStrength(mapping.role) === roleStrength(row.role))
+      changes.push({
+        kind: 'untouched',
+        orgId,
+        role: row.role,
+        source: 'idp',
+        mappingId: mapping.id,
+        why: 'already holds the mapped role',
+      });
     else if (authoritative) changes.push({ kind: 'downgrade', orgId, from: row.role, role: mapping.role, mappingId: mapping.id });
-    else changes.push({ kind: 'untouched', orgId, role: row.role, source: 'idp', mappingId: mapping.id, why: 'additive mode keeps the stronger role' });
+    else
+      changes.push({
+        kind: 'untouched',
+        orgId,
+        role: row.role,
+        source: 'idp',
+        mappingId: mapping.id,
+        why: 'additive mode keeps the stronger role',
+      });
   }
   for (const row of memberships) {
     if (desired.has(row.orgId)) continue;
     if (row.source === 'idp' && authoritative) changes.push({ kind: 'remove', orgId: row.orgId, role: row.role });
-    else changes.push({ kind: 'untouched', orgId: row.orgId, role: row.role, source: row.source, why: row.source === 'manual' ? 'manual memberships are never changed by sync' : 'additive mode keeps idp memberships' });
+    else
+      changes.push({
+        kind: 'untouched',
+        orgId: row.orgId,
+        role: row.role,
+        source: row.source,
+        why: row.source === 'manual' ? 'manual memberships are never changed by sync' : 'additive mode keeps idp memberships',
+      });
   }
   return changes;
 }

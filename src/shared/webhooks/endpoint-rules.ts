@@ -30,7 +30,8 @@ export function webhookNameIssues(name: string): string[] {
   const issues: string[] = [];
   if (name === '') issues.push('must not be blank');
   if (length(name) > WEBHOOK_BOUNDS.nameLength) issues.push(`must be at most ${WEBHOOK_BOUNDS.nameLength} characters`);
-  if (name.split(/\s+/).some((word) => length(word) > WEBHOOK_BOUNDS.wordLength)) issues.push(`must have no word longer than ${WEBHOOK_BOUNDS.wordLength} characters`);
+  if (name.split(/\s+/).some((word) => length(word) > WEBHOOK_BOUNDS.wordLength))
+    issues.push(`must have no word longer than ${WEBHOOK_BOUNDS.wordLength} characters`);
   if (CONTROL.test(name)) issues.push('must not contain control characters');
   return issues;
 }

@@ -28,7 +28,10 @@ export interface TriggerBody {
   readonly providerRefs: ProviderRef[];
 }
 
-export type TriggerBodyCode = Extract<ProblemCode, 'invalid_payload' | 'external_id_not_text' | 'too_many_provider_references' | 'too_many_targets' | 'unknown_device_reference'>;
+export type TriggerBodyCode = Extract<
+  ProblemCode,
+  'invalid_payload' | 'external_id_not_text' | 'too_many_provider_references' | 'too_many_targets' | 'unknown_device_reference'
+>;
 
 export interface TriggerBodyFailure {
   readonly ok: false;
@@ -50,8 +53,19 @@ function invalid(path: string, message: string, code: TriggerBodyCode = 'invalid
   return { ok: false, status: 422, code, detail: `${path || '(body)'}: ${message}`, extensions: { errors: [{ path, message }] } };
 }
 
-function tooMany(code: 'too_many_targets' | 'too_many_provider_references', what: string, count: number, limit: number): TriggerBodyFailure {
-  return { ok: false, status: 422, code, detail: `The body names ${count} ${what}; at most ${limit} are accepted.`, extensions: { limit, count } };
+function tooMany(
+  code: 'too_many_targets' | 'too_many_provider_references',
+  what: string,
+  count: number,
+  limit: number,
+): TriggerBodyFailure {
+  return {
+    ok: false,
+    status: 422,
+    code,
+    detail: `The body names ${count} ${what}; at most ${limit} are accepted.`,
+    extensions: { limit, count },
+  };
 }
 
 /**
@@ -90,7 +104,8 @@ function readReference(role: string, entry: unknown, path: string): Reference {
     return invalid(`${path}.provider_id`, `must be a non-empty string of at most ${MAX_REFERENCE_TEXT} characters`);
   }
   // The usual mistake of a template that renders an id unquoted: its own code, so senders can tell.
-  if (typeof externalId === 'number') return invalid(`${path}.external_id`, 'must be text: quote the id ("17", not 17)', 'external_id_not_text');
+  if (typeof externalId === 'number')
+    return invalid(`${path}.external_id`, 'must be text: quote the id ("17", not 17)', 'external_id_not_text');
   if (typeof externalId !== 'string' || externalId === '' || externalId.length > MAX_REFERENCE_TEXT) {
     return invalid(`${path}.external_id`, `must be a non-empty string of at most ${MAX_REFERENCE_TEXT} characters`);
   }
@@ -172,7 +187,10 @@ export interface DeviceLookups {
  * Rule 7, once the caller has looked the devices up: every role's device ids (the given UUIDs, then
  * the resolved references, distinct), or 400 `unknown_device_reference` naming what was not found.
  */
-export function resolveTargets(body: TriggerBody, found: DeviceLookups): { readonly ok: true; readonly targets: Record<string, string[]> } | TriggerBodyFailure {
+export function resolveTargets(
+  body: TriggerBody,
+  found: DeviceLookups,
+): { readonly ok: true; readonly targets: Record<string, string[]> } | TriggerBodyFailure {
   const live: ReadonlySet<string> = Array.isArray(found.liveIds) ? new Set(found.liveIds) : (found.liveIds as ReadonlySet<string>);
   const missing: MissingReference[] = [];
   const resolved = new Map<string, Set<string>>();
@@ -189,7 +207,13 @@ export function resolveTargets(body: TriggerBody, found: DeviceLookups): { reado
     else resolved.get(ref.role)!.add(id);
   }
   if (missing.length > 0) {
-    return { ok: false, status: 400, code: 'unknown_device_reference', detail: unknownReferencesMessage(missing), extensions: { missing: missing.slice(0, MAX_LISTED_MISSING), missing_count: missing.length } };
+    return {
+      ok: false,
+      status: 400,
+      code: 'unknown_device_reference',
+      detail: unknownReferencesMessage(missing),
+      extensions: { missing: missing.slice(0, MAX_LISTED_MISSING), missing_count: missing.length },
+    };
   }
   return { ok: true, targets: Object.fromEntries([...resolved].map(([role, ids]) => [role, [...ids]])) };
 }

@@ -11,7 +11,8 @@ export function isPage(body: unknown): body is Page {
 
 /** The query parameter and value that ask for the page after `page`, or undefined when it was the last. */
 export function nextPageQuery(page: Page): { readonly key: 'cursor' | 'offset'; readonly value: string } | undefined {
-  if ('next_cursor' in page) return typeof page.next_cursor === 'string' && page.next_cursor !== '' ? { key: 'cursor', value: page.next_cursor } : undefined;
+  if ('next_cursor' in page)
+    return typeof page.next_cursor === 'string' && page.next_cursor !== '' ? { key: 'cursor', value: page.next_cursor } : undefined;
   const { total, offset } = page;
   if (typeof total !== 'number' || typeof offset !== 'number' || page.items.length === 0) return undefined;
   const next = offset + page.items.length;

@@ -40,7 +40,8 @@ export function parseApiOptions(method: string, path: string, raw: Record<string
     ...strings(raw.rawField).map((f) => ({ pair: splitPair(f, '=', '--raw-field'), typed: false })),
   ].map(({ pair: [key, value], typed }) => ({ key, value, typed }));
   const input = typeof raw.input === 'string' ? raw.input : undefined;
-  if (input !== undefined && fields.length > 0 && upper !== 'GET') throw usageError('--input and --field cannot both make the body', 'fields go into the query string of a GET only');
+  if (input !== undefined && fields.length > 0 && upper !== 'GET')
+    throw usageError('--input and --field cannot both make the body', 'fields go into the query string of a GET only');
   const headers = Object.fromEntries(strings(raw.header).map((h) => splitPair(h, ':', '--header')));
   const jq = typeof raw.jq === 'string' ? raw.jq : undefined;
   if (jq !== undefined && jq.trim() === '') throw usageError('--jq takes a jq filter, e.g. .items[].id');
@@ -111,7 +112,8 @@ export async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
     const asked = new Set<string>();
     for (let next = nextPageQuery(answer); next !== undefined; next = nextPageQuery(pages[pages.length - 1]!)) {
       // A server handing back a cursor or offset it already gave would otherwise loop forever.
-      if (asked.has(`${next.key}=${next.value}`)) throw new CliError('server_error', `--paginate: the server offered ${next.key}=${next.value} twice`);
+      if (asked.has(`${next.key}=${next.value}`))
+        throw new CliError('server_error', `--paginate: the server offered ${next.key}=${next.value} twice`);
       asked.add(`${next.key}=${next.value}`);
       const page = await send({ ...query, [next.key]: [next.value] });
       if (!isPage(page)) throw new CliError('server_error', `--paginate: the page at ${next.key}=${next.value} is not a list`);

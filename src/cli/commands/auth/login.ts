@@ -13,13 +13,18 @@ export function parseLoginOptions(raw: Record<string, unknown>, env: NodeJS.Proc
   if (clientCredentials && withToken) throw usageError('--client-credentials and --with-token cannot be combined');
   if ((clientCredentials || withToken) && raw.device === true) throw usageError('--device is for interactive login only');
   const timeout = raw.timeout === undefined ? 300 : Number(raw.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw usageError(`--timeout must be a positive number of seconds, not ${String(raw.timeout)}`);
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw usageError(`--timeout must be a positive number of seconds, not ${String(raw.timeout)}`);
   const port = raw.callbackPort === undefined ? undefined : Number(raw.callbackPort);
-  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw usageError(`--callback-port must be a TCP port, not ${String(raw.callbackPort)}`);
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536))
+    throw usageError(`--callback-port must be a TCP port, not ${String(raw.callbackPort)}`);
   const clientId = typeof raw.clientId === 'string' ? raw.clientId : env.SVC_CLIENT_ID || undefined;
   const clientSecret = typeof raw.clientSecret === 'string' ? raw.clientSecret : env.SVC_CLIENT_SECRET || undefined;
   if (clientCredentials && (clientId === undefined || clientSecret === undefined)) {
-    throw usageError('--client-credentials needs a client id and secret', 'pass --client-id and --client-secret, or set SVC_CLIENT_ID and SVC_CLIENT_SECRET');
+    throw usageError(
+      '--client-credentials needs a client id and secret',
+      'pass --client-id and --client-secret, or set SVC_CLIENT_ID and SVC_CLIENT_SECRET',
+    );
   }
   return {
     mode: clientCredentials ? 'client_credentials' : withToken ? 'with_token' : 'interactive',

@@ -39,11 +39,18 @@ export async function runLogout(_options: LogoutOptions, ctx: Context): Promise<
   if (ctx.env.SVC_TOKEN) ctx.io.err('SVC_TOKEN is still set and will be used.\n');
 }
 
-function report(ctx: Context, profile: string, revocation: Revocation | { readonly outcome: 'damaged'; readonly backup: string }, method: string | undefined): void {
+function report(
+  ctx: Context,
+  profile: string,
+  revocation: Revocation | { readonly outcome: 'damaged'; readonly backup: string },
+  method: string | undefined,
+): void {
   const warning = styles(ctx.io.colorErr).yellow('warning');
   switch (revocation.outcome) {
     case 'damaged':
-      ctx.io.err(`${warning}: the stored credential was damaged and is removed without revoking anything; the file as it was is in ${revocation.backup}.\n`);
+      ctx.io.err(
+        `${warning}: the stored credential was damaged and is removed without revoking anything; the file as it was is in ${revocation.backup}.\n`,
+      );
       break;
     case 'revoked':
       ctx.io.err(`Logged out (profile ${profile}); the refresh token is revoked at ${revocation.issuer}.\n`);
@@ -52,7 +59,9 @@ function report(ctx: Context, profile: string, revocation: Revocation | { readon
       ctx.io.err(`${warning}: ${revocation.issuer} has no token revocation endpoint; the refresh token stays valid until it expires.\n`);
       break;
     case 'failed':
-      ctx.io.err(`${warning}: could not revoke the refresh token at ${revocation.issuer} (${revocation.reason}); it stays valid until it expires.\n`);
+      ctx.io.err(
+        `${warning}: could not revoke the refresh token at ${revocation.issuer} (${revocation.reason}); it stays valid until it expires.\n`,
+      );
       break;
     case 'nothing_to_revoke':
       if (method === 'token') ctx.io.err('The token itself stays valid; a personal access token is revoked with svc tokens revoke ID.\n');

@@ -69,7 +69,10 @@ export async function runStatus(options: StatusOptions, ctx: Context): Promise<v
   }
   if (user === null) {
     throw new CliError('auth_required', 'the server refuses the credential', {
-      hint: status.credential_source === 'env' ? 'unset SVC_TOKEN or set a valid token' : loginCommand({ profile: status.profile, server: status.server, method: stored?.method, clientId: stored?.client_id }),
+      hint:
+        status.credential_source === 'env'
+          ? 'unset SVC_TOKEN or set a valid token'
+          : loginCommand({ profile: status.profile, server: status.server, method: stored?.method, clientId: stored?.client_id }),
     });
   }
 }

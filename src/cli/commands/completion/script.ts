@@ -44,7 +44,9 @@ function walkCommandPath(nodes: Node[], words: { first: number; before: string; 
   return `  for ((i = ${words.first}; i < ${words.before}; i++)); do
     word="\${${words.words}[i]}"
     case "$cmdpath/$word" in
-      ${subcommandPaths(nodes).map((p) => `'${p}'`).join('|')}) cmdpath="$cmdpath/$word" ;;
+      ${subcommandPaths(nodes)
+        .map((p) => `'${p}'`)
+        .join('|')}) cmdpath="$cmdpath/$word" ;;
     esac
   done`;
 }
@@ -68,7 +70,10 @@ complete -o default -F _svc svc
 const zshQuote = (w: Word) => `'${w.word}:${w.description.replace(/\\/g, '\\\\').replace(/:/g, '\\:').replace(/'/g, `'\\''`)}'`;
 
 function zsh(nodes: Node[]): string {
-  const cases = nodes.map((n) => `    '${n.path}')\n      subcommands=(${n.commands.map(zshQuote).join(' ')})\n      flags=(${n.flags.map(zshQuote).join(' ')}) ;;`);
+  const cases = nodes.map(
+    (n) =>
+      `    '${n.path}')\n      subcommands=(${n.commands.map(zshQuote).join(' ')})\n      flags=(${n.flags.map(zshQuote).join(' ')}) ;;`,
+  );
   return `#compdef svc
 # svc completion for zsh: source <(svc completion zsh), or save as _svc in a directory of $fpath
 _svc() {
@@ -99,14 +104,19 @@ function fish(nodes: Node[]): string {
   for (const n of nodes) {
     const at = `-n ${fishQuote(`__svc_at '${n.path}'`)}`;
     for (const c of n.commands) lines.push(`complete -c svc ${at} -f -a ${fishQuote(c.word)} -d ${fishQuote(c.description)}`);
-    for (const f of n.flags) lines.push(`complete -c svc ${at} ${f.word.startsWith('--') ? `-l ${f.word.slice(2)}` : `-s ${f.word.slice(1)}`} -d ${fishQuote(f.description)}`);
+    for (const f of n.flags)
+      lines.push(
+        `complete -c svc ${at} ${f.word.startsWith('--') ? `-l ${f.word.slice(2)}` : `-s ${f.word.slice(1)}`} -d ${fishQuote(f.description)}`,
+      );
   }
   return `# svc completion for fish: svc completion fish > ~/.config/fish/completions/svc.fish
 function __svc_at
     set -l cmdpath ''
     for word in (commandline -opc)[2..-1]
         switch "$cmdpath/$word"
-            case ${subcommandPaths(nodes).map((p) => `'${p}'`).join(' ')}
+            case ${subcommandPaths(nodes)
+              .map((p) => `'${p}'`)
+              .join(' ')}
                 set cmdpath "$cmdpath/$word"
         end
     end

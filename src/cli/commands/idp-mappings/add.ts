@@ -19,7 +19,8 @@ export function parseMappingsAddOptions(raw: Record<string, unknown>): MappingsA
   const org = orgOf(raw);
   // Not flag.string: a value is taken exactly as given.
   const value = typeof raw.value === 'string' ? raw.value : undefined;
-  if (value === undefined || value === '') throw usageError('svc idp-mappings add needs the claim value', 'pass --value VALUE (e.g. --value /Network-Ops)');
+  if (value === undefined || value === '')
+    throw usageError('svc idp-mappings add needs the claim value', 'pass --value VALUE (e.g. --value /Network-Ops)');
   const role = roleOf(flag.string(raw, 'role'), '--role');
   if (role === undefined) throw usageError('svc idp-mappings add needs a role', 'pass --role viewer|auditor|approver|operator|admin');
   return { org, claim: flag.string(raw, 'claim') ?? 'groups', value, role, active: raw.active !== false, json: flag.json(raw) };
@@ -27,12 +28,14 @@ export function parseMappingsAddOptions(raw: Record<string, unknown>): MappingsA
 
 /** `POST /orgs/{org_ref}/idp-mappings`, with `X-Org-Id` naming the same organization (the API asks for both). */
 export async function runMappingsAdd(options: MappingsAddOptions, ctx: Context): Promise<void> {
-  const mapping = (await new ApiClient(ctx).request({
-    method: 'POST',
-    path: `/orgs/${enc(options.org)}/idp-mappings`,
-    headers: { 'x-org-id': options.org },
-    body: { claim: options.claim, value: options.value, role: options.role, is_active: options.active },
-  })).body as Mapping;
+  const mapping = (
+    await new ApiClient(ctx).request({
+      method: 'POST',
+      path: `/orgs/${enc(options.org)}/idp-mappings`,
+      headers: { 'x-org-id': options.org },
+      body: { claim: options.claim, value: options.value, role: options.role, is_active: options.active },
+    })
+  ).body as Mapping;
   if (options.json) printJson(ctx.io, mapping);
   else ctx.io.err(`Added mapping ${mapping.id}: ${mapping.claim} "${mapping.value}" -> ${mapping.role} in ${options.org}.\n`);
 }

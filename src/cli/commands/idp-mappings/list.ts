@@ -18,7 +18,9 @@ export function parseMappingsListOptions(raw: Record<string, unknown>): Mappings
 /** `GET /orgs/{org_ref}/idp-mappings[?active=]`. `--json`: `{items}`. */
 export async function runMappingsList(options: MappingsListOptions, ctx: Context): Promise<void> {
   const query: Record<string, string> = options.active === undefined ? {} : { active: String(options.active) };
-  const body = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}/idp-mappings`, query })).body as { items: Mapping[] };
+  const body = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}/idp-mappings`, query })).body as {
+    items: Mapping[];
+  };
   if (options.json) return printJson(ctx.io, body);
   printTable(ctx.io, body.items, MAPPING_COLUMNS, `No IdP mappings in ${options.org}.`);
 }

@@ -40,16 +40,24 @@ interface Preview {
 /** `GET /orgs/{org_ref}/idp-mappings?preview_user=&groups=…`: what that login would change, writing nothing. */
 export async function runMappingsPreview(options: MappingsPreviewOptions, ctx: Context): Promise<void> {
   const query = { preview_user: options.user, ...(options.groups.length > 0 ? { groups: options.groups } : {}) };
-  const preview = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}/idp-mappings`, query })).body as Preview;
+  const preview = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}/idp-mappings`, query }))
+    .body as Preview;
   if (options.json) return printJson(ctx.io, preview);
-  ctx.io.err(`A login of ${preview.user.username} with ${preview.claim} [${options.groups.join(', ')}] (${preview.authoritative ? 'authoritative' : 'additive'} sync):\n`);
-  printTable<PreviewChange>(ctx.io, preview.changes, [
-    { header: 'KIND', value: (c) => c.kind },
-    { header: 'ORG', value: (c) => c.org.slug },
-    { header: 'ROLE', value: (c) => c.role },
-    { header: 'FROM', value: (c) => c.from },
-    { header: 'VALUE', value: (c) => c.mapping?.value },
-    { header: 'WHY', value: (c) => c.why },
-  ], 'No changes.');
+  ctx.io.err(
+    `A login of ${preview.user.username} with ${preview.claim} [${options.groups.join(', ')}] (${preview.authoritative ? 'authoritative' : 'additive'} sync):\n`,
+  );
+  printTable<PreviewChange>(
+    ctx.io,
+    preview.changes,
+    [
+      { header: 'KIND', value: (c) => c.kind },
+      { header: 'ORG', value: (c) => c.org.slug },
+      { header: 'ROLE', value: (c) => c.role },
+      { header: 'FROM', value: (c) => c.from },
+      { header: 'VALUE', value: (c) => c.mapping?.value },
+      { header: 'WHY', value: (c) => c.why },
+    ],
+    'No changes.',
+  );
   if (preview.hidden_changes > 0) ctx.io.err(`${preview.hidden_changes} more change(s) in organizations you do not administer.\n`);
 }

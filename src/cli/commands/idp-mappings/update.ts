@@ -18,13 +18,20 @@ export function parseMappingsUpdateOptions(id: string, raw: Record<string, unkno
   if (role !== undefined) changes.role = role;
   const active = activeFlag(raw);
   if (active !== undefined) changes.is_active = active;
-  if (Object.keys(changes).length === 0) throw usageError('nothing to change', 'pass --role ROLE and/or --active/--no-active (claim and value are immutable)');
+  if (Object.keys(changes).length === 0)
+    throw usageError('nothing to change', 'pass --role ROLE and/or --active/--no-active (claim and value are immutable)');
   return { org: orgOf(raw), id, changes, json: flag.json(raw) };
 }
 
 /** `PATCH /orgs/{org_ref}/idp-mappings/{mapping_id}`. */
 export async function runMappingsUpdate(options: MappingsUpdateOptions, ctx: Context): Promise<void> {
-  const mapping = (await new ApiClient(ctx).request({ method: 'PATCH', path: `/orgs/${enc(options.org)}/idp-mappings/${enc(options.id)}`, body: options.changes })).body as Mapping;
+  const mapping = (
+    await new ApiClient(ctx).request({
+      method: 'PATCH',
+      path: `/orgs/${enc(options.org)}/idp-mappings/${enc(options.id)}`,
+      body: options.changes,
+    })
+  ).body as Mapping;
   if (options.json) printJson(ctx.io, mapping);
   else ctx.io.err(`Updated mapping ${mapping.id}: ${mapping.role}, ${mapping.is_active ? 'active' : 'inactive'}.\n`);
 }

@@ -19,7 +19,10 @@ export function parseMembersAddOptions(user: string, raw: Record<string, unknown
 
 /** `POST /orgs/{org_ref}/members` (role default viewer, source manual). */
 export async function runMembersAdd(options: MembersAddOptions, ctx: Context): Promise<void> {
-  const body = { ...(UUID.test(options.user) ? { user_id: options.user } : { username: options.user }), ...(options.role === undefined ? {} : { role: options.role }) };
+  const body = {
+    ...(UUID.test(options.user) ? { user_id: options.user } : { username: options.user }),
+    ...(options.role === undefined ? {} : { role: options.role }),
+  };
   const member = (await new ApiClient(ctx).request({ method: 'POST', path: `/orgs/${enc(options.org)}/members`, body })).body as Member;
   if (options.json) printJson(ctx.io, member);
   else ctx.io.err(`Added ${member.username} to ${options.org} as ${member.role}.\n`);

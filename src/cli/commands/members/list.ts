@@ -24,12 +24,18 @@ export async function runMembersList(options: MembersListOptions, ctx: Context):
   if (options.offset !== undefined) query.offset = String(options.offset);
   const page = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}/members`, query })).body as Page<Member>;
   if (options.json) return printJson(ctx.io, page);
-  printTable<Member>(ctx.io, page.items, [
-    { header: 'USERNAME', value: (m) => m.username },
-    { header: 'ROLE', value: (m) => m.role },
-    { header: 'SOURCE', value: (m) => m.source },
-    { header: 'EMAIL', value: (m) => m.email },
-    { header: 'USER ID', value: (m) => m.user_id },
-  ], `No members in ${options.org}.`);
-  if (page.total > page.offset + page.items.length) ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --offset ${page.offset + page.items.length} for more.\n`);
+  printTable<Member>(
+    ctx.io,
+    page.items,
+    [
+      { header: 'USERNAME', value: (m) => m.username },
+      { header: 'ROLE', value: (m) => m.role },
+      { header: 'SOURCE', value: (m) => m.source },
+      { header: 'EMAIL', value: (m) => m.email },
+      { header: 'USER ID', value: (m) => m.user_id },
+    ],
+    `No members in ${options.org}.`,
+  );
+  if (page.total > page.offset + page.items.length)
+    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --offset ${page.offset + page.items.length} for more.\n`);
 }

@@ -9,7 +9,9 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export async function memberId(client: ApiClient, org: string, user: string): Promise<string> {
   if (UUID.test(user)) return user;
   for (let offset = 0; ; offset += 500) {
-    const page = (await client.request({ method: 'GET', path: `/orgs/${enc(org)}/members`, query: { limit: '500', offset: String(offset) } })).body as Page<Member>;
+    const page = (
+      await client.request({ method: 'GET', path: `/orgs/${enc(org)}/members`, query: { limit: '500', offset: String(offset) } })
+    ).body as Page<Member>;
     const found = page.items.find((m) => m.username === user);
     if (found) return found.user_id;
     if (page.items.length === 0 || offset + page.items.length >= page.total) break;

@@ -23,7 +23,9 @@ export function parseMembersSetRoleOptions(user: string, role: string, raw: Reco
 export async function runMembersSetRole(options: MembersSetRoleOptions, ctx: Context): Promise<void> {
   const client = new ApiClient(ctx);
   const id = await memberId(client, options.org, options.user);
-  const member = (await client.request({ method: 'PATCH', path: `/orgs/${enc(options.org)}/members/${enc(id)}`, body: { role: options.role } })).body as Member;
+  const member = (
+    await client.request({ method: 'PATCH', path: `/orgs/${enc(options.org)}/members/${enc(id)}`, body: { role: options.role } })
+  ).body as Member;
   if (options.json) printJson(ctx.io, member);
   else ctx.io.err(`${member.username} is now ${member.role} in ${options.org}.\n`);
 }

@@ -20,7 +20,11 @@ export function parseOrgsCreateOptions(slug: string, raw: Record<string, unknown
 
 /** `POST /orgs`. */
 export async function runOrgsCreate(options: OrgsCreateOptions, ctx: Context): Promise<void> {
-  const body = { slug: options.slug, name: options.name, ...(options.description === undefined ? {} : { description: options.description }) };
+  const body = {
+    slug: options.slug,
+    name: options.name,
+    ...(options.description === undefined ? {} : { description: options.description }),
+  };
   const org = (await new ApiClient(ctx).request({ method: 'POST', path: '/orgs', body })).body as Org;
   if (options.json) printJson(ctx.io, org);
   else ctx.io.err(`Created organization ${org.slug} (${org.id}).\n`);

@@ -21,7 +21,12 @@ export function pageNumber(raw: Record<string, unknown>, key: 'limit' | 'offset'
 }
 
 export function parseOrgsListOptions(raw: Record<string, unknown>): OrgsListOptions {
-  return { json: flag.json(raw), includeInactive: raw.includeInactive === true, limit: pageNumber(raw, 'limit'), offset: pageNumber(raw, 'offset') };
+  return {
+    json: flag.json(raw),
+    includeInactive: raw.includeInactive === true,
+    limit: pageNumber(raw, 'limit'),
+    offset: pageNumber(raw, 'offset'),
+  };
 }
 
 /** `GET /orgs`: the organizations the caller sees. `--json`: `{items, total, limit, offset}`. */
@@ -33,5 +38,6 @@ export async function runOrgsList(options: OrgsListOptions, ctx: Context): Promi
   const page = (await new ApiClient(ctx).request({ method: 'GET', path: '/orgs', query })).body as Page<OrgListItem>;
   if (options.json) return printJson(ctx.io, page);
   printTable(ctx.io, page.items, ORG_COLUMNS, 'No organizations.');
-  if (page.total > page.offset + page.items.length) ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --offset ${page.offset + page.items.length} for more.\n`);
+  if (page.total > page.offset + page.items.length)
+    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --offset ${page.offset + page.items.length} for more.\n`);
 }

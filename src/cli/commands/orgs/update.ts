@@ -19,7 +19,8 @@ export function parseOrgsUpdateOptions(org: string, raw: Record<string, unknown>
   if (typeof raw.description === 'string') changes.description = raw.description === '' ? null : raw.description;
   if (typeof raw.active === 'boolean') changes.is_active = raw.active;
   if (typeof raw.shared === 'boolean') changes.is_shared = raw.shared;
-  if (Object.keys(changes).length === 0) throw usageError('nothing to change', 'pass --name, --description, --active/--no-active or --shared/--no-shared');
+  if (Object.keys(changes).length === 0)
+    throw usageError('nothing to change', 'pass --name, --description, --active/--no-active or --shared/--no-shared');
   return { org, changes, json: flag.json(raw) };
 }
 

@@ -17,13 +17,18 @@ export function parseActionsOptions(raw: Record<string, unknown>): ActionsOption
 export async function runActions(options: ActionsOptions, ctx: Context): Promise<void> {
   const actions = await permsApi(new ApiClient(ctx)).actions();
   if (options.json) return printJson(ctx.io, { actions });
-  printTable<ActionRow>(ctx.io, actions, [
-    { header: 'ACTION', value: (a) => a.action },
-    { header: 'DEFAULT', value: (a) => a.default_policy },
-    { header: 'OVERRIDE', value: (a) => a.override },
-    { header: 'EFFECTIVE', value: (a) => a.effective_policy },
-    { header: 'ROUTES', value: (a) => a.routes },
-    { header: 'OVERRIDABLE', value: (a) => (a.overridable ? 'yes' : 'no') },
-    { header: 'UPDATED BY', value: (a) => a.updated_by },
-  ], 'No actions.');
+  printTable<ActionRow>(
+    ctx.io,
+    actions,
+    [
+      { header: 'ACTION', value: (a) => a.action },
+      { header: 'DEFAULT', value: (a) => a.default_policy },
+      { header: 'OVERRIDE', value: (a) => a.override },
+      { header: 'EFFECTIVE', value: (a) => a.effective_policy },
+      { header: 'ROUTES', value: (a) => a.routes },
+      { header: 'OVERRIDABLE', value: (a) => (a.overridable ? 'yes' : 'no') },
+      { header: 'UPDATED BY', value: (a) => a.updated_by },
+    ],
+    'No actions.',
+  );
 }

@@ -50,12 +50,15 @@ export function permsApi(client: ApiClient): PermsApi & {
 } {
   const body = async <T>(promise: Promise<{ body: unknown }>) => (await promise).body as T;
   return {
-    actions: async () => (await body<{ actions: ActionRow[] }>(client.request({ method: 'GET', path: '/settings/permissions/actions' }))).actions,
+    actions: async () =>
+      (await body<{ actions: ActionRow[] }>(client.request({ method: 'GET', path: '/settings/permissions/actions' }))).actions,
     routes: async () => (await body<{ routes: RouteRow[] }>(client.request({ method: 'GET', path: '/settings/permissions' }))).routes,
     setAction: (action, policy) => body(client.request({ method: 'PUT', path: OVERRIDE, body: { action, policy } })),
     clearAction: (action) => body(client.request({ method: 'DELETE', path: OVERRIDE, query: { action } })),
-    setRoute: (method, path, policy) => body(client.request({ method: 'PUT', path: '/settings/permissions/override', body: { method, path, policy } })),
-    clearRoute: (method, path) => body(client.request({ method: 'DELETE', path: '/settings/permissions/override', query: { method, path } })),
+    setRoute: (method, path, policy) =>
+      body(client.request({ method: 'PUT', path: '/settings/permissions/override', body: { method, path, policy } })),
+    clearRoute: (method, path) =>
+      body(client.request({ method: 'DELETE', path: '/settings/permissions/override', query: { method, path } })),
   };
 }
 

@@ -16,7 +16,8 @@ export function parseBrowseOptions(raw: Record<string, unknown>, explicit: boole
   return { json: flag.json(raw), explicit };
 }
 
-const NON_INTERACTIVE = 'use svc perms actions, svc perms routes, svc perms set-action ACTION POLICY, svc perms clear-action ACTION --yes (each with --json)';
+const NON_INTERACTIVE =
+  'use svc perms actions, svc perms routes, svc perms set-action ACTION POLICY, svc perms clear-action ACTION --yes (each with --json)';
 
 /**
  * The interactive matrix in a terminal. `svc perms` alone, with `--json` or without a terminal, lists

@@ -15,7 +15,13 @@ export interface ExplainOptions {
 }
 
 export function parseExplainOptions(method: string, path: string, raw: Record<string, unknown>): ExplainOptions {
-  return { ...routeTarget(method, path), user: flag.string(raw, 'user'), realmRoles: flag.string(raw, 'realmRoles'), inOrg: flag.string(raw, 'inOrg'), json: flag.json(raw) };
+  return {
+    ...routeTarget(method, path),
+    user: flag.string(raw, 'user'),
+    realmRoles: flag.string(raw, 'realmRoles'),
+    inOrg: flag.string(raw, 'inOrg'),
+    json: flag.json(raw),
+  };
 }
 
 interface Explanation {

@@ -16,7 +16,8 @@ export interface RoutesOptions {
 
 export function parseRoutesOptions(raw: Record<string, unknown>): RoutesOptions {
   const source = flag.string(raw, 'source');
-  if (source !== undefined && !(SOURCES as readonly string[]).includes(source)) throw usageError(`--source must be one of ${SOURCES.join(', ')}, not "${source}"`);
+  if (source !== undefined && !(SOURCES as readonly string[]).includes(source))
+    throw usageError(`--source must be one of ${SOURCES.join(', ')}, not "${source}"`);
   return { json: flag.json(raw), action: flag.string(raw, 'action'), source: source as RouteRow['source'] | undefined };
 }
 
@@ -26,13 +27,18 @@ export async function runRoutes(options: RoutesOptions, ctx: Context): Promise<v
     (r) => (options.action === undefined || r.action === options.action) && (options.source === undefined || r.source === options.source),
   );
   if (options.json) return printJson(ctx.io, { routes });
-  printTable<RouteRow>(ctx.io, routes, [
-    { header: 'METHOD', value: (r) => r.method },
-    { header: 'PATH', value: (r) => r.path },
-    { header: 'ACTION', value: (r) => r.action },
-    { header: 'SCOPE', value: (r) => r.scope },
-    { header: 'DEFAULT', value: (r) => r.default_policy },
-    { header: 'EFFECTIVE', value: (r) => r.effective_policy },
-    { header: 'SOURCE', value: (r) => r.source },
-  ], 'No routes match.');
+  printTable<RouteRow>(
+    ctx.io,
+    routes,
+    [
+      { header: 'METHOD', value: (r) => r.method },
+      { header: 'PATH', value: (r) => r.path },
+      { header: 'ACTION', value: (r) => r.action },
+      { header: 'SCOPE', value: (r) => r.scope },
+      { header: 'DEFAULT', value: (r) => r.default_policy },
+      { header: 'EFFECTIVE', value: (r) => r.effective_policy },
+      { header: 'SOURCE', value: (r) => r.source },
+    ],
+    'No routes match.',
+  );
 }

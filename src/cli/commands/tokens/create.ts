@@ -19,7 +19,14 @@ export function parseTokensCreateOptions(name: string, raw: Record<string, unkno
   if (days !== undefined && !/^\d+$/.test(days)) throw usageError(`--expires-in-days must be a whole number, not "${days}"`);
   const expiresAt = flag.string(raw, 'expiresAt');
   if (days !== undefined && expiresAt !== undefined) throw usageError('give --expires-in-days or --expires-at, not both');
-  return { name, user: flag.string(raw, 'user'), org: flag.string(raw, 'org'), expiresInDays: days === undefined ? undefined : Number(days), expiresAt, json: flag.json(raw) };
+  return {
+    name,
+    user: flag.string(raw, 'user'),
+    org: flag.string(raw, 'org'),
+    expiresInDays: days === undefined ? undefined : Number(days),
+    expiresAt,
+    json: flag.json(raw),
+  };
 }
 
 /**
@@ -36,7 +43,9 @@ export async function runTokensCreate(options: TokensCreateOptions, ctx: Context
   };
   const created = (await new ApiClient(ctx).request({ method: 'POST', path: '/api-tokens', body })).body as TokenRecord & { token: string };
   const s = styles(ctx.io.colorErr);
-  ctx.io.err(`Created token ${created.name} (${created.id}) for ${created.user.username} in ${created.org.slug}, expires ${created.expires_at ?? 'never'}.\n`);
+  ctx.io.err(
+    `Created token ${created.name} (${created.id}) for ${created.user.username} in ${created.org.slug}, expires ${created.expires_at ?? 'never'}.\n`,
+  );
   ctx.io.err(`${s.yellow('warning')}: copy the token now; it will not be shown again.\n`);
   if (options.json) printJson(ctx.io, created);
   else ctx.io.out(`${created.token}\n`);

@@ -13,7 +13,12 @@ export interface TokensListOptions {
 }
 
 export function parseTokensListOptions(raw: Record<string, unknown>): TokensListOptions {
-  return { user: flag.string(raw, 'user'), org: flag.string(raw, 'org'), includeRevoked: raw.includeRevoked === true, json: flag.json(raw) };
+  return {
+    user: flag.string(raw, 'user'),
+    org: flag.string(raw, 'org'),
+    includeRevoked: raw.includeRevoked === true,
+    json: flag.json(raw),
+  };
 }
 
 /** `GET /api-tokens[?username=&org=&include_revoked=true]`. `--json`: `{items}`. */
@@ -24,14 +29,19 @@ export async function runTokensList(options: TokensListOptions, ctx: Context): P
   if (options.includeRevoked) query.include_revoked = 'true';
   const body = (await new ApiClient(ctx).request({ method: 'GET', path: '/api-tokens', query })).body as { items: TokenRecord[] };
   if (options.json) return printJson(ctx.io, body);
-  printTable<TokenRecord>(ctx.io, body.items, [
-    { header: 'ID', value: (t) => t.id },
-    { header: 'NAME', value: (t) => t.name },
-    { header: 'PREFIX', value: (t) => t.token_prefix },
-    { header: 'USER', value: (t) => t.user.username },
-    { header: 'ORG', value: (t) => t.org.slug },
-    { header: 'EXPIRES', value: (t) => t.expires_at ?? 'never' },
-    { header: 'LAST USED', value: (t) => t.last_used_at },
-    { header: 'REVOKED', value: (t) => t.revoked_at },
-  ], 'No tokens.');
+  printTable<TokenRecord>(
+    ctx.io,
+    body.items,
+    [
+      { header: 'ID', value: (t) => t.id },
+      { header: 'NAME', value: (t) => t.name },
+      { header: 'PREFIX', value: (t) => t.token_prefix },
+      { header: 'USER', value: (t) => t.user.username },
+      { header: 'ORG', value: (t) => t.org.slug },
+      { header: 'EXPIRES', value: (t) => t.expires_at ?? 'never' },
+      { header: 'LAST USED', value: (t) => t.last_used_at },
+      { header: 'REVOKED', value: (t) => t.revoked_at },
+    ],
+    'No tokens.',
+  );
 }

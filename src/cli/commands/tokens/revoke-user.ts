@@ -17,7 +17,9 @@ export function parseTokensRevokeUserOptions(username: string, raw: Record<strin
 /** `DELETE /api-tokens/by-user/{username}`. `--json`: `{revoked: n}`. */
 export async function runTokensRevokeUser(options: TokensRevokeUserOptions, ctx: Context): Promise<void> {
   await confirmDestructive(ctx.io, `Revoke every token of ${options.username}`, options.yes);
-  const body = (await new ApiClient(ctx).request({ method: 'DELETE', path: `/api-tokens/by-user/${enc(options.username)}` })).body as { revoked: number };
+  const body = (await new ApiClient(ctx).request({ method: 'DELETE', path: `/api-tokens/by-user/${enc(options.username)}` })).body as {
+    revoked: number;
+  };
   if (options.json) printJson(ctx.io, body);
   else ctx.io.err(`Revoked ${body.revoked} token(s) of ${options.username}.\n`);
 }

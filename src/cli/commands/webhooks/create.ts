@@ -36,10 +36,14 @@ export async function runWebhooksCreate(options: WebhooksCreateOptions, ctx: Con
   const created = (await new ApiClient(ctx).request({ method: 'POST', path: '/webhooks', body: options.body })).body as Endpoint;
   const url = await triggerUrl(ctx, created.trigger_path);
   const s = styles(ctx.io.colorErr);
-  ctx.io.err(`Created webhook endpoint ${created.name} (${created.id}) triggering ${created.flow_name ?? created.flow_id}, ${created.auth_mode}${created.enabled ? '' : ', disabled'}.\n`);
+  ctx.io.err(
+    `Created webhook endpoint ${created.name} (${created.id}) triggering ${created.flow_name ?? created.flow_id}, ${created.auth_mode}${created.enabled ? '' : ', disabled'}.\n`,
+  );
   ctx.io.err(`Trigger URL: ${url}\n`);
   if (created.secret_id === null) {
-    ctx.io.err(`${s.yellow('warning')}: no secret is linked, so every trigger is refused; link one with svc webhooks rotate-secret ${created.id} --secret SECRET_ID\n`);
+    ctx.io.err(
+      `${s.yellow('warning')}: no secret is linked, so every trigger is refused; link one with svc webhooks rotate-secret ${created.id} --secret SECRET_ID\n`,
+    );
   }
   ctx.io.err(`Send a test delivery (the secret's value in the variable): ${sendHint(url, created.auth_mode)}\n`);
   if (options.json) printJson(ctx.io, created);

@@ -35,11 +35,16 @@ export function parseWebhooksDeliveriesOptions(endpoint: string, raw: Record<str
 export async function runWebhooksDeliveries(options: WebhooksDeliveriesOptions, ctx: Context): Promise<void> {
   const client = new ApiClient(ctx);
   const id = await endpointId(client, options.endpoint, 'any');
-  const answer = await client.request({ method: 'GET', path: `/webhooks/${enc(id)}/deliveries`, query: { limit: String(options.limit), offset: String(options.offset) } });
+  const answer = await client.request({
+    method: 'GET',
+    path: `/webhooks/${enc(id)}/deliveries`,
+    query: { limit: String(options.limit), offset: String(options.offset) },
+  });
   const items = itemsOf<Delivery>(answer.body);
   const header = Number(answer.headers.get('x-total-count'));
   const total = Number.isInteger(header) && answer.headers.has('x-total-count') ? header : options.offset + items.length;
   if (options.json) return printJson(ctx.io, { items, total, limit: options.limit, offset: options.offset });
   printTable(ctx.io, items, DELIVERY_COLUMNS, 'No deliveries.');
-  if (total > options.offset + items.length && items.length > 0) ctx.io.err(`Showing ${items.length} of ${total}; use --offset ${options.offset + items.length} for more.\n`);
+  if (total > options.offset + items.length && items.length > 0)
+    ctx.io.err(`Showing ${items.length} of ${total}; use --offset ${options.offset + items.length} for more.\n`);
 }

@@ -29,7 +29,11 @@ function wholeNumber(raw: Record<string, unknown>, key: string, name: string): n
 
 /** `--allow` repeats, and each may hold a comma-separated list (a CIDR block never has a comma). */
 function allowList(raw: Record<string, unknown>): string[] | undefined {
-  const entries = flag.strings(raw, 'allow').flatMap((value) => value.split(',')).map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = flag
+    .strings(raw, 'allow')
+    .flatMap((value) => value.split(','))
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   return entries.length === 0 ? undefined : entries;
 }
 

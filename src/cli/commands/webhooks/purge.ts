@@ -18,7 +18,11 @@ export function parseWebhooksPurgeOptions(endpoint: string, raw: Record<string, 
 
 /** `DELETE /webhooks/{webhook_id}/permanent`: gone for good, with its delivery journal. `--json`: `{id, purged: true}`. */
 export async function runWebhooksPurge(options: WebhooksPurgeOptions, ctx: Context): Promise<void> {
-  await confirmDestructive(ctx.io, `Permanently remove webhook endpoint ${options.endpoint} and its delivery journal (cannot be undone)`, options.yes);
+  await confirmDestructive(
+    ctx.io,
+    `Permanently remove webhook endpoint ${options.endpoint} and its delivery journal (cannot be undone)`,
+    options.yes,
+  );
   const client = new ApiClient(ctx);
   const id = await endpointId(client, options.endpoint, 'any');
   await client.request({ method: 'DELETE', path: `/webhooks/${enc(id)}/permanent` });

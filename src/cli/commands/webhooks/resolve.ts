@@ -32,7 +32,10 @@ export async function endpointId(client: ApiClient, ref: string, state: Endpoint
   if (matches.length === 1) return matches[0]!.id;
   const where = state === 'deleted' ? 'deleted webhook endpoint' : 'webhook endpoint';
   if (matches.length === 0) throw new CliError('not_found', `no ${where} named "${ref}" in this organization`);
-  throw usageError(`${matches.length} webhook endpoints are named "${ref}": ${matches.map((e) => e.id).join(', ')}`, 'pass the id instead of the name');
+  throw usageError(
+    `${matches.length} webhook endpoints are named "${ref}": ${matches.map((e) => e.id).join(', ')}`,
+    'pass the id instead of the name',
+  );
 }
 
 /** Where senders post: the server as svc reaches it (a proxy prefix included) plus the trigger path. */

@@ -17,7 +17,8 @@ export interface WebhooksRotateSecretOptions {
 
 export function parseWebhooksRotateSecretOptions(endpoint: string, raw: Record<string, unknown>): WebhooksRotateSecretOptions {
   const secretId = flag.string(raw, 'secret');
-  if (secretId === undefined) throw usageError('svc webhooks rotate-secret needs the new secret', 'pass --secret SECRET_ID (create the secret first)');
+  if (secretId === undefined)
+    throw usageError('svc webhooks rotate-secret needs the new secret', 'pass --secret SECRET_ID (create the secret first)');
   return { endpoint, secretId, yes: flag.yes(raw), json: flag.json(raw) };
 }
 
@@ -26,10 +27,16 @@ export function parseWebhooksRotateSecretOptions(endpoint: string, raw: Record<s
  * new secret verifies, so it asks first, like the other verbs that break senders.
  */
 export async function runWebhooksRotateSecret(options: WebhooksRotateSecretOptions, ctx: Context): Promise<void> {
-  await confirmDestructive(ctx.io, `Rotate the secret of webhook endpoint ${options.endpoint} to ${options.secretId} (senders using the old secret are refused from now on)`, options.yes);
+  await confirmDestructive(
+    ctx.io,
+    `Rotate the secret of webhook endpoint ${options.endpoint} to ${options.secretId} (senders using the old secret are refused from now on)`,
+    options.yes,
+  );
   const client = new ApiClient(ctx);
   const id = await endpointId(client, options.endpoint);
-  const endpoint = (await client.request({ method: 'POST', path: `/webhooks/${enc(id)}/rotate-secret`, body: { new_secret_id: options.secretId } })).body as Endpoint;
+  const endpoint = (
+    await client.request({ method: 'POST', path: `/webhooks/${enc(id)}/rotate-secret`, body: { new_secret_id: options.secretId } })
+  ).body as Endpoint;
   if (options.json) printJson(ctx.io, endpoint);
   else ctx.io.err(`Rotated the secret of webhook endpoint ${endpoint.name} (${endpoint.id}): now ${endpoint.secret_id}.\n`);
 }

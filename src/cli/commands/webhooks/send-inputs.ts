@@ -3,7 +3,8 @@ import { usageError } from '../../errors.js';
 import type { IO } from '../../runtime/io.js';
 
 /** Where the payload comes from: `--data`, `--file PATH`, or `--file -` (standard input). */
-export type PayloadSource = { readonly kind: 'data'; readonly text: string } | { readonly kind: 'file'; readonly path: string } | { readonly kind: 'stdin' };
+export type PayloadSource =
+  { readonly kind: 'data'; readonly text: string } | { readonly kind: 'file'; readonly path: string } | { readonly kind: 'stdin' };
 
 /** Where a secret comes from. Never a flag value: that would land in shell history and `ps`. */
 export type SecretSource = { readonly kind: 'env'; readonly variable: string } | { readonly kind: 'file'; readonly path: string };
@@ -56,7 +57,9 @@ export async function readSecret(source: SecretSource, env: NodeJS.ProcessEnv, f
     }
   }
   if (value === undefined || value === '') {
-    throw usageError(source.kind === 'env' ? `${flag} ${source.variable}: the variable is unset or empty` : `${flag} ${source.path}: the file is empty`);
+    throw usageError(
+      source.kind === 'env' ? `${flag} ${source.variable}: the variable is unset or empty` : `${flag} ${source.path}: the file is empty`,
+    );
   }
   return value;
 }

@@ -21,13 +21,20 @@ export interface WebhooksSendOptions {
 const TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function secretSource(raw: Record<string, unknown>, envFlag: string, fileFlag: string, envKey: string, fileKey: string): { source: SecretSource; flag: string } | undefined {
+function secretSource(
+  raw: Record<string, unknown>,
+  envFlag: string,
+  fileFlag: string,
+  envKey: string,
+  fileKey: string,
+): { source: SecretSource; flag: string } | undefined {
   const variable = flag.string(raw, envKey);
   const path = flag.string(raw, fileKey);
   if (variable !== undefined && path !== undefined) throw usageError(`give ${envFlag} or ${fileFlag}, not both`);
   if (variable !== undefined) {
     // The value is not echoed: a secret pasted here by mistake should not reach the terminal log too.
-    if (!ENV_NAME.test(variable)) throw usageError(`${envFlag} takes the NAME of an environment variable holding the secret, not the secret`);
+    if (!ENV_NAME.test(variable))
+      throw usageError(`${envFlag} takes the NAME of an environment variable holding the secret, not the secret`);
     return { source: { kind: 'env', variable }, flag: envFlag };
   }
   return path === undefined ? undefined : { source: { kind: 'file', path }, flag: fileFlag };
@@ -37,7 +44,8 @@ function secretSource(raw: Record<string, unknown>, envFlag: string, fileFlag: s
 export function parseWebhooksSendOptions(raw: Record<string, unknown>): WebhooksSendOptions {
   const token = flag.string(raw, 'token');
   const urlText = flag.string(raw, 'url');
-  if ((token === undefined) === (urlText === undefined)) throw usageError('give the endpoint as --token PATH_TOKEN or as --url TRIGGER_URL (one of them)');
+  if ((token === undefined) === (urlText === undefined))
+    throw usageError('give the endpoint as --token PATH_TOKEN or as --url TRIGGER_URL (one of them)');
   let target: WebhooksSendOptions['target'];
   if (token !== undefined) {
     if (!TOKEN.test(token)) throw usageError('--token takes the endpoint\'s path token (letters, digits, "-" and "_")');
@@ -55,13 +63,19 @@ export function parseWebhooksSendOptions(raw: Record<string, unknown>): Webhooks
 
   const data = flag.string(raw, 'data');
   const file = flag.string(raw, 'file');
-  if ((data === undefined) === (file === undefined)) throw usageError('give the payload as --data JSON or --file PATH (- for standard input), one of them');
-  const payload: PayloadSource = data !== undefined ? { kind: 'data', text: data } : file === '-' ? { kind: 'stdin' } : { kind: 'file', path: file! };
+  if ((data === undefined) === (file === undefined))
+    throw usageError('give the payload as --data JSON or --file PATH (- for standard input), one of them');
+  const payload: PayloadSource =
+    data !== undefined ? { kind: 'data', text: data } : file === '-' ? { kind: 'stdin' } : { kind: 'file', path: file! };
 
   const hmac = secretSource(raw, '--secret-env', '--secret-file', 'secretEnv', 'secretFile');
   const bearer = secretSource(raw, '--bearer-env', '--bearer-file', 'bearerEnv', 'bearerFile');
   if (hmac && bearer) throw usageError('sign (--secret-env/--secret-file) or send a bearer (--bearer-env/--bearer-file), not both');
-  const auth: WebhooksSendOptions['auth'] = hmac ? { kind: 'hmac', secret: hmac.source, flag: hmac.flag } : bearer ? { kind: 'bearer', secret: bearer.source, flag: bearer.flag } : { kind: 'none' };
+  const auth: WebhooksSendOptions['auth'] = hmac
+    ? { kind: 'hmac', secret: hmac.source, flag: hmac.flag }
+    : bearer
+      ? { kind: 'bearer', secret: bearer.source, flag: bearer.flag }
+      : { kind: 'none' };
 
   const timestamp = flag.string(raw, 'timestamp');
   if (timestamp !== undefined && !/^[0-9]{1,15}$/.test(timestamp)) throw usageError('--timestamp takes Unix epoch seconds (digits only)');
@@ -78,7 +92,8 @@ export function parseWebhooksSendOptions(raw: Record<string, unknown>): Webhooks
 async function triggerUrl(target: WebhooksSendOptions['target'], ctx: Context): Promise<URL> {
   if (target.kind === 'url') return target.url;
   const server = ctx.globals.server ?? (await (await ctx.store()).get(ctx.globals.profile))?.server;
-  if (server === undefined) throw usageError(`no server: profile "${ctx.globals.profile}" has none`, 'pass --server URL, or --url with the full trigger URL');
+  if (server === undefined)
+    throw usageError(`no server: profile "${ctx.globals.profile}" has none`, 'pass --server URL, or --url with the full trigger URL');
   return new URL(`${server}/hooks/${encodeURIComponent(target.token)}`);
 }
 
@@ -149,7 +164,15 @@ function printEnvelope(ctx: Context, answer: unknown): void {
   }
   printRecord(ctx.io, [
     ['delivery_id', envelope.delivery_id],
-    ...envelope.triggered_runs.flatMap((run) => [['run_id', run.run_id], ['flow_id', run.flow_id], ['flow_name', run.flow_name], ['workflow_id', run.workflow_id]] as const),
+    ...envelope.triggered_runs.flatMap(
+      (run) =>
+        [
+          ['run_id', run.run_id],
+          ['flow_id', run.flow_id],
+          ['flow_name', run.flow_name],
+          ['workflow_id', run.workflow_id],
+        ] as const,
+    ),
   ]);
 }
 
@@ -162,7 +185,13 @@ function refusal(response: Response, answer: unknown): ApiError {
   const message = `${text('detail') ?? text('title') ?? `the server answered ${response.status}`}${reason ? ` (reason: ${reason})` : ''}`;
   const requestId = text('request_id') ?? response.headers.get('x-request-id') ?? undefined;
   let hint: string | undefined;
-  if (response.status === 409 && text('delivery_id')) hint = `already accepted as delivery ${text('delivery_id')}${text('run_id') ? ` (run ${text('run_id')})` : ''}`;
+  if (response.status === 409 && text('delivery_id'))
+    hint = `already accepted as delivery ${text('delivery_id')}${text('run_id') ? ` (run ${text('run_id')})` : ''}`;
   if (response.status === 429 && response.headers.get('retry-after')) hint = `retry after ${response.headers.get('retry-after')} s`;
-  return new ApiError(message, { status: response.status, code, ...(requestId === undefined ? {} : { requestId }), ...(hint === undefined ? {} : { hint }) });
+  return new ApiError(message, {
+    status: response.status,
+    code,
+    ...(requestId === undefined ? {} : { requestId }),
+    ...(hint === undefined ? {} : { hint }),
+  });
 }

@@ -33,5 +33,6 @@ export async function runWebhooksTest(options: WebhooksTestOptions, ctx: Context
       ...result.errors.map((e) => ['error', `${e.code}: ${e.message}`] as const),
     ]);
   }
-  if (!result.valid) throw new CliError('error', `webhook endpoint ${id} would refuse triggers: ${result.errors.map((e) => e.code).join(', ')}`);
+  if (!result.valid)
+    throw new CliError('error', `webhook endpoint ${id} would refuse triggers: ${result.errors.map((e) => e.code).join(', ')}`);
 }

@@ -29,7 +29,10 @@ export function parseWebhooksUpdateOptions(endpoint: string, raw: Record<string,
   if (raw.clearAllowList === true) changes.allowed_source_ips = null;
   if (raw.unpin === true) changes.flow_version = null;
   if (Object.keys(changes).length === 0) {
-    throw usageError('nothing to change', 'pass --name, --description, --flow, --flow-version/--unpin, --secret, --rate, --replay-window, --allow/--clear-allow-list, --enable/--disable or --payload-mapping (auth mode is fixed at creation)');
+    throw usageError(
+      'nothing to change',
+      'pass --name, --description, --flow, --flow-version/--unpin, --secret, --rate, --replay-window, --allow/--clear-allow-list, --enable/--disable or --payload-mapping (auth mode is fixed at creation)',
+    );
   }
   return { endpoint, changes, json: flag.json(raw) };
 }

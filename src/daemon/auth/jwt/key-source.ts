@@ -45,7 +45,8 @@ export class KeySource {
       const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
       // OpenID Connect Discovery 4.3: a document naming another issuer is not this provider's, and its
       // jwks_uri must not be trusted.
-      if (!this.#isConfiguredIssuer(document.issuer)) throw new Error(`discovery document names the issuer ${JSON.stringify(document.issuer)}, not the configured one`);
+      if (!this.#isConfiguredIssuer(document.issuer))
+        throw new Error(`discovery document names the issuer ${JSON.stringify(document.issuer)}, not the configured one`);
       if (typeof document.jwks_uri !== 'string') throw new Error('discovery document has no jwks_uri');
       this.#keys = createRemoteJWKSet(new URL(document.jwks_uri), {
         cacheMaxAge: this.options.cacheSeconds * 1000,
@@ -64,6 +65,9 @@ export class KeySource {
   #isConfiguredIssuer(issuer: unknown): boolean {
     if (typeof issuer !== 'string') return false;
     const bare = (url: string) => url.replace(/\/$/, '');
-    return bare(issuer) === bare(this.options.issuer) || (this.options.publicIssuer !== undefined && bare(issuer) === bare(this.options.publicIssuer));
+    return (
+      bare(issuer) === bare(this.options.issuer) ||
+      (this.options.publicIssuer !== undefined && bare(issuer) === bare(this.options.publicIssuer))
+    );
   }
 }

@@ -22,8 +22,18 @@ export interface PatOwnerRow extends PatRow {
 }
 
 const LISTED = [
-  't.id', 't.user_id', 't.org_id', 't.name', 't.token_prefix', 't.expires_at', 't.last_used_at', 't.revoked_at',
-  't.created_by_sub', 't.created_at', 'u.username', 'o.slug as org_slug',
+  't.id',
+  't.user_id',
+  't.org_id',
+  't.name',
+  't.token_prefix',
+  't.expires_at',
+  't.last_used_at',
+  't.revoked_at',
+  't.created_by_sub',
+  't.created_at',
+  'u.username',
+  'o.slug as org_slug',
 ];
 
 export class PatRepo {
@@ -33,7 +43,15 @@ export class PatRepo {
     return this.knex('personal_access_tokens as t').join('users as u', 'u.id', 't.user_id').join('organizations as o', 'o.id', 't.org_id');
   }
 
-  async insert(row: { user_id: string; org_id: string; name: string; token_prefix: string; token_digest: string; expires_at: Date | null; created_by_sub: string }): Promise<string> {
+  async insert(row: {
+    user_id: string;
+    org_id: string;
+    name: string;
+    token_prefix: string;
+    token_digest: string;
+    expires_at: Date | null;
+    created_by_sub: string;
+  }): Promise<string> {
     const [inserted] = await this.knex('personal_access_tokens').insert(row).returning('id');
     return (inserted as { id: string }).id;
   }
@@ -57,7 +75,10 @@ export class PatRepo {
   }
 
   async revoke(id: string, bySub: string): Promise<boolean> {
-    const count = await this.knex('personal_access_tokens').where({ id }).whereNull('revoked_at').update({ revoked_at: this.knex.fn.now(), revoked_by_sub: bySub });
+    const count = await this.knex('personal_access_tokens')
+      .where({ id })
+      .whereNull('revoked_at')
+      .update({ revoked_at: this.knex.fn.now(), revoked_by_sub: bySub });
     return count > 0;
   }
 

@@ -93,7 +93,15 @@ export class PatService {
     const row = isUuid(id) ? await this.tokens.findById(id) : undefined;
     if (!row) throw problems.resourceNotFound('Token');
     if (await this.tokens.revoke(id, actor.sub)) {
-      await this.audit.record(context, { eventType: 'api_token.revoked', action: 'api_token:manage', resourceType: 'api_token', resourceId: id, outcome: 'success', orgId: row.org_id, details: { user: row.username } });
+      await this.audit.record(context, {
+        eventType: 'api_token.revoked',
+        action: 'api_token:manage',
+        resourceType: 'api_token',
+        resourceId: id,
+        outcome: 'success',
+        orgId: row.org_id,
+        details: { user: row.username },
+      });
     }
   }
 
@@ -101,7 +109,14 @@ export class PatService {
     const user = await this.users.findByUsername(username);
     if (!user) throw problems.resourceNotFound('User');
     const ids = await this.tokens.revokeAllOfUser(user.id, actor.sub);
-    await this.audit.record(context, { eventType: 'api_token.revoked_all', action: 'api_token:manage', resourceType: 'user', resourceId: user.id, outcome: 'success', details: { user: username, token_ids: ids } });
+    await this.audit.record(context, {
+      eventType: 'api_token.revoked_all',
+      action: 'api_token:manage',
+      resourceType: 'user',
+      resourceId: user.id,
+      outcome: 'success',
+      details: { user: username, token_ids: ids },
+    });
     return ids.length;
   }
 
@@ -113,7 +128,13 @@ export class PatService {
     if (!isWellFormedPersonalAccessToken(token)) throw problems.invalidToken();
     const row = await this.tokens.findByDigest(digestOf(token));
     if (!row) throw problems.invalidToken();
-    const reason = row.revoked_at ? 'revoked' : row.expires_at && new Date(row.expires_at).getTime() <= Date.now() ? 'expired' : !row.user_is_active ? 'user_deactivated' : undefined;
+    const reason = row.revoked_at
+      ? 'revoked'
+      : row.expires_at && new Date(row.expires_at).getTime() <= Date.now()
+        ? 'expired'
+        : !row.user_is_active
+          ? 'user_deactivated'
+          : undefined;
     if (reason) {
       await this.audit.record(context, {
         eventType: 'auth.failed',
@@ -129,7 +150,15 @@ export class PatService {
     }
     await this.tokens.touch(row.id);
     return {
-      principal: { sub: row.user_sub, username: row.username, email: row.user_email ?? '', realmRoles: [], clientRoles: [], groups: [], isServiceAccount: false },
+      principal: {
+        sub: row.user_sub,
+        username: row.username,
+        email: row.user_email ?? '',
+        realmRoles: [],
+        clientRoles: [],
+        groups: [],
+        isServiceAccount: false,
+      },
       userId: row.user_id,
       orgId: row.org_id,
       tokenId: row.id,

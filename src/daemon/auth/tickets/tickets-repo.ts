@@ -3,7 +3,13 @@ import type { Knex } from 'knex';
 export class TicketsRepo {
   constructor(private readonly knex: Knex) {}
 
-  async insert(row: { ticket_digest: string; user_sub: string; pat_id: string | null; principal_json: Record<string, unknown>; ttlSeconds: number }): Promise<Date> {
+  async insert(row: {
+    ticket_digest: string;
+    user_sub: string;
+    pat_id: string | null;
+    principal_json: Record<string, unknown>;
+    ttlSeconds: number;
+  }): Promise<Date> {
     const [inserted] = await this.knex('stream_tickets')
       .insert({
         ticket_digest: row.ticket_digest,
@@ -26,7 +32,10 @@ export class TicketsRepo {
       .where({ user_sub: userSub })
       .whereNull('consumed_at')
       .andWhere('expires_at', '>', this.knex.fn.now())
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .offset(keep);
     await this.knex('stream_tickets').whereIn('id', active).delete();
   }
@@ -51,14 +60,18 @@ export class TicketsRepo {
       .where({ ticket_digest: digest })
       .whereNull('consumed_at')
       .andWhere('expires_at', '>', knex.fn.now())
-      .whereNotExists(knex('users').select(knex.raw('1')).whereRaw('users.sub = stream_tickets.user_sub').andWhere('users.is_active', false))
+      .whereNotExists(
+        knex('users').select(knex.raw('1')).whereRaw('users.sub = stream_tickets.user_sub').andWhere('users.is_active', false),
+      )
       .andWhere((q) =>
         q.whereNull('pat_id').orWhereExists(
           knex('personal_access_tokens')
             .select(knex.raw('1'))
             .whereRaw('personal_access_tokens.id = stream_tickets.pat_id')
             .whereNull('personal_access_tokens.revoked_at')
-            .andWhere((live) => live.whereNull('personal_access_tokens.expires_at').orWhere('personal_access_tokens.expires_at', '>', knex.fn.now())),
+            .andWhere((live) =>
+              live.whereNull('personal_access_tokens.expires_at').orWhere('personal_access_tokens.expires_at', '>', knex.fn.now()),
+            ),
         ),
       )
       .update({ consumed_at: this.knex.fn.now() })

@@ -21,7 +21,10 @@ export class TicketsService {
   ) {}
 
   /** `patId`: the personal access token the caller presented, whose revocation then cuts the ticket too. */
-  async issue(principal: Principal, context: { authMethod: string; orgId?: string | undefined; patId?: string | undefined }): Promise<IssuedTicket> {
+  async issue(
+    principal: Principal,
+    context: { authMethod: string; orgId?: string | undefined; patId?: string | undefined },
+  ): Promise<IssuedTicket> {
     const ticket = randomSecret(32);
     await this.repo.purgeDead(principal.sub);
     const expiresAt = await this.repo.insert({

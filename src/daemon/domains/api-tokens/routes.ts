@@ -15,10 +15,17 @@ export const createTokenSchema = z
     expires_in_days: z.number().int().min(1).max(MAX_LIFETIME_DAYS).optional(),
   })
   .strict()
-  .refine((body) => !(body.expires_at && body.expires_in_days), { message: 'give expires_at or expires_in_days, not both', path: ['expires_at'] });
+  .refine((body) => !(body.expires_at && body.expires_in_days), {
+    message: 'give expires_at or expires_in_days, not both',
+    path: ['expires_at'],
+  });
 
 const listQuerySchema = z
-  .object({ username: z.string().min(1).optional(), org: z.string().min(1).optional(), include_revoked: z.enum(['true', 'false']).optional() })
+  .object({
+    username: z.string().min(1).optional(),
+    org: z.string().min(1).optional(),
+    include_revoked: z.enum(['true', 'false']).optional(),
+  })
   .strict();
 
 function expiryOf(body: z.output<typeof createTokenSchema>): Date | null {
@@ -26,7 +33,8 @@ function expiryOf(body: z.output<typeof createTokenSchema>): Date | null {
   if (!body.expires_at) return null;
   const at = new Date(body.expires_at);
   if (at.getTime() <= Date.now()) throw problems.validation([{ path: 'expires_at', message: 'must be in the future' }]);
-  if (at.getTime() > Date.now() + MAX_LIFETIME_DAYS * 86_400_000) throw problems.validation([{ path: 'expires_at', message: `must be within ${MAX_LIFETIME_DAYS} days` }]);
+  if (at.getTime() > Date.now() + MAX_LIFETIME_DAYS * 86_400_000)
+    throw problems.validation([{ path: 'expires_at', message: `must be within ${MAX_LIFETIME_DAYS} days` }]);
   return at;
 }
 
@@ -38,11 +46,19 @@ function actor(ctx: AppContext) {
 export function apiTokenRoutes(pats: PatService): DomainRoutes {
   return {
     'POST /api-tokens': {
-      docs: { summary: 'Issue a personal access token; the plaintext is in this response only.', responses: { 201: { description: 'The token, with its plaintext' } } },
+      docs: {
+        summary: 'Issue a personal access token; the plaintext is in this response only.',
+        responses: { 201: { description: 'The token, with its plaintext' } },
+      },
       async handle(ctx) {
         const body = validate(createTokenSchema, ctx.state.body ?? {});
         const created = await pats.create(
-          { name: body.name, username: body.username ?? actor(ctx).username, org: body.org ?? ctx.state.audit?.orgId, expiresAt: expiryOf(body) },
+          {
+            name: body.name,
+            username: body.username ?? actor(ctx).username,
+            org: body.org ?? ctx.state.audit?.orgId,
+            expiresAt: expiryOf(body),
+          },
           actor(ctx),
           ctx.state.audit,
         );
@@ -51,10 +67,15 @@ export function apiTokenRoutes(pats: PatService): DomainRoutes {
       },
     },
     'GET /api-tokens': {
-      docs: { summary: 'List tokens (never their plaintext); filter by `username`, `org`, `include_revoked`.', responses: { 200: { description: 'Tokens' } } },
+      docs: {
+        summary: 'List tokens (never their plaintext); filter by `username`, `org`, `include_revoked`.',
+        responses: { 200: { description: 'Tokens' } },
+      },
       async handle(ctx) {
         const query = validate(listQuerySchema, ctx.query);
-        ctx.body = { items: await pats.list({ username: query.username, org: query.org, includeRevoked: query.include_revoked === 'true' }) };
+        ctx.body = {
+          items: await pats.list({ username: query.username, org: query.org, includeRevoked: query.include_revoked === 'true' }),
+        };
       },
     },
     'DELETE /api-tokens/{token_id}': {

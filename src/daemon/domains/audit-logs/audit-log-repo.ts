@@ -31,7 +31,21 @@ export interface Tally {
   readonly count: number;
 }
 
-const COLUMNS = ['id', 'org_id', 'ts', 'event_type', 'actor_sub', 'actor_username', 'resource_type', 'resource_id', 'action', 'outcome', 'details_json', 'client_ip', 'user_agent'];
+const COLUMNS = [
+  'id',
+  'org_id',
+  'ts',
+  'event_type',
+  'actor_sub',
+  'actor_username',
+  'resource_type',
+  'resource_id',
+  'action',
+  'outcome',
+  'details_json',
+  'client_ip',
+  'user_agent',
+];
 
 export class AuditLogRepo {
   constructor(private readonly knex: Knex) {}
@@ -57,7 +71,10 @@ export class AuditLogRepo {
   async list(filter: AuditLogFilter, limit: number, after?: AuditLogPosition): Promise<AuditLogRow[]> {
     const query = this.#filtered(filter)
       .select(this.#columns())
-      .orderBy([{ column: 'ts', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'ts', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(limit);
     if (after) query.whereRaw('(ts, id) < (?::timestamptz, ?::uuid)', [after.ts, after.id]);
     return query;
@@ -69,12 +86,19 @@ export class AuditLogRepo {
 
   /** Entries per distinct value of `column`, nulls included, by value. */
   async tally(column: 'event_type' | 'outcome' | 'resource_type', filter: AuditLogFilter = {}): Promise<Tally[]> {
-    const rows = (await this.#filtered(filter).select(`${column} as value`).count('* as count').groupBy(column).orderBy(column)) as { value: string | null; count: string | number }[];
+    const rows = (await this.#filtered(filter).select(`${column} as value`).count('* as count').groupBy(column).orderBy(column)) as {
+      value: string | null;
+      count: string | number;
+    }[];
     return rows.map((r) => ({ value: r.value, count: Number(r.count) }));
   }
 
   async totals(filter: AuditLogFilter): Promise<{ total: number; oldest: Date | string | null; newest: Date | string | null }> {
-    const row = (await this.#filtered(filter).count('* as total').min('ts as oldest').max('ts as newest').first()) as { total: string | number; oldest: Date | string | null; newest: Date | string | null };
+    const row = (await this.#filtered(filter).count('* as total').min('ts as oldest').max('ts as newest').first()) as {
+      total: string | number;
+      oldest: Date | string | null;
+      newest: Date | string | null;
+    };
     return { total: Number(row.total), oldest: row.oldest, newest: row.newest };
   }
 

@@ -23,7 +23,8 @@ function iso(value: Date | string): string {
 }
 
 export function auditLogEntry(row: AuditLogRow): AuditLogEntry {
-  const details = typeof row.details_json === 'string' ? (JSON.parse(row.details_json) as Record<string, unknown>) : (row.details_json ?? {});
+  const details =
+    typeof row.details_json === 'string' ? (JSON.parse(row.details_json) as Record<string, unknown>) : (row.details_json ?? {});
   return {
     id: row.id,
     org_id: row.org_id,
@@ -49,7 +50,8 @@ export function encodeCursor(position: AuditLogPosition): string {
 export function decodeCursor(cursor: string): AuditLogPosition {
   try {
     const [ts, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof ts === 'string' && POSITION_TS.test(ts) && !Number.isNaN(Date.parse(ts)) && typeof id === 'string' && isUuid(id)) return { ts, id };
+    if (typeof ts === 'string' && POSITION_TS.test(ts) && !Number.isNaN(Date.parse(ts)) && typeof id === 'string' && isUuid(id))
+      return { ts, id };
   } catch {
     // falls through to the refusal
   }
@@ -83,13 +85,21 @@ export class AuditLogService {
 
   /** The values the list filters can take, with how many entries carry each. */
   async filterOptions(): Promise<{ event_types: Tally[]; outcomes: Tally[]; resource_types: Tally[] }> {
-    const [eventTypes, outcomes, resourceTypes] = await Promise.all([this.repo.tally('event_type'), this.repo.tally('outcome'), this.repo.tally('resource_type')]);
+    const [eventTypes, outcomes, resourceTypes] = await Promise.all([
+      this.repo.tally('event_type'),
+      this.repo.tally('outcome'),
+      this.repo.tally('resource_type'),
+    ]);
     const known = (tallies: Tally[]) => tallies.filter((t) => t.value !== null);
     return { event_types: eventTypes, outcomes: known(outcomes), resource_types: known(resourceTypes) };
   }
 
   async stats(range: { since?: Date | undefined; until?: Date | undefined }) {
-    const [totals, byEventType, byOutcome] = await Promise.all([this.repo.totals(range), this.repo.tally('event_type', range), this.repo.tally('outcome', range)]);
+    const [totals, byEventType, byOutcome] = await Promise.all([
+      this.repo.totals(range),
+      this.repo.tally('event_type', range),
+      this.repo.tally('outcome', range),
+    ]);
     return {
       since: range.since?.toISOString() ?? null,
       until: range.until?.toISOString() ?? null,

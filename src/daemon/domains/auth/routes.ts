@@ -43,7 +43,10 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
       },
     },
     'GET /auth/me': {
-      docs: { summary: 'The caller: identity, realm and client roles, groups, memberships, authentication method.', responses: { 200: { description: 'The caller' } } },
+      docs: {
+        summary: 'The caller: identity, realm and client roles, groups, memberships, authentication method.',
+        responses: { 200: { description: 'The caller' } },
+      },
       async handle(ctx) {
         const principal = principalOf(ctx);
         const auth = ctx.state.auth!;
@@ -59,7 +62,10 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
       },
     },
     'GET /auth/capabilities': {
-      docs: { summary: 'What the caller may do, per action, under the effective policies.', responses: { 200: { description: 'Capabilities per action' } } },
+      docs: {
+        summary: 'What the caller may do, per action, under the effective policies.',
+        responses: { 200: { description: 'Capabilities per action' } },
+      },
       async handle(ctx) {
         const principal = principalOf(ctx);
         const header = ctx.get('x-org-id') || undefined;
@@ -84,7 +90,10 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
       },
     },
     'POST /auth/bff/ticket': {
-      docs: { summary: 'Exchange the bearer token for a single-use stream ticket (five minutes).', responses: { 201: { description: 'The ticket' } } },
+      docs: {
+        summary: 'Exchange the bearer token for a single-use stream ticket (five minutes).',
+        responses: { 201: { description: 'The ticket' } },
+      },
       async handle(ctx) {
         if (config.authDisabled) throw problems.ticketsUnavailable();
         const principal = principalOf(ctx);
@@ -99,11 +108,19 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
       },
     },
     'GET /auth/bff/validate': {
-      docs: { summary: 'Validate and consume a stream ticket (`?ticket=`).', responses: { 200: { description: 'The principal the ticket stood for' } } },
+      docs: {
+        summary: 'Validate and consume a stream ticket (`?ticket=`).',
+        responses: { 200: { description: 'The principal the ticket stood for' } },
+      },
       async handle(ctx) {
         const ticket = ctx.query.ticket;
         const redeemed = await tickets.redeem(typeof ticket === 'string' ? ticket : undefined);
-        ctx.body = { valid: true, principal: principalToWire(redeemed.principal), auth_method: redeemed.authMethod, org_id: redeemed.orgId };
+        ctx.body = {
+          valid: true,
+          principal: principalToWire(redeemed.principal),
+          auth_method: redeemed.authMethod,
+          org_id: redeemed.orgId,
+        };
       },
     },
   };

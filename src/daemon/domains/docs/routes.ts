@@ -48,15 +48,24 @@ export function docsRoutes({ openApi }: DocsDeps): DomainRoutes {
       },
     },
     'GET /docs': {
-      docs: { summary: 'Swagger UI; `?asset=` serves its scripts and styles.', responses: { 200: { description: 'HTML page', contentType: 'text/html' } } },
+      docs: {
+        summary: 'Swagger UI; `?asset=` serves its scripts and styles.',
+        responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
+      },
       handle: (ctx) => page(ctx, swaggerPage),
     },
     'GET /redoc': {
-      docs: { summary: 'ReDoc reference; `?asset=` serves its script.', responses: { 200: { description: 'HTML page', contentType: 'text/html' } } },
+      docs: {
+        summary: 'ReDoc reference; `?asset=` serves its script.',
+        responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
+      },
       handle: (ctx) => page(ctx, redocPage),
     },
     'GET /docs/oauth2-redirect': {
-      docs: { summary: 'OAuth 2 redirect target of Swagger UI\'s sign-in.', responses: { 200: { description: 'HTML page', contentType: 'text/html' } } },
+      docs: {
+        summary: "OAuth 2 redirect target of Swagger UI's sign-in.",
+        responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
+      },
       handle: (ctx) => send(ctx, redirectPage, false),
     },
   };

@@ -46,7 +46,13 @@ export class FlowAccess {
     return row;
   }
 
-  async lockWritable(trx: FlowsTx, orgIds: readonly string[], caller: FlowCaller, id: string, deleted: DeletedFlows = 'refuse'): Promise<FlowRow> {
+  async lockWritable(
+    trx: FlowsTx,
+    orgIds: readonly string[],
+    caller: FlowCaller,
+    id: string,
+    deleted: DeletedFlows = 'refuse',
+  ): Promise<FlowRow> {
     if (!isUuid(id)) throw notFound();
     const row = await this.repo.lock(trx, orgIds, id);
     if (!row) throw notFound();
@@ -99,7 +105,11 @@ export class FlowAccess {
     return !latest || !sameJson(latest.definition_json, draft);
   }
 
-  async record(trx: FlowsTx, caller: FlowCaller, event: { eventType: string; action: string; flow: Pick<FlowRow, 'id' | 'org_id' | 'name'>; details?: Record<string, unknown> }): Promise<void> {
+  async record(
+    trx: FlowsTx,
+    caller: FlowCaller,
+    event: { eventType: string; action: string; flow: Pick<FlowRow, 'id' | 'org_id' | 'name'>; details?: Record<string, unknown> },
+  ): Promise<void> {
     await this.audit.record(
       caller.audit,
       {
@@ -118,5 +128,11 @@ export class FlowAccess {
 
 /** What an audit entry says about a draft: its size and whether it is committable, never the definition itself. */
 export function draftSummary(definition: FlowDefinition, valid: boolean): Record<string, unknown> {
-  return { steps: definition.steps.length, edges: definition.edges.length, inputs: definition.inputs.length, target_roles: definition.target_roles.length, valid };
+  return {
+    steps: definition.steps.length,
+    edges: definition.edges.length,
+    inputs: definition.inputs.length,
+    target_roles: definition.target_roles.length,
+    valid,
+  };
 }

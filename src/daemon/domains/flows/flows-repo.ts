@@ -49,11 +49,39 @@ export interface FlowListFilter {
   readonly offset: number;
 }
 
-export type FlowChanges = Partial<Pick<FlowRow, 'name' | 'description' | 'draft_json' | 'draft_dirty' | 'latest_version' | 'is_pinned' | 'manual_runs_enabled' | 'deleted_at' | 'deleted_by'>> & {
+export type FlowChanges = Partial<
+  Pick<
+    FlowRow,
+    | 'name'
+    | 'description'
+    | 'draft_json'
+    | 'draft_dirty'
+    | 'latest_version'
+    | 'is_pinned'
+    | 'manual_runs_enabled'
+    | 'deleted_at'
+    | 'deleted_by'
+  >
+> & {
   readonly updated_by: string | null;
 };
 
-const SUMMARY = ['id', 'org_id', 'name', 'description', 'draft_dirty', 'latest_version', 'is_pinned', 'manual_runs_enabled', 'created_at', 'updated_at', 'created_by', 'updated_by', 'deleted_at', 'deleted_by'] as const;
+const SUMMARY = [
+  'id',
+  'org_id',
+  'name',
+  'description',
+  'draft_dirty',
+  'latest_version',
+  'is_pinned',
+  'manual_runs_enabled',
+  'created_at',
+  'updated_at',
+  'created_by',
+  'updated_by',
+  'deleted_at',
+  'deleted_by',
+] as const;
 const FULL = [...SUMMARY, 'draft_json'] as const;
 const VERSION_SUMMARY = ['id', 'flow_id', 'version', 'message', 'committed_by', 'committed_at'] as const;
 
@@ -110,7 +138,17 @@ export class FlowsRepo extends TransactionalRepo {
     return (await query.first('id')) !== undefined;
   }
 
-  async insert(trx: FlowsTx, row: { org_id: string; name: string; description: string | null; draft_json: FlowDefinition; manual_runs_enabled?: boolean; created_by: string | null }): Promise<FlowRow> {
+  async insert(
+    trx: FlowsTx,
+    row: {
+      org_id: string;
+      name: string;
+      description: string | null;
+      draft_json: FlowDefinition;
+      manual_runs_enabled?: boolean;
+      created_by: string | null;
+    },
+  ): Promise<FlowRow> {
     const [inserted] = await trx('flows')
       .insert({ ...row, draft_json: JSON.stringify(row.draft_json), draft_dirty: true, updated_by: row.created_by })
       .returning(FULL);
@@ -132,7 +170,9 @@ export class FlowsRepo extends TransactionalRepo {
   }
 
   async version(db: FlowsTx | undefined, flowId: string, version: number): Promise<FlowVersionRow | undefined> {
-    const row = await (db ?? this.knex)('flow_versions').where({ flow_id: flowId, version }).first([...VERSION_SUMMARY, 'definition_json']);
+    const row = await (db ?? this.knex)('flow_versions')
+      .where({ flow_id: flowId, version })
+      .first([...VERSION_SUMMARY, 'definition_json']);
     return row ? ({ ...row, definition_json: parsed(row.definition_json) } as FlowVersionRow) : undefined;
   }
 
@@ -145,7 +185,10 @@ export class FlowsRepo extends TransactionalRepo {
     return { rows: rows as FlowVersionSummaryRow[], total: Number(count[0]?.count ?? 0) };
   }
 
-  async insertVersion(trx: FlowsTx, row: { flow_id: string; version: number; definition_json: FlowDefinition; message: string | null; committed_by: string | null }): Promise<FlowVersionRow> {
+  async insertVersion(
+    trx: FlowsTx,
+    row: { flow_id: string; version: number; definition_json: FlowDefinition; message: string | null; committed_by: string | null },
+  ): Promise<FlowVersionRow> {
     const [inserted] = await trx('flow_versions')
       .insert({ ...row, definition_json: JSON.stringify(row.definition_json) })
       .returning([...VERSION_SUMMARY, 'definition_json']);

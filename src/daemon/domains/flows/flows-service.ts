@@ -11,7 +11,11 @@ import type { FlowRow, FlowsRepo, FlowsTx } from './flows-repo.js';
  * inside the delete's transaction, with the flow row locked, and must read through `trx` (the embedded
  * database has a single connection).
  */
-export type FlowDeleteGuard = (flow: { readonly id: string; readonly org_id: string; readonly name: string }, kind: 'delete' | 'purge', trx: FlowsTx) => Promise<string | undefined>;
+export type FlowDeleteGuard = (
+  flow: { readonly id: string; readonly org_id: string; readonly name: string },
+  kind: 'delete' | 'purge',
+  trx: FlowsTx,
+) => Promise<string | undefined>;
 
 const MANAGE = 'flow:manage';
 const PURGE = 'flow:purge';
@@ -36,7 +40,10 @@ export class FlowsService {
     this.#guards.push(guard);
   }
 
-  async list(caller: FlowCaller, filter: { q?: string | undefined; pinned?: boolean | undefined; includeDeleted: boolean; limit: number; offset: number }) {
+  async list(
+    caller: FlowCaller,
+    filter: { q?: string | undefined; pinned?: boolean | undefined; includeDeleted: boolean; limit: number; offset: number },
+  ) {
     const orgIds = await this.access.readableOrgIds(caller);
     const { rows, total } = await this.repo.list({ orgIds, ...filter });
     return { items: rows.map((row) => flowSummaryView(row, caller.org.id)), total, limit: filter.limit, offset: filter.offset };
@@ -46,14 +53,22 @@ export class FlowsService {
     return flowView(await this.access.readable(caller, id), caller.org.id);
   }
 
-  async create(caller: FlowCaller, input: { name: string; description?: string | null | undefined; definition?: FlowDefinition | undefined }): Promise<FlowView> {
+  async create(
+    caller: FlowCaller,
+    input: { name: string; description?: string | null | undefined; definition?: FlowDefinition | undefined },
+  ): Promise<FlowView> {
     const draft = input.definition ?? EMPTY_DEFINITION;
     return this.access.auditingRefusal(caller, MANAGE, undefined, () =>
       this.#unique(() =>
         this.repo.transaction(async (trx) => {
           this.access.refuseRestricted(caller, undefined, draft);
           const row = await this.#insert(trx, caller, { name: input.name, description: input.description ?? null, draft });
-          await this.access.record(trx, caller, { eventType: 'entity.created', action: MANAGE, flow: row, details: { draft: draftSummary(draft, validation(draft).valid) } });
+          await this.access.record(trx, caller, {
+            eventType: 'entity.created',
+            action: MANAGE,
+            flow: row,
+            details: { draft: draftSummary(draft, validation(draft).valid) },
+          });
           return flowView(row, caller.org.id);
         }),
       ),
@@ -61,7 +76,11 @@ export class FlowsService {
   }
 
   /** PUT: name, description and draft replaced together; nothing written when nothing differs. */
-  async replace(caller: FlowCaller, id: string, input: { name: string; description: string | null; definition: FlowDefinition }): Promise<FlowView> {
+  async replace(
+    caller: FlowCaller,
+    id: string,
+    input: { name: string; description: string | null; definition: FlowDefinition },
+  ): Promise<FlowView> {
     const orgIds = await this.access.readableOrgIds(caller);
     return this.access.auditingRefusal(caller, MANAGE, id, () =>
       this.#unique(() =>
@@ -96,7 +115,11 @@ export class FlowsService {
         const flow = await this.access.lockWritable(trx, orgIds, caller, id);
         if (sameJson(definition, flow.draft_json)) return flowView(flow, caller.org.id);
         this.access.refuseRestricted(caller, flow.draft_json, definition);
-        const row = await this.repo.update(trx, flow.id, { draft_json: definition, draft_dirty: await this.access.dirty(trx, flow, definition), updated_by: caller.sub });
+        const row = await this.repo.update(trx, flow.id, {
+          draft_json: definition,
+          draft_dirty: await this.access.dirty(trx, flow, definition),
+          updated_by: caller.sub,
+        });
         await this.#recordUpdate(trx, caller, row, ['draft'], flow);
         return flowView(row, caller.org.id);
       }),
@@ -132,7 +155,10 @@ export class FlowsService {
             eventType: 'entity.created',
             action: MANAGE,
             flow: row,
-            details: { duplicated_from: { id: source.id, org_id: source.org_id, name: source.name }, draft: draftSummary(row.draft_json, validation(row.draft_json).valid) },
+            details: {
+              duplicated_from: { id: source.id, org_id: source.org_id, name: source.name },
+              draft: draftSummary(row.draft_json, validation(row.draft_json).valid),
+            },
           });
           return flowView(row, caller.org.id);
         }),
@@ -157,7 +183,8 @@ export class FlowsService {
       this.repo.transaction(async (trx) => {
         const flow = await this.access.lockWritable(trx, orgIds, caller, id, 'accept');
         if (!flow.deleted_at) throw problems.conflict('This flow is not deleted.');
-        if (await this.repo.nameTaken(trx, flow.org_id, flow.name)) throw problems.conflict('A live flow has taken this flow\'s name: rename that one first.');
+        if (await this.repo.nameTaken(trx, flow.org_id, flow.name))
+          throw problems.conflict("A live flow has taken this flow's name: rename that one first.");
         const row = await this.repo.update(trx, flow.id, { deleted_at: null, deleted_by: null, updated_by: caller.sub });
         await this.access.record(trx, caller, { eventType: 'entity.restored', action: MANAGE, flow: row });
         return flowView(row, caller.org.id);
@@ -172,7 +199,12 @@ export class FlowsService {
       const flow = await this.access.lockWritable(trx, orgIds, caller, id, 'accept');
       await this.#checkGuards(trx, flow, 'purge');
       await this.repo.purge(trx, flow.id);
-      await this.access.record(trx, caller, { eventType: 'entity.purged', action: PURGE, flow, details: { latest_version: flow.latest_version, was_deleted: flow.deleted_at !== null } });
+      await this.access.record(trx, caller, {
+        eventType: 'entity.purged',
+        action: PURGE,
+        flow,
+        details: { latest_version: flow.latest_version, was_deleted: flow.deleted_at !== null },
+      });
     });
   }
 
@@ -182,12 +214,21 @@ export class FlowsService {
       const flow = await this.access.lockWritable(trx, orgIds, caller, id);
       if (flow[column] === value) return flowView(flow, caller.org.id);
       const row = await this.repo.update(trx, flow.id, { [column]: value, updated_by: caller.sub });
-      await this.access.record(trx, caller, { eventType: 'entity.updated', action: MANAGE, flow: row, details: { changes: [column], old: { [column]: flow[column] }, new: { [column]: value } } });
+      await this.access.record(trx, caller, {
+        eventType: 'entity.updated',
+        action: MANAGE,
+        flow: row,
+        details: { changes: [column], old: { [column]: flow[column] }, new: { [column]: value } },
+      });
       return flowView(row, caller.org.id);
     });
   }
 
-  async #insert(trx: FlowsTx, caller: FlowCaller, input: { name: string; description: string | null; draft: FlowDefinition; manual_runs_enabled?: boolean }): Promise<FlowRow> {
+  async #insert(
+    trx: FlowsTx,
+    caller: FlowCaller,
+    input: { name: string; description: string | null; draft: FlowDefinition; manual_runs_enabled?: boolean },
+  ): Promise<FlowRow> {
     if (await this.repo.nameTaken(trx, caller.org.id, input.name)) throw nameTaken();
     return this.repo.insert(trx, {
       org_id: caller.org.id,

@@ -37,7 +37,11 @@ export class InterfaceService {
       manual_runs_enabled: flow.manual_runs_enabled,
       reasons,
       ...(definition
-        ? { inputs: definition.inputs, target_roles: targetRequirements(definition.target_roles), params_schema: paramsJsonSchema(definition.inputs) }
+        ? {
+            inputs: definition.inputs,
+            target_roles: targetRequirements(definition.target_roles),
+            params_schema: paramsJsonSchema(definition.inputs),
+          }
         : { inputs: [], target_roles: [], params_schema: null }),
     };
   }

@@ -14,7 +14,9 @@ export const flowName = z
 
 const description = z.string().max(10_000).nullable();
 
-export const createFlowBody = z.object({ name: flowName, description: description.optional(), definition: flowDefinitionSchema.optional() }).strict();
+export const createFlowBody = z
+  .object({ name: flowName, description: description.optional(), definition: flowDefinitionSchema.optional() })
+  .strict();
 export const replaceFlowBody = z.object({ name: flowName, description: description.optional(), definition: flowDefinitionSchema }).strict();
 export const draftBody = z.object({ definition: flowDefinitionSchema }).strict();
 export const commitBody = z.object({ message: z.string().trim().max(10_000).nullable().optional() }).strict();
@@ -24,16 +26,32 @@ export const manualRunsBody = z.object({ enabled: z.boolean() }).strict();
 /** The definition is checked by the handler, so that a malformed one comes back as issues rather than a 422. */
 export const validateBody = z.object({ definition: z.unknown().optional() }).strict();
 
-const count = (max: number) => z.string().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().min(0).max(max));
+const count = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,7}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(max));
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 const page = { limit: count(MAX_PAGE).pipe(z.number().min(1)).default(50), offset: count(10_000_000).default(0) };
 
-export const listQuery = z.object({ q: z.string().max(255).optional(), pinned: bool.optional(), include_deleted: bool.optional(), ...page }).strict();
+export const listQuery = z
+  .object({ q: z.string().max(255).optional(), pinned: bool.optional(), include_deleted: bool.optional(), ...page })
+  .strict();
 export const pageQuery = z.object(page).strict();
 
 /** A committed version number (from 1) or `draft`. */
-const revision = z.union([z.literal('draft'), z.string().regex(/^[1-9]\d{0,8}$/, 'a version number or "draft"').transform(Number)]);
-const versionNumber = z.string().regex(/^[1-9]\d{0,8}$/, 'a version number').transform(Number);
+const revision = z.union([
+  z.literal('draft'),
+  z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'a version number or "draft"')
+    .transform(Number),
+]);
+const versionNumber = z
+  .string()
+  .regex(/^[1-9]\d{0,8}$/, 'a version number')
+  .transform(Number);
 
 export const compareQuery = z.object({ from: revision.optional(), to: revision.optional() }).strict();
 export const interfaceQuery = z.object({ version: revision.optional() }).strict();

@@ -4,7 +4,17 @@ import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
 import { flowCaller, flowId } from './caller.js';
 import type { InterfaceService } from './interface-service.js';
-import { commitBody, compareQuery, interfaceQuery, launchContractQuery, noQuery, pageQuery, parseVersion, schema, validateBody } from './request-schemas.js';
+import {
+  commitBody,
+  compareQuery,
+  interfaceQuery,
+  launchContractQuery,
+  noQuery,
+  pageQuery,
+  parseVersion,
+  schema,
+  validateBody,
+} from './request-schemas.js';
 import type { VersionsService } from './versions-service.js';
 
 function versionParam(ctx: AppContext): number {
@@ -20,9 +30,14 @@ export function versionRoutes(versions: VersionsService, iface: InterfaceService
   return {
     'POST /flows/{flow_id}/commit': {
       docs: {
-        summary: 'The draft becomes version N+1 `{message?}`; refused when the draft is invalid (422, every issue with its path) or unchanged since the newest version (409 `nothing_to_commit`).',
+        summary:
+          'The draft becomes version N+1 `{message?}`; refused when the draft is invalid (422, every issue with its path) or unchanged since the newest version (409 `nothing_to_commit`).',
         requestSchema: schema(commitBody),
-        responses: { 201: { description: 'The new version' }, 409: { description: '`nothing_to_commit`' }, 422: { description: '`validation_failed`' } },
+        responses: {
+          201: { description: 'The new version' },
+          409: { description: '`nothing_to_commit`' },
+          422: { description: '`validation_failed`' },
+        },
       },
       async handle(ctx) {
         const input = validate(commitBody, ctx.state.body ?? {});
@@ -31,7 +46,10 @@ export function versionRoutes(versions: VersionsService, iface: InterfaceService
       },
     },
     'GET /flows/{flow_id}/versions': {
-      docs: { summary: 'Committed versions, newest first; `limit`, `offset`.', responses: { 200: { description: '`items` (version, message, committed_by, committed_at), `total`, `limit`, `offset`' } } },
+      docs: {
+        summary: 'Committed versions, newest first; `limit`, `offset`.',
+        responses: { 200: { description: '`items` (version, message, committed_by, committed_at), `total`, `limit`, `offset`' } },
+      },
       async handle(ctx) {
         ctx.body = await versions.list(flowCaller(ctx), flowId(ctx), validate(pageQuery, ctx.query));
       },
@@ -45,7 +63,8 @@ export function versionRoutes(versions: VersionsService, iface: InterfaceService
     },
     'GET /flows/{flow_id}/versions/compare': {
       docs: {
-        summary: 'Structural diff `?from=<n|draft>&to=<n|draft>` (default: newest version to draft): steps added, removed, changed (with config keys), edges, inputs, target roles, network policy.',
+        summary:
+          'Structural diff `?from=<n|draft>&to=<n|draft>` (default: newest version to draft): steps added, removed, changed (with config keys), edges, inputs, target roles, network policy.',
         responses: { 200: { description: 'The diff' } },
       },
       async handle(ctx) {
@@ -53,14 +72,20 @@ export function versionRoutes(versions: VersionsService, iface: InterfaceService
       },
     },
     'GET /flows/{flow_id}/versioning-info': {
-      docs: { summary: 'Newest version, whether the draft differs from it and whether it is committable.', responses: { 200: { description: 'The versioning state' } } },
+      docs: {
+        summary: 'Newest version, whether the draft differs from it and whether it is committable.',
+        responses: { 200: { description: 'The versioning state' } },
+      },
       async handle(ctx) {
         validate(noQuery, ctx.query);
         ctx.body = await versions.info(flowCaller(ctx), flowId(ctx));
       },
     },
     'POST /flows/{flow_id}/revert-draft': {
-      docs: { summary: `Discard uncommitted edits: the draft becomes the newest version (409 if never committed). ${narrowed}`, responses: { 200: { description: 'The flow' } } },
+      docs: {
+        summary: `Discard uncommitted edits: the draft becomes the newest version (409 if never committed). ${narrowed}`,
+        responses: { 200: { description: 'The flow' } },
+      },
       async handle(ctx) {
         ctx.body = await versions.revertDraft(flowCaller(ctx), flowId(ctx));
       },
@@ -72,7 +97,10 @@ export function versionRoutes(versions: VersionsService, iface: InterfaceService
       },
     },
     'GET /flows/{flow_id}/interface': {
-      docs: { summary: 'Inputs and target roles of `?version=<n|draft>` (default the draft), with a JSON Schema of run params.', responses: { 200: { description: 'The interface' } } },
+      docs: {
+        summary: 'Inputs and target roles of `?version=<n|draft>` (default the draft), with a JSON Schema of run params.',
+        responses: { 200: { description: 'The interface' } },
+      },
       async handle(ctx) {
         const query = validate(interfaceQuery, ctx.query);
         ctx.body = await iface.interface(flowCaller(ctx), flowId(ctx), query.version ?? 'draft');
@@ -80,7 +108,8 @@ export function versionRoutes(versions: VersionsService, iface: InterfaceService
     },
     'GET /flows/{flow_id}/launch-contract': {
       docs: {
-        summary: 'What a run must supply, from a committed version (`?version=`, default the newest): inputs, target roles with device counts, params JSON Schema, and whether it can be launched.',
+        summary:
+          'What a run must supply, from a committed version (`?version=`, default the newest): inputs, target roles with device counts, params JSON Schema, and whether it can be launched.',
         responses: { 200: { description: 'The launch contract' } },
       },
       async handle(ctx) {
@@ -90,7 +119,8 @@ export function versionRoutes(versions: VersionsService, iface: InterfaceService
     },
     'POST /flows/{flow_id}/validate': {
       docs: {
-        summary: 'Check `{definition?}` (default: the stored draft) without saving: `{valid, issues}`, each issue with its JSON path and code.',
+        summary:
+          'Check `{definition?}` (default: the stored draft) without saving: `{valid, issues}`, each issue with its JSON path and code.',
         requestSchema: schema(validateBody),
         responses: { 200: { description: '`valid`, `issues`' } },
       },
@@ -100,7 +130,10 @@ export function versionRoutes(versions: VersionsService, iface: InterfaceService
       },
     },
     'GET /flow-interface/field-types': {
-      docs: { summary: 'The input types a flow interface may declare, with the members each takes.', responses: { 200: { description: '`items`' } } },
+      docs: {
+        summary: 'The input types a flow interface may declare, with the members each takes.',
+        responses: { 200: { description: '`items`' } },
+      },
       handle(ctx) {
         validate(noQuery, ctx.query);
         ctx.body = { items: FIELD_TYPES };

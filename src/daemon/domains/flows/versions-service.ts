@@ -4,7 +4,15 @@ import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { sameJson } from '../../../shared/flows/same-json.js';
 import { Problem, problems } from '../../http/problem.js';
 import { draftSummary, type FlowAccess, type FlowCaller } from './flow-access.js';
-import { flowView, validation, versionSummaryView, versionView, type FlowVersionSummaryView, type FlowVersionView, type FlowView } from './flow-view.js';
+import {
+  flowView,
+  validation,
+  versionSummaryView,
+  versionView,
+  type FlowVersionSummaryView,
+  type FlowVersionView,
+  type FlowView,
+} from './flow-view.js';
 import type { FlowRow, FlowsRepo, FlowsTx } from './flows-repo.js';
 
 /** A side of a comparison: a committed version number, or the draft. */
@@ -32,20 +40,32 @@ export class VersionsService {
     return this.repo.transaction(async (trx) => {
       const flow = await this.access.lockWritable(trx, orgIds, caller, id);
       if (flow.latest_version > 0 && !(await this.access.dirty(trx, flow, flow.draft_json))) {
-        throw new Problem(409, 'nothing_to_commit', `The draft is the same as version ${flow.latest_version}.`, { latest_version: flow.latest_version });
+        throw new Problem(409, 'nothing_to_commit', `The draft is the same as version ${flow.latest_version}.`, {
+          latest_version: flow.latest_version,
+        });
       }
       const issues = validateDefinition(flow.draft_json);
       // Paths are those of the definition, as the draft's `validation.issues` give them.
       if (issues.length > 0) throw problems.validation(issues);
       const version = flow.latest_version + 1;
-      const row = await this.repo.insertVersion(trx, { flow_id: flow.id, version, definition_json: flow.draft_json, message, committed_by: caller.sub });
+      const row = await this.repo.insertVersion(trx, {
+        flow_id: flow.id,
+        version,
+        definition_json: flow.draft_json,
+        message,
+        committed_by: caller.sub,
+      });
       await this.repo.update(trx, flow.id, { latest_version: version, draft_dirty: false, updated_by: caller.sub });
       await this.access.record(trx, caller, { eventType: 'flow.committed', action: COMMIT, flow, details: { version, message } });
       return versionView(row);
     });
   }
 
-  async list(caller: FlowCaller, id: string, page: { limit: number; offset: number }): Promise<{ items: FlowVersionSummaryView[]; total: number; limit: number; offset: number }> {
+  async list(
+    caller: FlowCaller,
+    id: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: FlowVersionSummaryView[]; total: number; limit: number; offset: number }> {
     const flow = await this.access.readable(caller, id);
     const { rows, total } = await this.repo.versions(flow.id, page);
     return { items: rows.map(versionSummaryView), total, ...page };
@@ -59,9 +79,14 @@ export class VersionsService {
   }
 
   /** `from` defaults to the newest version, `to` to the draft. */
-  async compare(caller: FlowCaller, id: string, query: { from?: Revision | undefined; to?: Revision | undefined }): Promise<{ from: Revision; to: Revision } & DefinitionDiff> {
+  async compare(
+    caller: FlowCaller,
+    id: string,
+    query: { from?: Revision | undefined; to?: Revision | undefined },
+  ): Promise<{ from: Revision; to: Revision } & DefinitionDiff> {
     const flow = await this.access.readable(caller, id);
-    if (query.from === undefined && flow.latest_version === 0) throw problems.conflict('The flow has no committed version to compare with: give `from`.');
+    if (query.from === undefined && flow.latest_version === 0)
+      throw problems.conflict('The flow has no committed version to compare with: give `from`.');
     const from = query.from ?? flow.latest_version;
     const to = query.to ?? 'draft';
     const [a, b] = await Promise.all([this.#definition(flow, from), this.#definition(flow, to)]);
@@ -87,7 +112,11 @@ export class VersionsService {
   }
 
   /** The definition of a revision of a readable flow (used by the interface routes too). */
-  async definitionOf(caller: FlowCaller, id: string, revision: Revision | 'latest'): Promise<{ flow: FlowRow; version: number | 'draft' | null; definition: FlowDefinition | undefined }> {
+  async definitionOf(
+    caller: FlowCaller,
+    id: string,
+    revision: Revision | 'latest',
+  ): Promise<{ flow: FlowRow; version: number | 'draft' | null; definition: FlowDefinition | undefined }> {
     const flow = await this.access.readable(caller, id);
     if (revision === 'latest') {
       if (flow.latest_version === 0) return { flow, version: null, definition: undefined };
@@ -122,10 +151,20 @@ export class VersionsService {
     );
   }
 
-  async #replaceDraft(trx: FlowsTx, caller: FlowCaller, flow: FlowRow, definition: FlowDefinition, why: Record<string, unknown>): Promise<FlowView> {
+  async #replaceDraft(
+    trx: FlowsTx,
+    caller: FlowCaller,
+    flow: FlowRow,
+    definition: FlowDefinition,
+    why: Record<string, unknown>,
+  ): Promise<FlowView> {
     if (sameJson(definition, flow.draft_json)) return flowView(flow, caller.org.id);
     this.access.refuseRestricted(caller, flow.draft_json, definition);
-    const row = await this.repo.update(trx, flow.id, { draft_json: definition, draft_dirty: await this.access.dirty(trx, flow, definition), updated_by: caller.sub });
+    const row = await this.repo.update(trx, flow.id, {
+      draft_json: definition,
+      draft_dirty: await this.access.dirty(trx, flow, definition),
+      updated_by: caller.sub,
+    });
     await this.access.record(trx, caller, {
       eventType: 'entity.updated',
       action: MANAGE,

@@ -42,7 +42,10 @@ export class IdpMappingsRepo {
   }
 
   async list(orgId: string, filter: { active?: boolean | undefined } = {}): Promise<IdpMappingRow[]> {
-    const query = this.knex('org_idp_mappings').where({ org_id: orgId }).select(COLUMNS).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    const query = this.knex('org_idp_mappings')
+      .where({ org_id: orgId })
+      .select(COLUMNS)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     if (filter.active !== undefined) query.andWhere({ is_active: filter.active });
     return query;
   }
@@ -52,7 +55,10 @@ export class IdpMappingsRepo {
    * rather than catching the unique violation: on PostgreSQL a failed statement would abort the
    * surrounding transaction.
    */
-  async insert(trx: IdpMappingsTx, row: { org_id: string; claim: string; value: string; role: string; is_active: boolean }): Promise<IdpMappingRow | undefined> {
+  async insert(
+    trx: IdpMappingsTx,
+    row: { org_id: string; claim: string; value: string; role: string; is_active: boolean },
+  ): Promise<IdpMappingRow | undefined> {
     const [inserted] = await trx('org_idp_mappings').insert(row).onConflict(['org_id', 'claim', 'value']).ignore().returning(COLUMNS);
     return inserted as IdpMappingRow | undefined;
   }
@@ -62,7 +68,11 @@ export class IdpMappingsRepo {
     return trx('org_idp_mappings').where({ id, org_id: orgId }).forUpdate().first(COLUMNS);
   }
 
-  async update(trx: IdpMappingsTx, id: string, change: { role?: string | undefined; is_active?: boolean | undefined }): Promise<IdpMappingRow> {
+  async update(
+    trx: IdpMappingsTx,
+    id: string,
+    change: { role?: string | undefined; is_active?: boolean | undefined },
+  ): Promise<IdpMappingRow> {
     const set: Record<string, unknown> = { updated_at: trx.fn.now() };
     if (change.role !== undefined) set.role = change.role;
     if (change.is_active !== undefined) set.is_active = change.is_active;
@@ -133,6 +143,8 @@ export class IdpMappingsRepo {
 
   async orgsByIds(ids: readonly string[]): Promise<{ id: string; slug: string }[]> {
     if (ids.length === 0) return [];
-    return this.knex('organizations').whereIn('id', [...new Set(ids)]).select('id', 'slug');
+    return this.knex('organizations')
+      .whereIn('id', [...new Set(ids)])
+      .select('id', 'slug');
   }
 }

@@ -91,13 +91,23 @@ export class IdpMappingsService {
     return (await this.repo.list(org.id, filter)).map(idpMappingView);
   }
 
-  async create(org: OrgRef, input: { claim: string; value: string; role: string; is_active: boolean }, context?: AuditContext): Promise<IdpMappingView> {
+  async create(
+    org: OrgRef,
+    input: { claim: string; value: string; role: string; is_active: boolean },
+    context?: AuditContext,
+  ): Promise<IdpMappingView> {
     if (input.claim !== this.settings.groupClaim) {
       throw problems.validation([{ path: 'claim', message: `must be the configured group claim "${this.settings.groupClaim}"` }]);
     }
     try {
       const view = await this.repo.transaction(async (trx) => {
-        const row = await this.repo.insert(trx, { org_id: org.id, claim: input.claim, value: input.value, role: input.role, is_active: input.is_active });
+        const row = await this.repo.insert(trx, {
+          org_id: org.id,
+          claim: input.claim,
+          value: input.value,
+          role: input.role,
+          is_active: input.is_active,
+        });
         if (!row) throw duplicate();
         await this.audit.record(
           context,
@@ -124,12 +134,19 @@ export class IdpMappingsService {
     }
   }
 
-  async update(org: OrgRef, id: string, change: { role?: string | undefined; is_active?: boolean | undefined }, context?: AuditContext): Promise<IdpMappingView> {
+  async update(
+    org: OrgRef,
+    id: string,
+    change: { role?: string | undefined; is_active?: boolean | undefined },
+    context?: AuditContext,
+  ): Promise<IdpMappingView> {
     if (!isUuid(id)) throw notFound();
     const { view, changed } = await this.repo.transaction(async (trx) => {
       const before = await this.repo.lockOfOrg(trx, org.id, id);
       if (!before) throw notFound();
-      const changed = (change.role !== undefined && change.role !== before.role) || (change.is_active !== undefined && change.is_active !== before.is_active);
+      const changed =
+        (change.role !== undefined && change.role !== before.role) ||
+        (change.is_active !== undefined && change.is_active !== before.is_active);
       // Sending what is already there changes nothing: no write, no entry.
       if (!changed) return { view: idpMappingView(before), changed };
       const after = await this.repo.update(trx, id, change);
@@ -191,7 +208,10 @@ export class IdpMappingsService {
   async preview(username: string, values: readonly string[], caller: PreviewCaller): Promise<SyncPreview> {
     const user = await this.users.findByUsername(username);
     if (!user) throw problems.resourceNotFound('User');
-    const [memberships, matched] = await Promise.all([this.repo.membershipsOf(user.id), this.index.match(this.settings.groupClaim, values)]);
+    const [memberships, matched] = await Promise.all([
+      this.repo.membershipsOf(user.id),
+      this.index.match(this.settings.groupClaim, values),
+    ]);
     const plan = planSync({ memberships, matched, authoritative: this.settings.authoritative });
 
     const visible = caller.platformAdmin ? undefined : new Set(await this.repo.adminOrgIdsOf(caller.sub));

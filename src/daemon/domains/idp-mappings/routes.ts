@@ -68,7 +68,9 @@ function refuseImmutable(body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   const named = IMMUTABLE.filter((key) => Object.hasOwn(body, key));
   if (named.length > 0) {
-    throw problems.validation(named.map((key) => ({ path: key, message: `${key} is immutable after creation; create a new mapping and delete this one` })));
+    throw problems.validation(
+      named.map((key) => ({ path: key, message: `${key} is immutable after creation; create a new mapping and delete this one` })),
+    );
   }
 }
 
@@ -78,7 +80,7 @@ export function idpMappingRoutes(service: IdpMappingsService): DomainRoutes {
     'GET /orgs/{org_ref}/idp-mappings': {
       docs: {
         summary:
-          'List the organization\'s mappings (`?active=true|false`); or, with `?preview_user=<username>&groups=<value>&groups=…`, what a login of that user carrying those claim values would change.',
+          "List the organization's mappings (`?active=true|false`); or, with `?preview_user=<username>&groups=<value>&groups=…`, what a login of that user carrying those claim values would change.",
         responses: { 200: { description: '`items`, or the preview `{user, claim, authoritative, changes, hidden_changes}`' } },
       },
       async handle(ctx) {
@@ -98,17 +100,27 @@ export function idpMappingRoutes(service: IdpMappingsService): DomainRoutes {
       },
     },
     'POST /orgs/{org_ref}/idp-mappings': {
-      docs: { summary: 'Create a mapping `{claim, value, role, is_active?}`; requires `X-Org-Id` naming the organization.', responses: { 201: { description: 'The mapping' } } },
+      docs: {
+        summary: 'Create a mapping `{claim, value, role, is_active?}`; requires `X-Org-Id` naming the organization.',
+        responses: { 201: { description: 'The mapping' } },
+      },
       async handle(ctx) {
         const org = activeOrg(ctx);
         requireOrgHeader(ctx);
         const body = validate(createMappingBody, ctx.state.body ?? {});
         ctx.status = 201;
-        ctx.body = await service.create(org, { claim: body.claim, value: body.value, role: body.role, is_active: body.is_active ?? true }, ctx.state.audit);
+        ctx.body = await service.create(
+          org,
+          { claim: body.claim, value: body.value, role: body.role, is_active: body.is_active ?? true },
+          ctx.state.audit,
+        );
       },
     },
     'PATCH /orgs/{org_ref}/idp-mappings/{mapping_id}': {
-      docs: { summary: 'Change a mapping\'s `role` and/or `is_active`; `claim` and `value` are immutable.', responses: { 200: { description: 'The mapping' } } },
+      docs: {
+        summary: "Change a mapping's `role` and/or `is_active`; `claim` and `value` are immutable.",
+        responses: { 200: { description: 'The mapping' } },
+      },
       async handle(ctx) {
         const org = activeOrg(ctx);
         refuseImmutable(ctx.state.body);
@@ -117,7 +129,7 @@ export function idpMappingRoutes(service: IdpMappingsService): DomainRoutes {
       },
     },
     'DELETE /orgs/{org_ref}/idp-mappings/{mapping_id}': {
-      docs: { summary: 'Delete a mapping (takes effect at the users\' next login).', responses: { 204: { description: 'Deleted' } } },
+      docs: { summary: "Delete a mapping (takes effect at the users' next login).", responses: { 204: { description: 'Deleted' } } },
       async handle(ctx) {
         const org = activeOrg(ctx);
         await service.remove(org, ctx.state.params.mapping_id!, ctx.state.audit);

@@ -60,15 +60,22 @@ export function isUniqueViolation(error: unknown): boolean {
  */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }
 
 /** Fields whose values differ, as `{field: {old, new}}` for an `entity.updated` entry. */
-export function changes(before: Record<string, unknown>, after: Record<string, unknown>, fields: readonly string[]): Record<string, { old: unknown; new: unknown }> {
+export function changes(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields: readonly string[],
+): Record<string, { old: unknown; new: unknown }> {
   const changed: Record<string, { old: unknown; new: unknown }> = {};
   for (const field of fields) {
-    if (canonical(before[field] ?? null) !== canonical(after[field] ?? null)) changed[field] = { old: before[field] ?? null, new: after[field] ?? null };
+    if (canonical(before[field] ?? null) !== canonical(after[field] ?? null))
+      changed[field] = { old: before[field] ?? null, new: after[field] ?? null };
   }
   return changed;
 }

@@ -25,7 +25,12 @@ export function distinct(ids: readonly string[]): string[] {
  * Sorts the rows found for a bulk request into those the operation may apply to (own organization, right
  * state) and the verdicts for all others. Operation-specific checks then move candidates to a verdict.
  */
-export function triage<R extends OwnedRow>(ids: readonly string[], rows: readonly R[], orgId: string, applies: Applies): { candidates: R[]; verdicts: Map<string, BulkStatus> } {
+export function triage<R extends OwnedRow>(
+  ids: readonly string[],
+  rows: readonly R[],
+  orgId: string,
+  applies: Applies,
+): { candidates: R[]; verdicts: Map<string, BulkStatus> } {
   const byId = new Map(rows.map((row) => [row.id, row]));
   const candidates: R[] = [];
   const verdicts = new Map<string, BulkStatus>();
@@ -50,7 +55,11 @@ export function results(ids: readonly string[], verdicts: ReadonlyMap<string, Bu
  * Restoring brings a name back among the live ones: a candidate whose name a live row (or an earlier
  * candidate of the same request) already holds is a `conflict`. Answers the candidates that may proceed.
  */
-export function withoutNameClashes<R extends OwnedRow>(candidates: readonly R[], liveNames: ReadonlySet<string>, verdicts: Map<string, BulkStatus>): R[] {
+export function withoutNameClashes<R extends OwnedRow>(
+  candidates: readonly R[],
+  liveNames: ReadonlySet<string>,
+  verdicts: Map<string, BulkStatus>,
+): R[] {
   const taken = new Set(liveNames);
   const proceed: R[] = [];
   for (const row of candidates) {

@@ -40,10 +40,10 @@ export class DeviceDirectory {
     const rows: { id: string; provider_id: string; external_id: string }[] = await (trx ?? this.knex)
       .select('d.id', 'd.provider_id', 'd.external_id')
       .from('devices as d')
-      .joinRaw('JOIN unnest(?::text[], ?::text[]) AS r(provider_id, external_id) ON d.provider_id = r.provider_id AND d.external_id = r.external_id', [
-        refs.map((r) => r.provider_id),
-        refs.map((r) => r.external_id),
-      ])
+      .joinRaw(
+        'JOIN unnest(?::text[], ?::text[]) AS r(provider_id, external_id) ON d.provider_id = r.provider_id AND d.external_id = r.external_id',
+        [refs.map((r) => r.provider_id), refs.map((r) => r.external_id)],
+      )
       .where('d.org_id', orgId)
       .whereNull('d.deleted_at');
     return new Map(rows.map((row) => [providerRefKey(row), row.id]));

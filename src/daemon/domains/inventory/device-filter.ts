@@ -1,7 +1,18 @@
 import type { Knex } from 'knex';
 import { containsPattern } from './repo-helpers.js';
 
-export const DEVICE_SORTS = ['name', '-name', 'hostname', '-hostname', 'platform', '-platform', 'created_at', '-created_at', 'updated_at', '-updated_at'] as const;
+export const DEVICE_SORTS = [
+  'name',
+  '-name',
+  'hostname',
+  '-hostname',
+  'platform',
+  '-platform',
+  'created_at',
+  '-created_at',
+  'updated_at',
+  '-updated_at',
+] as const;
 export type DeviceSort = (typeof DEVICE_SORTS)[number];
 
 /**
@@ -34,7 +45,10 @@ export function applyDeviceFilter(query: Knex.QueryBuilder, filter: DeviceFilter
     query.andWhere((b) => {
       b.whereILike('name', pattern).orWhereILike('hostname', pattern);
       if (filter.textIn === 'rich') {
-        b.orWhereILike('serial', pattern).orWhereRaw(`EXISTS (SELECT 1 FROM jsonb_array_elements_text(${ALL_TAGS}) AS t(tag) WHERE t.tag ILIKE ?)`, [pattern]);
+        b.orWhereILike('serial', pattern).orWhereRaw(
+          `EXISTS (SELECT 1 FROM jsonb_array_elements_text(${ALL_TAGS}) AS t(tag) WHERE t.tag ILIKE ?)`,
+          [pattern],
+        );
       }
     });
   }

@@ -3,7 +3,21 @@ import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
 import { DEVICE_SORTS, type DeviceFilter } from './device-filter.js';
 import type { DevicesService } from './devices-service.js';
-import { bulkBody, flag, hostname, jsonSchema, label, name, noQuery, page, refuseSyncOnly, repeated, searchText, tags, uuid } from './fields.js';
+import {
+  bulkBody,
+  flag,
+  hostname,
+  jsonSchema,
+  label,
+  name,
+  noQuery,
+  page,
+  refuseSyncOnly,
+  repeated,
+  searchText,
+  tags,
+  uuid,
+} from './fields.js';
 import { actorOf, bodyOf } from './request.js';
 
 /** POST and PUT take the same body: PUT replaces every editable field (absent optional ones are cleared). */
@@ -54,7 +68,15 @@ const searchFilters = {
 const searchQuery = z.object({ ...searchFilters, sort: z.enum(DEVICE_SORTS).optional(), ...page }).strict();
 
 const searchIdsQuery = z
-  .object({ ...searchFilters, limit: z.string().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().min(1)).optional() })
+  .object({
+    ...searchFilters,
+    limit: z
+      .string()
+      .regex(/^\d{1,7}$/)
+      .transform(Number)
+      .pipe(z.number().int().min(1))
+      .optional(),
+  })
   .strict();
 
 function filterOf(query: z.output<z.ZodObject<typeof searchFilters>>): DeviceFilter {
@@ -76,17 +98,21 @@ function deviceId(ctx: AppContext): string {
 }
 
 const deviceResponse = {
-  description: 'The device: `{id, org_id, shared, name, hostname, platform, role, site_id, serial, tags, attributes, overlay: {tags, maintenance}, provider_id, external_id, provider_managed, created_*, updated_*, deleted_*}`',
+  description:
+    'The device: `{id, org_id, shared, name, hostname, platform, role, site_id, serial, tags, attributes, overlay: {tags, maintenance}, provider_id, external_id, provider_managed, created_*, updated_*, deleted_*}`',
 };
 const pageResponse = { description: '`{items, total, limit, offset}`' };
-const bulkResponse = { description: '`{results: [{id, status}]}`, one per distinct id: `ok`, `unchanged`, `not_found`, `shared_read_only`, `conflict`' };
+const bulkResponse = {
+  description: '`{results: [{id, status}]}`, one per distinct id: `ok`, `unchanged`, `not_found`, `shared_read_only`, `conflict`',
+};
 
 /** Devices (`device:view`, `device:manage`, `device:annotate`, `device:purge`). */
 export function deviceRoutes(devices: DevicesService): DomainRoutes {
   return {
     'GET /devices': {
       docs: {
-        summary: 'Devices of the organization and of the shared organization: `q` (name, hostname), `site_id`, `platform`, `role`, `tag`, `include_deleted` (own soft-deleted devices too), `limit` (50, ≤500), `offset`.',
+        summary:
+          'Devices of the organization and of the shared organization: `q` (name, hostname), `site_id`, `platform`, `role`, `tag`, `include_deleted` (own soft-deleted devices too), `limit` (50, ≤500), `offset`.',
         responses: { 200: pageResponse },
       },
       async handle(ctx) {
@@ -98,7 +124,12 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
           roles: query.role ? [query.role] : undefined,
           tags: query.tag ? [query.tag] : undefined,
         };
-        ctx.body = await devices.list(actorOf(ctx), { filter, includeDeleted: query.include_deleted ?? false, limit: query.limit, offset: query.offset });
+        ctx.body = await devices.list(actorOf(ctx), {
+          filter,
+          includeDeleted: query.include_deleted ?? false,
+          limit: query.limit,
+          offset: query.offset,
+        });
       },
     },
     'GET /devices/search': {
@@ -109,12 +140,18 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
       },
       async handle(ctx) {
         const query = validate(searchQuery, ctx.query);
-        ctx.body = await devices.search(actorOf(ctx), query.scope, { filter: filterOf(query), sort: query.sort, limit: query.limit, offset: query.offset });
+        ctx.body = await devices.search(actorOf(ctx), query.scope, {
+          filter: filterOf(query),
+          sort: query.sort,
+          limit: query.limit,
+          offset: query.offset,
+        });
       },
     },
     'GET /devices/search/ids': {
       docs: {
-        summary: 'The ids of the live devices a search matches (same filters), in name order, at most SERVICE_INVENTORY_MAX_RUN_TARGETS (or `limit`): for picking run targets.',
+        summary:
+          'The ids of the live devices a search matches (same filters), in name order, at most SERVICE_INVENTORY_MAX_RUN_TARGETS (or `limit`): for picking run targets.',
         responses: { 200: { description: '`{ids, total, truncated, limit}`' } },
       },
       async handle(ctx) {
@@ -131,7 +168,8 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
     },
     'POST /devices': {
       docs: {
-        summary: 'Create a device `{name, hostname?, platform?, role?, site_id?, serial?, tags?, attributes?}`; `provider_id`/`external_id` are set by provider sync only.',
+        summary:
+          'Create a device `{name, hostname?, platform?, role?, site_id?, serial?, tags?, attributes?}`; `provider_id`/`external_id` are set by provider sync only.',
         requestSchema: jsonSchema(deviceBody),
         responses: { 201: deviceResponse, 409: { description: 'A live device already has the name (`conflict`)' } },
       },
@@ -144,7 +182,8 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
     },
     'PUT /devices/{device_id}': {
       docs: {
-        summary: 'Replace the editable fields (absent optional fields are cleared). A provider-sourced device refuses any change with 409 `provider_managed` (`fields`, `overlay`).',
+        summary:
+          'Replace the editable fields (absent optional fields are cleared). A provider-sourced device refuses any change with 409 `provider_managed` (`fields`, `overlay`).',
         requestSchema: jsonSchema(deviceBody),
         responses: { 200: deviceResponse },
       },
@@ -156,7 +195,8 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
     },
     'PATCH /devices/{device_id}/overlay': {
       docs: {
-        summary: 'Set local annotations beside the device\'s own data: `tags` (local tags) and `maintenance` (override); `null` removes one.',
+        summary:
+          "Set local annotations beside the device's own data: `tags` (local tags) and `maintenance` (override); `null` removes one.",
         requestSchema: jsonSchema(overlayBody),
         responses: { 200: deviceResponse },
       },
@@ -166,7 +206,11 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
       },
     },
     'POST /devices/{device_id}/duplicate': {
-      docs: { summary: 'Copy a device (own or shared) into the organization under a new `name`, as a local device.', requestSchema: jsonSchema(duplicateBody), responses: { 201: deviceResponse } },
+      docs: {
+        summary: 'Copy a device (own or shared) into the organization under a new `name`, as a local device.',
+        requestSchema: jsonSchema(duplicateBody),
+        responses: { 201: deviceResponse },
+      },
       async handle(ctx) {
         const body = validate(duplicateBody, bodyOf(ctx));
         ctx.status = 201;
@@ -181,7 +225,10 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
       },
     },
     'POST /devices/{device_id}/restore': {
-      docs: { summary: 'Restore a soft-deleted device (a live one is answered unchanged); a site no longer live is let go.', responses: { 200: deviceResponse } },
+      docs: {
+        summary: 'Restore a soft-deleted device (a live one is answered unchanged); a site no longer live is let go.',
+        responses: { 200: deviceResponse },
+      },
       async handle(ctx) {
         ctx.body = await devices.restore(actorOf(ctx), deviceId(ctx));
       },
@@ -194,19 +241,31 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
       },
     },
     'POST /devices/bulk/delete': {
-      docs: { summary: 'Soft-delete up to 1000 devices `{ids}` in one transaction.', requestSchema: jsonSchema(bulkBody), responses: { 200: bulkResponse } },
+      docs: {
+        summary: 'Soft-delete up to 1000 devices `{ids}` in one transaction.',
+        requestSchema: jsonSchema(bulkBody),
+        responses: { 200: bulkResponse },
+      },
       async handle(ctx) {
         ctx.body = await devices.bulkDelete(actorOf(ctx), validate(bulkBody, bodyOf(ctx)).ids);
       },
     },
     'POST /devices/bulk/restore': {
-      docs: { summary: 'Restore up to 1000 devices `{ids}` in one transaction.', requestSchema: jsonSchema(bulkBody), responses: { 200: bulkResponse } },
+      docs: {
+        summary: 'Restore up to 1000 devices `{ids}` in one transaction.',
+        requestSchema: jsonSchema(bulkBody),
+        responses: { 200: bulkResponse },
+      },
       async handle(ctx) {
         ctx.body = await devices.bulkRestore(actorOf(ctx), validate(bulkBody, bodyOf(ctx)).ids);
       },
     },
     'POST /devices/bulk/permanent': {
-      docs: { summary: 'Delete up to 1000 devices `{ids}` for good in one transaction.', requestSchema: jsonSchema(bulkBody), responses: { 200: bulkResponse } },
+      docs: {
+        summary: 'Delete up to 1000 devices `{ids}` for good in one transaction.',
+        requestSchema: jsonSchema(bulkBody),
+        responses: { 200: bulkResponse },
+      },
       async handle(ctx) {
         ctx.body = await devices.bulkPurge(actorOf(ctx), validate(bulkBody, bodyOf(ctx)).ids);
       },

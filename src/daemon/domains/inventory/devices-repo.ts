@@ -40,8 +40,25 @@ export interface DeviceFields {
 export type DevicesTx = Knex.Transaction;
 
 export const DEVICE_COLUMNS = [
-  'id', 'org_id', 'name', 'hostname', 'platform', 'role', 'site_id', 'serial', 'tags', 'attributes_json', 'overlay_json',
-  'provider_id', 'external_id', 'created_at', 'updated_at', 'created_by', 'updated_by', 'deleted_at', 'deleted_by',
+  'id',
+  'org_id',
+  'name',
+  'hostname',
+  'platform',
+  'role',
+  'site_id',
+  'serial',
+  'tags',
+  'attributes_json',
+  'overlay_json',
+  'provider_id',
+  'external_id',
+  'created_at',
+  'updated_at',
+  'created_by',
+  'updated_by',
+  'deleted_at',
+  'deleted_by',
 ] as const;
 
 function writeFields(fields: Partial<DeviceFields>): Record<string, unknown> {
@@ -112,7 +129,10 @@ export class DevicesRepo {
   }
 
   async update(trx: DevicesTx, id: string, fields: Partial<DeviceFields>, by: string | null): Promise<DeviceRow> {
-    const [row] = await trx('devices').where({ id }).update({ ...writeFields(fields), updated_at: trx.fn.now(), updated_by: by }).returning(DEVICE_COLUMNS);
+    const [row] = await trx('devices')
+      .where({ id })
+      .update({ ...writeFields(fields), updated_at: trx.fn.now(), updated_by: by })
+      .returning(DEVICE_COLUMNS);
     return row as DeviceRow;
   }
 
@@ -147,5 +167,9 @@ function order(sort: DeviceSort | undefined): { column: string; order: 'asc' | '
   const key = sort ?? 'name';
   const desc = key.startsWith('-');
   const column = desc ? key.slice(1) : key;
-  return [{ column, order: desc ? 'desc' : 'asc' }, ...(column === 'name' ? [] : [{ column: 'name', order: 'asc' as const }]), { column: 'id', order: 'asc' }];
+  return [
+    { column, order: desc ? 'desc' : 'asc' },
+    ...(column === 'name' ? [] : [{ column: 'name', order: 'asc' as const }]),
+    { column: 'id', order: 'asc' },
+  ];
 }

@@ -98,7 +98,12 @@ export class DevicesService {
   }
 
   /** The ids a search matches, at most SERVICE_INVENTORY_MAX_RUN_TARGETS (what one run may target) or `limit`. */
-  async searchIds(actor: Actor, scope: SearchScope, filter: DeviceFilter, limit?: number): Promise<{ ids: string[]; total: number; truncated: boolean; limit: number }> {
+  async searchIds(
+    actor: Actor,
+    scope: SearchScope,
+    filter: DeviceFilter,
+    limit?: number,
+  ): Promise<{ ids: string[]; total: number; truncated: boolean; limit: number }> {
     const cap = Math.min(limit ?? this.maxTargets, this.maxTargets);
     const { ids, total } = await this.repo.ids(await this.#scoped(actor, scope), filter, cap);
     return { ids, total, truncated: total > ids.length, limit: cap };
@@ -111,7 +116,10 @@ export class DevicesService {
         if ((await this.repo.liveNames(trx, actor.org.id, [fields.name])).size > 0) throw nameTaken();
         if (fields.site_id) await this.#checkSite(trx, actor.org.id, fields.site_id);
         const row = await this.repo.insert(trx, { ...fields, org_id: actor.org.id, created_by: actor.sub });
-        await this.#record(actor, trx, 'entity.created', MANAGE, row, { snapshot: snapshot(row), ...(duplicatedFrom ? { duplicated_from: duplicatedFrom } : {}) });
+        await this.#record(actor, trx, 'entity.created', MANAGE, row, {
+          snapshot: snapshot(row),
+          ...(duplicatedFrom ? { duplicated_from: duplicatedFrom } : {}),
+        });
         return deviceView(row, actor.org.id);
       }),
     );
@@ -124,7 +132,11 @@ export class DevicesService {
   async duplicate(actor: Actor, id: string, name: string): Promise<DeviceView> {
     const source = await this.get(actor, id);
     const { hostname, platform, role, serial, tags, attributes } = source;
-    return this.create(actor, { name, hostname, platform, role, serial, tags, attributes, site_id: source.shared ? null : source.site_id }, source.id);
+    return this.create(
+      actor,
+      { name, hostname, platform, role, serial, tags, attributes, site_id: source.shared ? null : source.site_id },
+      source.id,
+    );
   }
 
   /** PUT: every editable field takes the body's value (absent optional fields are cleared). */
@@ -140,7 +152,9 @@ export class DevicesService {
         if (before.provider_id !== null) throw providerManaged(Object.keys(changed), `/devices/${id}/overlay`);
         if (changed.name && (await this.repo.liveNames(trx, actor.org.id, [after.name], id)).size > 0) throw nameTaken();
         if (changed.site_id && after.site_id) await this.#checkSite(trx, actor.org.id, after.site_id);
-        const fields = Object.fromEntries(Object.keys(changed).map((key) => [key, after[key as keyof DeviceFields]])) as Partial<DeviceFields>;
+        const fields = Object.fromEntries(
+          Object.keys(changed).map((key) => [key, after[key as keyof DeviceFields]]),
+        ) as Partial<DeviceFields>;
         const row = await this.repo.update(trx, id, fields, actor.sub);
         await this.#record(actor, trx, 'entity.updated', MANAGE, row, { changes: changed });
         return deviceView(row, actor.org.id);
@@ -204,7 +218,11 @@ export class DevicesService {
     const orgIds = await this.#readable(actor);
     return this.repo.transaction(async (trx) => {
       const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'live');
-      const deleted = await this.repo.softDelete(trx, candidates.map((row) => row.id), actor.sub);
+      const deleted = await this.repo.softDelete(
+        trx,
+        candidates.map((row) => row.id),
+        actor.sub,
+      );
       for (const row of deleted) await this.#record(actor, trx, 'entity.deleted', MANAGE, row, { bulk: true });
       return results(wanted, verdicts);
     });
@@ -228,9 +246,16 @@ export class DevicesService {
     const orgIds = await this.#readable(actor);
     return this.repo.transaction(async (trx) => {
       const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'any');
-      await this.repo.purge(trx, candidates.map((row) => row.id));
+      await this.repo.purge(
+        trx,
+        candidates.map((row) => row.id),
+      );
       for (const row of candidates) {
-        await this.#record(actor, trx, 'entity.purged', PURGE, row, { snapshot: snapshot(row), was_deleted: row.deleted_at !== null, bulk: true });
+        await this.#record(actor, trx, 'entity.purged', PURGE, row, {
+          snapshot: snapshot(row),
+          was_deleted: row.deleted_at !== null,
+          bulk: true,
+        });
       }
       return results(wanted, verdicts);
     });
@@ -241,7 +266,12 @@ export class DevicesService {
     const siteIds = distinct(rows.map((row) => row.site_id).filter((id): id is string => id !== null));
     const liveSites = await this.sites.liveIdsOfOrg(trx, actor.org.id, siteIds);
     const detach = new Set(rows.filter((row) => row.site_id !== null && !liveSites.has(row.site_id)).map((row) => row.id));
-    const restored = await this.repo.restore(trx, rows.map((row) => row.id), detach, actor.sub);
+    const restored = await this.repo.restore(
+      trx,
+      rows.map((row) => row.id),
+      detach,
+      actor.sub,
+    );
     const before = new Map(rows.map((row) => [row.id, row]));
     for (const row of restored) {
       const detached = detach.has(row.id) ? { detached_site_id: before.get(row.id)!.site_id } : {};
@@ -252,7 +282,8 @@ export class DevicesService {
 
   /** A device's site is a live site of its own organization, held until the transaction ends. */
   async #checkSite(trx: DevicesTx, orgId: string, siteId: string): Promise<void> {
-    if (!(await this.sites.holdLive(trx, orgId, siteId))) throw problems.validation([{ path: 'site_id', message: 'must name a live site of this organization' }]);
+    if (!(await this.sites.holdLive(trx, orgId, siteId)))
+      throw problems.validation([{ path: 'site_id', message: 'must name a live site of this organization' }]);
   }
 
   #readable(actor: Actor): Promise<string[]> {
@@ -266,8 +297,27 @@ export class DevicesService {
     return readable;
   }
 
-  async #record(actor: Actor, trx: DevicesTx, eventType: string, action: string, row: DeviceRow, details: Record<string, unknown>): Promise<void> {
-    await this.audit.record(actor.audit, { eventType, action, resourceType: WHAT, resourceId: row.id, outcome: 'success', orgId: actor.org.id, details: { name: row.name, ...details } }, trx);
+  async #record(
+    actor: Actor,
+    trx: DevicesTx,
+    eventType: string,
+    action: string,
+    row: DeviceRow,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    await this.audit.record(
+      actor.audit,
+      {
+        eventType,
+        action,
+        resourceType: WHAT,
+        resourceId: row.id,
+        outcome: 'success',
+        orgId: actor.org.id,
+        details: { name: row.name, ...details },
+      },
+      trx,
+    );
   }
 
   async #guardNames<T>(work: () => Promise<T>): Promise<T> {

@@ -37,15 +37,17 @@ export const tags = z
   .max(MAX_TAGS)
   .transform((list) => [...new Set(list)]);
 
-export const hostname = z
-  .string()
-  .trim()
-  .refine(isManagementAddress, { message: 'must be an IPv4 or IPv6 address or a DNS name' });
+export const hostname = z.string().trim().refine(isManagementAddress, { message: 'must be an IPv4 or IPv6 address or a DNS name' });
 
 /** Any UUID PostgreSQL accepts (as `isUuid` does for path ids), in the lower case the database answers with. */
 export const uuid = z.guid().transform((v) => v.toLowerCase());
 
-const number = (max: number) => z.string().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().min(0).max(max));
+const number = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,7}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(max));
 
 export const page = {
   limit: number(MAX_PAGE).pipe(z.number().min(1)).default(DEFAULT_PAGE),

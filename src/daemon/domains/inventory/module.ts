@@ -19,6 +19,12 @@ export function inventoryModule(services: Services): InventoryModule {
   const knex = services.db.knex;
   const sitesRepo = new SitesRepo(knex);
   const sites = new SitesService(sitesRepo, services.orgAccess, services.audit);
-  const devices = new DevicesService(new DevicesRepo(knex), sitesRepo, services.orgAccess, services.audit, services.config.inventoryMaxRunTargets);
+  const devices = new DevicesService(
+    new DevicesRepo(knex),
+    sitesRepo,
+    services.orgAccess,
+    services.audit,
+    services.config.inventoryMaxRunTargets,
+  );
   return { routes: [siteRoutes(sites), deviceRoutes(devices)], devices: new DeviceDirectory(knex) };
 }

@@ -9,7 +9,9 @@ const description = text(10_000).nullable();
 const address = text(1000).nullable();
 const parentId = uuid.nullable();
 
-export const createSiteBody = z.object({ name, description: description.optional(), parent_id: parentId.optional(), address: address.optional(), tags: tags.optional() }).strict();
+export const createSiteBody = z
+  .object({ name, description: description.optional(), parent_id: parentId.optional(), address: address.optional(), tags: tags.optional() })
+  .strict();
 
 export const patchSiteBody = createSiteBody
   .partial()
@@ -28,8 +30,13 @@ const listQuery = z
   })
   .strict();
 
-const siteResponse = { description: 'The site: `{id, org_id, shared, name, description, parent_id, address, tags, provider_id, external_id, created_*, updated_*, deleted_*}`' };
-const bulkResponse = { description: '`{results: [{id, status}]}`, one per distinct id: `ok`, `unchanged`, `not_found`, `shared_read_only`, `conflict`, `in_use`' };
+const siteResponse = {
+  description:
+    'The site: `{id, org_id, shared, name, description, parent_id, address, tags, provider_id, external_id, created_*, updated_*, deleted_*}`',
+};
+const bulkResponse = {
+  description: '`{results: [{id, status}]}`, one per distinct id: `ok`, `unchanged`, `not_found`, `shared_read_only`, `conflict`, `in_use`',
+};
 
 function siteId(ctx: AppContext): string {
   return ctx.state.params.site_id!;
@@ -40,16 +47,26 @@ export function siteRoutes(sites: SitesService): DomainRoutes {
   return {
     'GET /sites': {
       docs: {
-        summary: 'Sites of the organization and of the shared organization: `q` (name, description, address), `parent_id` (a site id, or `null` for top-level sites), `include_deleted` (own soft-deleted sites too), `limit` (50, ≤500), `offset`.',
+        summary:
+          'Sites of the organization and of the shared organization: `q` (name, description, address), `parent_id` (a site id, or `null` for top-level sites), `include_deleted` (own soft-deleted sites too), `limit` (50, ≤500), `offset`.',
         responses: { 200: { description: '`{items, total, limit, offset}`, by name' } },
       },
       async handle(ctx) {
         const query = validate(listQuery, ctx.query);
-        ctx.body = await sites.list(actorOf(ctx), { q: query.q, parentId: query.parent_id, includeDeleted: query.include_deleted ?? false, limit: query.limit, offset: query.offset });
+        ctx.body = await sites.list(actorOf(ctx), {
+          q: query.q,
+          parentId: query.parent_id,
+          includeDeleted: query.include_deleted ?? false,
+          limit: query.limit,
+          offset: query.offset,
+        });
       },
     },
     'GET /sites/tree': {
-      docs: { summary: 'Every live site (own and shared) nested by `parent_id`: each node is a site with `children`.', responses: { 200: { description: '`{items: [site & {children}]}`, by name at each level' } } },
+      docs: {
+        summary: 'Every live site (own and shared) nested by `parent_id`: each node is a site with `children`.',
+        responses: { 200: { description: '`{items: [site & {children}]}`, by name at each level' } },
+      },
       async handle(ctx) {
         validate(noQuery, ctx.query);
         ctx.body = await sites.tree(actorOf(ctx));
@@ -77,7 +94,8 @@ export function siteRoutes(sites: SitesService): DomainRoutes {
     },
     'PATCH /sites/{site_id}': {
       docs: {
-        summary: 'Change some of `name`, `description`, `parent_id` (no cycles), `address`, `tags`. A provider-sourced site answers 409 `provider_managed`.',
+        summary:
+          'Change some of `name`, `description`, `parent_id` (no cycles), `address`, `tags`. A provider-sourced site answers 409 `provider_managed`.',
         requestSchema: jsonSchema(patchSiteBody),
         responses: { 200: siteResponse },
       },
@@ -88,7 +106,11 @@ export function siteRoutes(sites: SitesService): DomainRoutes {
       },
     },
     'POST /sites/{site_id}/duplicate': {
-      docs: { summary: 'Copy a site (own or shared) into the organization under a new `name`.', requestSchema: jsonSchema(duplicateBody), responses: { 201: siteResponse } },
+      docs: {
+        summary: 'Copy a site (own or shared) into the organization under a new `name`.',
+        requestSchema: jsonSchema(duplicateBody),
+        responses: { 201: siteResponse },
+      },
       async handle(ctx) {
         const body = validate(duplicateBody, bodyOf(ctx));
         ctx.status = 201;
@@ -96,39 +118,60 @@ export function siteRoutes(sites: SitesService): DomainRoutes {
       },
     },
     'DELETE /sites/{site_id}': {
-      docs: { summary: 'Soft-delete a site; refused (409 `site_in_use`) while it has live child sites or devices.', responses: { 204: { description: 'Deleted' } } },
+      docs: {
+        summary: 'Soft-delete a site; refused (409 `site_in_use`) while it has live child sites or devices.',
+        responses: { 204: { description: 'Deleted' } },
+      },
       async handle(ctx) {
         await sites.remove(actorOf(ctx), siteId(ctx));
         ctx.status = 204;
       },
     },
     'POST /sites/{site_id}/restore': {
-      docs: { summary: 'Restore a soft-deleted site (a live one is answered unchanged); a parent no longer live is let go.', responses: { 200: siteResponse } },
+      docs: {
+        summary: 'Restore a soft-deleted site (a live one is answered unchanged); a parent no longer live is let go.',
+        responses: { 200: siteResponse },
+      },
       async handle(ctx) {
         ctx.body = await sites.restore(actorOf(ctx), siteId(ctx));
       },
     },
     'DELETE /sites/{site_id}/permanent': {
-      docs: { summary: 'Delete a site for good (live or soft-deleted); its child sites and devices are detached.', responses: { 204: { description: 'Purged' } } },
+      docs: {
+        summary: 'Delete a site for good (live or soft-deleted); its child sites and devices are detached.',
+        responses: { 204: { description: 'Purged' } },
+      },
       async handle(ctx) {
         await sites.purge(actorOf(ctx), siteId(ctx));
         ctx.status = 204;
       },
     },
     'POST /sites/bulk/delete': {
-      docs: { summary: 'Soft-delete up to 1000 sites `{ids}` in one transaction.', requestSchema: jsonSchema(bulkBody), responses: { 200: bulkResponse } },
+      docs: {
+        summary: 'Soft-delete up to 1000 sites `{ids}` in one transaction.',
+        requestSchema: jsonSchema(bulkBody),
+        responses: { 200: bulkResponse },
+      },
       async handle(ctx) {
         ctx.body = await sites.bulkDelete(actorOf(ctx), validate(bulkBody, bodyOf(ctx)).ids);
       },
     },
     'POST /sites/bulk/restore': {
-      docs: { summary: 'Restore up to 1000 sites `{ids}` in one transaction.', requestSchema: jsonSchema(bulkBody), responses: { 200: bulkResponse } },
+      docs: {
+        summary: 'Restore up to 1000 sites `{ids}` in one transaction.',
+        requestSchema: jsonSchema(bulkBody),
+        responses: { 200: bulkResponse },
+      },
       async handle(ctx) {
         ctx.body = await sites.bulkRestore(actorOf(ctx), validate(bulkBody, bodyOf(ctx)).ids);
       },
     },
     'POST /sites/bulk/permanent': {
-      docs: { summary: 'Delete up to 1000 sites `{ids}` for good in one transaction.', requestSchema: jsonSchema(bulkBody), responses: { 200: bulkResponse } },
+      docs: {
+        summary: 'Delete up to 1000 sites `{ids}` for good in one transaction.',
+        requestSchema: jsonSchema(bulkBody),
+        responses: { 200: bulkResponse },
+      },
       async handle(ctx) {
         ctx.body = await sites.bulkPurge(actorOf(ctx), validate(bulkBody, bodyOf(ctx)).ids);
       },

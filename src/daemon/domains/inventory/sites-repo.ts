@@ -42,8 +42,21 @@ export interface SiteListFilter {
 export type SitesTx = Knex.Transaction;
 
 const COLUMNS = [
-  'id', 'org_id', 'name', 'description', 'parent_id', 'address', 'tags', 'provider_id', 'external_id',
-  'created_at', 'updated_at', 'created_by', 'updated_by', 'deleted_at', 'deleted_by',
+  'id',
+  'org_id',
+  'name',
+  'description',
+  'parent_id',
+  'address',
+  'tags',
+  'provider_id',
+  'external_id',
+  'created_at',
+  'updated_at',
+  'created_by',
+  'updated_by',
+  'deleted_at',
+  'deleted_by',
 ] as const;
 
 function writeFields(fields: Partial<SiteFields>): Record<string, unknown> {
@@ -92,13 +105,21 @@ export class SitesRepo {
     if (filter.parentId === null) query.whereNull('parent_id');
     else if (filter.parentId !== undefined) query.where('parent_id', filter.parentId);
     const [counted] = await query.clone().count<{ n: string | number }[]>('* as n');
-    const rows = await query.select(COLUMNS).orderBy([{ column: 'name' }, { column: 'id' }]).limit(filter.limit).offset(filter.offset);
+    const rows = await query
+      .select(COLUMNS)
+      .orderBy([{ column: 'name' }, { column: 'id' }])
+      .limit(filter.limit)
+      .offset(filter.offset);
     return { rows, total: Number(counted?.n ?? 0) };
   }
 
   /** Every live site of `orgIds`: what the tree is built from. */
   async allLive(orgIds: readonly string[]): Promise<SiteRow[]> {
-    return this.knex('sites').whereIn('org_id', orgIds).whereNull('deleted_at').select(COLUMNS).orderBy([{ column: 'name' }, { column: 'id' }]);
+    return this.knex('sites')
+      .whereIn('org_id', orgIds)
+      .whereNull('deleted_at')
+      .select(COLUMNS)
+      .orderBy([{ column: 'name' }, { column: 'id' }]);
   }
 
   /** The site's ancestors' ids, nearest first (bounded, in case a cycle slipped in behind the API's back). */
@@ -138,7 +159,10 @@ export class SitesRepo {
   }
 
   async update(trx: SitesTx, id: string, fields: Partial<SiteFields>, by: string | null): Promise<SiteRow> {
-    const [row] = await trx('sites').where({ id }).update({ ...writeFields(fields), updated_at: trx.fn.now(), updated_by: by }).returning(COLUMNS);
+    const [row] = await trx('sites')
+      .where({ id })
+      .update({ ...writeFields(fields), updated_at: trx.fn.now(), updated_by: by })
+      .returning(COLUMNS);
     return row as SiteRow;
   }
 

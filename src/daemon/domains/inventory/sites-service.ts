@@ -77,7 +77,8 @@ export class SitesService {
     return this.#guardNames(() =>
       this.repo.transaction(async (trx) => {
         if ((await this.repo.liveNames(trx, actor.org.id, [input.name])).size > 0) throw nameTaken();
-        if (input.parent_id && !(await this.repo.holdLive(trx, actor.org.id, input.parent_id))) throw badParent('must name a live site of this organization');
+        if (input.parent_id && !(await this.repo.holdLive(trx, actor.org.id, input.parent_id)))
+          throw badParent('must name a live site of this organization');
         const fields: SiteFields = {
           name: input.name,
           description: input.description ?? null,
@@ -86,7 +87,10 @@ export class SitesService {
           tags: input.tags ?? [],
         };
         const row = await this.repo.insert(trx, { ...fields, org_id: actor.org.id, created_by: actor.sub });
-        await this.#record(actor, trx, 'entity.created', MANAGE, row, { snapshot: snapshot(row), ...(duplicatedFrom ? { duplicated_from: duplicatedFrom } : {}) });
+        await this.#record(actor, trx, 'entity.created', MANAGE, row, {
+          snapshot: snapshot(row),
+          ...(duplicatedFrom ? { duplicated_from: duplicatedFrom } : {}),
+        });
         return siteView(row, actor.org.id);
       }),
     );
@@ -96,7 +100,17 @@ export class SitesService {
   async duplicate(actor: Actor, id: string, name: string): Promise<SiteView> {
     const source = await this.get(actor, id);
     const parentKept = !source.shared && source.parent_id !== null;
-    return this.create(actor, { name, description: source.description, address: source.address, tags: source.tags, parent_id: parentKept ? source.parent_id : null }, source.id);
+    return this.create(
+      actor,
+      {
+        name,
+        description: source.description,
+        address: source.address,
+        tags: source.tags,
+        parent_id: parentKept ? source.parent_id : null,
+      },
+      source.id,
+    );
   }
 
   async update(actor: Actor, id: string, patch: SitePatch): Promise<SiteView> {
@@ -127,7 +141,10 @@ export class SitesService {
       const children = (await this.repo.liveChildren(trx, [id])).length;
       const devices = (await this.repo.liveDeviceCounts(trx, [id])).get(id) ?? 0;
       if (children > 0 || devices > 0) {
-        throw new Problem(409, 'site_in_use', 'The site still has live child sites or devices; move or delete them first.', { children, devices });
+        throw new Problem(409, 'site_in_use', 'The site still has live child sites or devices; move or delete them first.', {
+          children,
+          devices,
+        });
       }
       const [deleted] = await this.repo.softDelete(trx, [id], actor.sub);
       await this.#record(actor, trx, 'entity.deleted', MANAGE, deleted ?? row, {});
@@ -171,7 +188,7 @@ export class SitesService {
       const children = await this.repo.liveChildren(trx, candidateIds);
       const withDevices = await this.repo.liveDeviceCounts(trx, candidateIds);
       const going = new Set(candidateIds);
-      for (let settled = false; !settled; ) {
+      for (let settled = false; !settled;) {
         settled = true;
         for (const id of going) {
           if (withDevices.has(id) || children.some((child) => child.parent_id === id && !going.has(child.id))) {
@@ -205,9 +222,16 @@ export class SitesService {
     const orgIds = await this.#readable(actor);
     return this.repo.transaction(async (trx) => {
       const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'any');
-      await this.repo.purge(trx, candidates.map((row) => row.id));
+      await this.repo.purge(
+        trx,
+        candidates.map((row) => row.id),
+      );
       for (const row of candidates) {
-        await this.#record(actor, trx, 'entity.purged', PURGE, row, { snapshot: snapshot(row), was_deleted: row.deleted_at !== null, bulk: true });
+        await this.#record(actor, trx, 'entity.purged', PURGE, row, {
+          snapshot: snapshot(row),
+          was_deleted: row.deleted_at !== null,
+          bulk: true,
+        });
       }
       return results(wanted, verdicts);
     });
@@ -222,7 +246,9 @@ export class SitesService {
     const restoring = new Set(rows.map((row) => row.id));
     const parentIds = distinct(rows.map((row) => row.parent_id).filter((id): id is string => id !== null));
     const liveParents = await this.repo.liveIdsOfOrg(trx, actor.org.id, parentIds);
-    const detach = new Set(rows.filter((row) => row.parent_id !== null && !liveParents.has(row.parent_id) && !restoring.has(row.parent_id)).map((row) => row.id));
+    const detach = new Set(
+      rows.filter((row) => row.parent_id !== null && !liveParents.has(row.parent_id) && !restoring.has(row.parent_id)).map((row) => row.id),
+    );
     const restored = await this.repo.restore(trx, [...restoring], detach, actor.sub);
     const before = new Map(rows.map((row) => [row.id, row]));
     for (const row of restored) {
@@ -244,8 +270,27 @@ export class SitesService {
     return this.access.readableOrgIds(actor.org.id);
   }
 
-  async #record(actor: Actor, trx: SitesTx, eventType: string, action: string, row: SiteRow, details: Record<string, unknown>): Promise<void> {
-    await this.audit.record(actor.audit, { eventType, action, resourceType: WHAT, resourceId: row.id, outcome: 'success', orgId: actor.org.id, details: { name: row.name, ...details } }, trx);
+  async #record(
+    actor: Actor,
+    trx: SitesTx,
+    eventType: string,
+    action: string,
+    row: SiteRow,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    await this.audit.record(
+      actor.audit,
+      {
+        eventType,
+        action,
+        resourceType: WHAT,
+        resourceId: row.id,
+        outcome: 'success',
+        orgId: actor.org.id,
+        details: { name: row.name, ...details },
+      },
+      trx,
+    );
   }
 
   /** The unique index has the last word on names: a race past the check above still answers 409. */

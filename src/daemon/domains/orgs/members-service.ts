@@ -50,12 +50,20 @@ export class MembersService {
   }
 
   /** A platform admin searches every user; an organization admin only those it may know of (MembershipsRepo.addable). */
-  async addable(ref: string, filter: { prefix?: string | undefined; limit: number }, caller: { sub: string; platformAdmin: boolean }): Promise<{ items: AddableUserRow[] }> {
+  async addable(
+    ref: string,
+    filter: { prefix?: string | undefined; limit: number },
+    caller: { sub: string; platformAdmin: boolean },
+  ): Promise<{ items: AddableUserRow[] }> {
     const org = await this.#org(ref);
     return { items: await this.memberships.addable(org.id, { ...filter, visibleTo: caller.platformAdmin ? undefined : caller.sub }) };
   }
 
-  async add(ref: string, input: { userId?: string | undefined; username?: string | undefined; role: OrgRole }, context: AuditContext | undefined): Promise<MemberView> {
+  async add(
+    ref: string,
+    input: { userId?: string | undefined; username?: string | undefined; role: OrgRole },
+    context: AuditContext | undefined,
+  ): Promise<MemberView> {
     const user = await this.#user(input);
     return this.#write(async (trx) => {
       const org = await this.#lock(trx, ref);
@@ -91,7 +99,11 @@ export class MembersService {
       const current = await this.#membership(trx, org, userId);
       if (current.role === 'admin') await this.#keepAnAdmin(trx, org, caller, 'user_id', 'remove');
       await this.memberships.remove(trx, org.id, userId);
-      await this.#record(context, trx, 'org_member.removed', org, userId, { user: current.username, role: current.role, source: current.source });
+      await this.#record(context, trx, 'org_member.removed', org, userId, {
+        user: current.username,
+        role: current.role,
+        source: current.source,
+      });
     });
   }
 
@@ -136,10 +148,25 @@ export class MembersService {
     }
   }
 
-  async #record(context: AuditContext | undefined, trx: Tx, eventType: string, org: OrgRecord, userId: string, details: Record<string, unknown>): Promise<void> {
+  async #record(
+    context: AuditContext | undefined,
+    trx: Tx,
+    eventType: string,
+    org: OrgRecord,
+    userId: string,
+    details: Record<string, unknown>,
+  ): Promise<void> {
     await this.audit.record(
       context,
-      { eventType, action: ACTION, resourceType: 'org_membership', resourceId: userId, outcome: 'success', orgId: org.id, details: { org: org.slug, user_id: userId, ...details } },
+      {
+        eventType,
+        action: ACTION,
+        resourceType: 'org_membership',
+        resourceId: userId,
+        outcome: 'success',
+        orgId: org.id,
+        details: { org: org.slug, user_id: userId, ...details },
+      },
       trx,
     );
   }

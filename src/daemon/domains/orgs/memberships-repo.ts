@@ -74,7 +74,10 @@ export class MembershipsRepo {
    * members of an organization the caller administers; anyone else is found only by an exact username
    * or e-mail (case-insensitive), so other tenants' people cannot be listed.
    */
-  async addable(orgId: string, filter: { prefix?: string | undefined; limit: number; visibleTo?: string | undefined }): Promise<AddableUserRow[]> {
+  async addable(
+    orgId: string,
+    filter: { prefix?: string | undefined; limit: number; visibleTo?: string | undefined },
+  ): Promise<AddableUserRow[]> {
     const knex = this.knex;
     const query = knex('users as u')
       .where('u.is_active', true)
@@ -93,14 +96,16 @@ export class MembershipsRepo {
       return query;
     }
     const knownToCaller = (q: Knex.QueryBuilder) =>
-      q.whereNotExists(knex('org_memberships as any_m').whereRaw('any_m.user_id = u.id').select(knex.raw('1'))).orWhereExists(
-        knex('org_memberships as theirs')
-          .join('org_memberships as mine', 'mine.org_id', 'theirs.org_id')
-          .join('users as me', 'me.id', 'mine.user_id')
-          .whereRaw('theirs.user_id = u.id')
-          .andWhere({ 'me.sub': visibleTo, 'mine.role': 'admin' })
-          .select(knex.raw('1')),
-      );
+      q
+        .whereNotExists(knex('org_memberships as any_m').whereRaw('any_m.user_id = u.id').select(knex.raw('1')))
+        .orWhereExists(
+          knex('org_memberships as theirs')
+            .join('org_memberships as mine', 'mine.org_id', 'theirs.org_id')
+            .join('users as me', 'me.id', 'mine.user_id')
+            .whereRaw('theirs.user_id = u.id')
+            .andWhere({ 'me.sub': visibleTo, 'mine.role': 'admin' })
+            .select(knex.raw('1')),
+        );
     query.where((q) => {
       q.where((known) => (prefix ? known.where(knownToCaller).andWhere(matchesPrefix) : known.where(knownToCaller)));
       if (prefix) q.orWhereRaw('lower(u.username) = lower(?)', [prefix]).orWhereRaw('lower(u.email) = lower(?)', [prefix]);

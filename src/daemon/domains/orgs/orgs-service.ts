@@ -108,7 +108,12 @@ export class OrgsService {
 
   async create(input: CreateOrgInput, context: AuditContext | undefined): Promise<OrgView> {
     return this.#write(async (trx) => {
-      const row = await this.orgs.insert(trx, { slug: input.slug, name: input.name, description: input.description ?? null, settings_json: input.settings ?? {} });
+      const row = await this.orgs.insert(trx, {
+        slug: input.slug,
+        name: input.name,
+        description: input.description ?? null,
+        settings_json: input.settings ?? {},
+      });
       if (!row) throw problems.conflict(`An organization with the slug "${input.slug}" already exists.`);
       await this.audit.record(
         context,
@@ -182,7 +187,11 @@ export class OrgsService {
           resourceId: current.id,
           outcome: 'success',
           orgId: current.id,
-          details: { slug: current.slug, changes: diff, ...(unshared.length > 0 ? { shared_moved_from: unshared.map((o) => o.slug) } : {}) },
+          details: {
+            slug: current.slug,
+            changes: diff,
+            ...(unshared.length > 0 ? { shared_moved_from: unshared.map((o) => o.slug) } : {}),
+          },
         },
         trx,
       );
@@ -199,7 +208,8 @@ export class OrgsService {
     await this.#write(async (trx) => {
       const current = await this.orgs.lockByRef(trx, ref);
       if (!current) throw problems.resourceNotFound('Organization');
-      if (current.is_default) throw orgRuleProblem('default_org_protected', 'org_ref', 'The platform default organization cannot be deleted.');
+      if (current.is_default)
+        throw orgRuleProblem('default_org_protected', 'org_ref', 'The platform default organization cannot be deleted.');
       await this.orgs.remove(trx, current.id);
       await notifyMappings(trx, current.id);
       await this.audit.record(
@@ -211,7 +221,13 @@ export class OrgsService {
           resourceId: current.id,
           outcome: 'success',
           orgId: null,
-          details: { org_id: current.id, slug: current.slug, name: current.name, was_shared: current.is_shared, was_active: current.is_active },
+          details: {
+            org_id: current.id,
+            slug: current.slug,
+            name: current.name,
+            was_shared: current.is_shared,
+            was_active: current.is_active,
+          },
         },
         trx,
       );

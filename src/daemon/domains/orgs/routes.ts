@@ -11,7 +11,12 @@ export const MAX_PAGE = 500;
 export const MAX_ADDABLE = 100;
 export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-const number = (max: number) => z.string().regex(/^\d{1,6}$/).transform(Number).pipe(z.number().int().min(0).max(max));
+const number = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,6}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(max));
 const pageShape = {
   limit: number(MAX_PAGE).pipe(z.number().min(1)).default(100),
   offset: number(1_000_000).default(0),
@@ -19,7 +24,9 @@ const pageShape = {
 
 const listOrgsQuery = z.object({ ...pageShape, include_inactive: z.enum(['true', 'false']).optional() }).strict();
 const membersQuery = z.object(pageShape).strict();
-const addableQuery = z.object({ q: z.string().max(255).optional(), limit: number(MAX_ADDABLE).pipe(z.number().min(1)).default(20) }).strict();
+const addableQuery = z
+  .object({ q: z.string().max(255).optional(), limit: number(MAX_ADDABLE).pipe(z.number().min(1)).default(20) })
+  .strict();
 const noQuery = z.object({}).strict();
 
 const name = z.string().trim().min(1).max(255);
@@ -42,7 +49,13 @@ export const createOrgSchema = z
   .strict();
 
 export const updateOrgSchema = z
-  .object({ name: name.optional(), description: description.optional(), is_active: z.boolean().optional(), is_shared: z.boolean().optional(), settings: settings.optional() })
+  .object({
+    name: name.optional(),
+    description: description.optional(),
+    is_active: z.boolean().optional(),
+    is_shared: z.boolean().optional(),
+    settings: settings.optional(),
+  })
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'give at least one of name, description, is_active, is_shared, settings');
 
@@ -51,7 +64,10 @@ const role = z.enum(ORG_ROLES);
 export const addMemberSchema = z
   .object({ user_id: z.uuid().optional(), username: z.string().min(1).max(255).optional(), role: role.default(DEFAULT_ORG_ROLE) })
   .strict()
-  .refine((body) => (body.user_id === undefined) !== (body.username === undefined), { message: 'give user_id or username (one of them)', path: ['user_id'] });
+  .refine((body) => (body.user_id === undefined) !== (body.username === undefined), {
+    message: 'give user_id or username (one of them)',
+    path: ['user_id'],
+  });
 
 export const changeMemberSchema = z.object({ role }).strict();
 
@@ -78,16 +94,24 @@ export function orgRoutes(deps: { orgs: OrgsService; members: MembersService }):
   return {
     'GET /orgs': {
       docs: {
-        summary: 'Organizations visible to the caller: all for a platform admin, else those it is a member of plus the shared one; `include_inactive` (platform admins), `limit`, `offset`.',
-        responses: { 200: { description: '`items` (each with the caller\'s `role`, `source`, `access`), `total`, `limit`, `offset`' } },
+        summary:
+          'Organizations visible to the caller: all for a platform admin, else those it is a member of plus the shared one; `include_inactive` (platform admins), `limit`, `offset`.',
+        responses: { 200: { description: "`items` (each with the caller's `role`, `source`, `access`), `total`, `limit`, `offset`" } },
       },
       async handle(ctx) {
         const query = validate(listOrgsQuery, ctx.query);
-        ctx.body = await orgs.list(caller(ctx), { includeInactive: query.include_inactive === 'true', limit: query.limit, offset: query.offset });
+        ctx.body = await orgs.list(caller(ctx), {
+          includeInactive: query.include_inactive === 'true',
+          limit: query.limit,
+          offset: query.offset,
+        });
       },
     },
     'POST /orgs': {
-      docs: { summary: 'Create an organization (`slug` is immutable afterwards).', responses: { 201: { description: 'The organization' }, 409: { description: 'The slug is taken' } } },
+      docs: {
+        summary: 'Create an organization (`slug` is immutable afterwards).',
+        responses: { 201: { description: 'The organization' }, 409: { description: 'The slug is taken' } },
+      },
       async handle(ctx) {
         const input = validate(createOrgSchema, body(ctx));
         ctx.status = 201;
@@ -103,39 +127,54 @@ export function orgRoutes(deps: { orgs: OrgsService; members: MembersService }):
     },
     'PATCH /orgs/{org_ref}': {
       docs: {
-        summary: 'Rename, describe, (de)activate, designate as the shared organization, replace settings. The slug is immutable; the default organization stays active.',
+        summary:
+          'Rename, describe, (de)activate, designate as the shared organization, replace settings. The slug is immutable; the default organization stays active.',
         responses: { 200: { description: 'The organization' } },
       },
       async handle(ctx) {
         const raw = body(ctx);
-        if (typeof raw === 'object' && raw !== null && 'slug' in raw) throw problems.validation([{ path: 'slug', message: 'is immutable' }]);
+        if (typeof raw === 'object' && raw !== null && 'slug' in raw)
+          throw problems.validation([{ path: 'slug', message: 'is immutable' }]);
         const input = validate(updateOrgSchema, raw);
         ctx.body = await orgs.update(orgRef(ctx), input, ctx.state.audit);
       },
     },
     'DELETE /orgs/{org_ref}': {
-      docs: { summary: 'Delete an organization with its memberships, IdP mappings and tokens (never the default one).', responses: { 204: { description: 'Deleted' } } },
+      docs: {
+        summary: 'Delete an organization with its memberships, IdP mappings and tokens (never the default one).',
+        responses: { 204: { description: 'Deleted' } },
+      },
       async handle(ctx) {
         await orgs.remove(orgRef(ctx), ctx.state.audit);
         ctx.status = 204;
       },
     },
     'GET /orgs/{org_ref}/members': {
-      docs: { summary: 'Members of the organization, by username; `limit`, `offset`.', responses: { 200: { description: '`items`, `total`, `limit`, `offset`' } } },
+      docs: {
+        summary: 'Members of the organization, by username; `limit`, `offset`.',
+        responses: { 200: { description: '`items`, `total`, `limit`, `offset`' } },
+      },
       async handle(ctx) {
         const query = validate(membersQuery, ctx.query);
         ctx.body = await members.list(orgRef(ctx), query);
       },
     },
     'GET /orgs/{org_ref}/addable-users': {
-      docs: { summary: 'Active users who are not members; `q` filters on a username or e-mail prefix (an organization admin sees by prefix only users with no membership or in organizations it administers, anyone else by exact username or e-mail), `limit` (≤ 100).', responses: { 200: { description: '`items`' } } },
+      docs: {
+        summary:
+          'Active users who are not members; `q` filters on a username or e-mail prefix (an organization admin sees by prefix only users with no membership or in organizations it administers, anyone else by exact username or e-mail), `limit` (≤ 100).',
+        responses: { 200: { description: '`items`' } },
+      },
       async handle(ctx) {
         const query = validate(addableQuery, ctx.query);
         ctx.body = await members.addable(orgRef(ctx), { prefix: query.q?.trim() || undefined, limit: query.limit }, caller(ctx));
       },
     },
     'POST /orgs/{org_ref}/members': {
-      docs: { summary: 'Add a member (`user_id` or `username`, `role`), source `manual`.', responses: { 201: { description: 'The membership' }, 409: { description: 'Already a member' } } },
+      docs: {
+        summary: 'Add a member (`user_id` or `username`, `role`), source `manual`.',
+        responses: { 201: { description: 'The membership' }, 409: { description: 'Already a member' } },
+      },
       async handle(ctx) {
         const input = validate(addMemberSchema, body(ctx));
         ctx.status = 201;
@@ -143,14 +182,20 @@ export function orgRoutes(deps: { orgs: OrgsService; members: MembersService }):
       },
     },
     'PATCH /orgs/{org_ref}/members/{user_id}': {
-      docs: { summary: 'Change a member\'s role; an `idp` membership edited by hand becomes `manual`.', responses: { 200: { description: 'The membership' } } },
+      docs: {
+        summary: "Change a member's role; an `idp` membership edited by hand becomes `manual`.",
+        responses: { 200: { description: 'The membership' } },
+      },
       async handle(ctx) {
         const input = validate(changeMemberSchema, body(ctx));
         ctx.body = await members.changeRole(orgRef(ctx), ctx.state.params.user_id!, input.role, caller(ctx), ctx.state.audit);
       },
     },
     'DELETE /orgs/{org_ref}/members/{user_id}': {
-      docs: { summary: 'Remove a member (only a platform admin may remove the last admin).', responses: { 204: { description: 'Removed' } } },
+      docs: {
+        summary: 'Remove a member (only a platform admin may remove the last admin).',
+        responses: { 204: { description: 'Removed' } },
+      },
       async handle(ctx) {
         await members.remove(orgRef(ctx), ctx.state.params.user_id!, caller(ctx), ctx.state.audit);
         ctx.status = 204;

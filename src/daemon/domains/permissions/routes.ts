@@ -19,7 +19,9 @@ export interface PermissionRoutesDeps {
 
 const actionBody = z.object({ action: z.string().min(1).max(100), policy: z.string().min(1).max(50) }).strict();
 const actionTarget = z.object({ action: z.string().min(1).max(100) }).strict();
-const routeBody = z.object({ method: z.string().min(1).max(10), path: z.string().min(1).max(500), policy: z.string().min(1).max(50) }).strict();
+const routeBody = z
+  .object({ method: z.string().min(1).max(10), path: z.string().min(1).max(500), policy: z.string().min(1).max(50) })
+  .strict();
 const routeTarget = z.object({ method: z.string().min(1).max(10), path: z.string().min(1).max(500) }).strict();
 const explainQuery = z
   .object({
@@ -47,19 +49,34 @@ export function permissionRoutes({ overrideStore, overrides, explainer, users }:
   async function explain(ctx: AppContext): Promise<void> {
     const query = validate(explainQuery, ctx.query);
     const route = CATALOGUE.routeByKey.get(`${query.method.toUpperCase()} ${query.path}`);
-    if (!route) throw problems.validation([{ path: 'path', message: 'not a route of the catalogue (use its pattern, e.g. /runs/{run_id})' }]);
+    if (!route)
+      throw problems.validation([{ path: 'path', message: 'not a route of the catalogue (use its pattern, e.g. /runs/{run_id})' }]);
     const user = query.username ? await users.findByUsername(query.username) : undefined;
     if (query.username && !user) throw problems.validation([{ path: 'username', message: 'no such user' }]);
-    const realmRoles = (query.realm_roles ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+    const realmRoles = (query.realm_roles ?? '')
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean);
     const principal = user
-      ? { sub: user.sub, username: user.username, email: user.email ?? '', realmRoles, clientRoles: [], groups: [], isServiceAccount: false }
+      ? {
+          sub: user.sub,
+          username: user.username,
+          email: user.email ?? '',
+          realmRoles,
+          clientRoles: [],
+          groups: [],
+          isServiceAccount: false,
+        }
       : { sub: '', username: '(hypothetical)', email: '', realmRoles, clientRoles: [], groups: [], isServiceAccount: false };
     ctx.body = await explainer.explain(route, { principal, orgRef: query.org });
   }
 
   return {
     'GET /settings/permissions/actions': {
-      docs: { summary: 'Effective action-level matrix: each action, its default, its override, the policy in effect.', responses: { 200: { description: 'Actions' } } },
+      docs: {
+        summary: 'Effective action-level matrix: each action, its default, its override, the policy in effect.',
+        responses: { 200: { description: 'Actions' } },
+      },
       handle(ctx) {
         const snapshot = overrideStore.snapshot;
         const rows = new Map(snapshot.actionRows.map((r) => [r.action, r]));
@@ -82,7 +99,11 @@ export function permissionRoutes({ overrideStore, overrides, explainer, users }:
       },
     },
     'GET /settings/permissions': {
-      docs: { summary: 'Effective route-level matrix; with `?explain=1&method=&path=[&username=&realm_roles=&org=]`, why a caller would be allowed or refused.', responses: { 200: { description: 'Routes, or one explanation' } } },
+      docs: {
+        summary:
+          'Effective route-level matrix; with `?explain=1&method=&path=[&username=&realm_roles=&org=]`, why a caller would be allowed or refused.',
+        responses: { 200: { description: 'Routes, or one explanation' } },
+      },
       async handle(ctx) {
         if (ctx.query.explain !== undefined) return explain(ctx);
         if (Object.keys(ctx.query).length > 0) validate(z.object({}).strict(), ctx.query);
@@ -106,7 +127,10 @@ export function permissionRoutes({ overrideStore, overrides, explainer, users }:
       },
     },
     'PUT /settings/permissions/actions/override': {
-      docs: { summary: 'Set an action override: `{"action", "policy"}`.', responses: { 200: { description: 'The change, with the previous policy' } } },
+      docs: {
+        summary: 'Set an action override: `{"action", "policy"}`.',
+        responses: { 200: { description: 'The change, with the previous policy' } },
+      },
       async handle(ctx) {
         const body = validate(actionBody, ctx.state.body);
         const change = await overrides.setAction(body.action, body.policy, editor(ctx), ctx.state.audit);
@@ -114,7 +138,10 @@ export function permissionRoutes({ overrideStore, overrides, explainer, users }:
       },
     },
     'DELETE /settings/permissions/actions/override': {
-      docs: { summary: 'Clear an action override (`?action=`).', responses: { 200: { description: 'The change, with the previous policy' } } },
+      docs: {
+        summary: 'Clear an action override (`?action=`).',
+        responses: { 200: { description: 'The change, with the previous policy' } },
+      },
       async handle(ctx) {
         const body = validate(actionTarget, target(ctx));
         const change = await overrides.clearAction(body.action, ctx.state.audit);
@@ -122,7 +149,10 @@ export function permissionRoutes({ overrideStore, overrides, explainer, users }:
       },
     },
     'PUT /settings/permissions/override': {
-      docs: { summary: 'Set a route override: `{"method", "path" (the catalogue pattern), "policy"}`.', responses: { 200: { description: 'The change, with the previous policy' } } },
+      docs: {
+        summary: 'Set a route override: `{"method", "path" (the catalogue pattern), "policy"}`.',
+        responses: { 200: { description: 'The change, with the previous policy' } },
+      },
       async handle(ctx) {
         const body = validate(routeBody, ctx.state.body);
         const change = await overrides.setRoute(body.method, body.path, body.policy, editor(ctx), ctx.state.audit);
@@ -130,7 +160,10 @@ export function permissionRoutes({ overrideStore, overrides, explainer, users }:
       },
     },
     'DELETE /settings/permissions/override': {
-      docs: { summary: 'Clear a route override (`?method=&path=`).', responses: { 200: { description: 'The change, with the previous policy' } } },
+      docs: {
+        summary: 'Clear a route override (`?method=&path=`).',
+        responses: { 200: { description: 'The change, with the previous policy' } },
+      },
       async handle(ctx) {
         const body = validate(routeTarget, target(ctx));
         const change = await overrides.clearRoute(body.method, body.path, ctx.state.audit);

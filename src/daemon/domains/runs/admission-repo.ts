@@ -90,7 +90,12 @@ type InsertOutcome = RunRow | 'not_admitted' | 'gone';
  */
 // Admissions waiting when a statement finds the database unreachable fail with it: each would otherwise
 // wait for a statement of its own to fail the same way, past the 503's time budget.
-export const ADMISSION_BATCHING: CoalescerOptions = { inFlight: 2, maxBatch: 32, minBatchWhileBusy: 6, failsWaiting: isDatabaseUnavailable };
+export const ADMISSION_BATCHING: CoalescerOptions = {
+  inFlight: 2,
+  maxBatch: 32,
+  minBatchWhileBusy: 6,
+  failsWaiting: isDatabaseUnavailable,
+};
 
 /**
  * The read and the write of run admission. The flow with its version is read through a cache that every
@@ -109,15 +114,22 @@ export class AdmissionRepo {
   ) {}
 
   /** A live flow of the organization or the shared one, joined to version `version` (null: the newest). */
-  async flowWithVersion(db: Knex | Knex.Transaction, orgId: string, flowId: string, version: number | null): Promise<AdmissionFlow | undefined> {
+  async flowWithVersion(
+    db: Knex | Knex.Transaction,
+    orgId: string,
+    flowId: string,
+    version: number | null,
+  ): Promise<AdmissionFlow | undefined> {
     return this.flows.through(`${orgId} ${flowId} ${version ?? ''}`, async () => {
-      const { rows } = await db.raw(
-        `SELECT f.id, f.org_id, f.name, f.manual_runs_enabled, f.latest_version, v.version, v.definition_json
+      const { rows } = await db
+        .raw(
+          `SELECT f.id, f.org_id, f.name, f.manual_runs_enabled, f.latest_version, v.version, v.definition_json
            FROM flows f
            LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = COALESCE(?::integer, f.latest_version)
           WHERE f.id = ? AND f.deleted_at IS NULL AND ${readable('f.org_id')}`,
-        [version, flowId, orgId],
-      ).options(prepared('svc_admission_flow'));
+          [version, flowId, orgId],
+        )
+        .options(prepared('svc_admission_flow'));
       return (rows as AdmissionFlow[])[0];
     });
   }
@@ -125,7 +137,10 @@ export class AdmissionRepo {
   /** Those of `ids` (UUIDs) that name live devices of the organization or the shared one: for a refusal's answer. */
   async liveDevices(db: Knex | Knex.Transaction, orgId: string, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const { rows } = await db.raw(`SELECT d.id FROM devices d WHERE d.id = ANY(?::uuid[]) AND d.deleted_at IS NULL AND ${readable('d.org_id')}`, [[...ids], orgId]);
+    const { rows } = await db.raw(
+      `SELECT d.id FROM devices d WHERE d.id = ANY(?::uuid[]) AND d.deleted_at IS NULL AND ${readable('d.org_id')}`,
+      [[...ids], orgId],
+    );
     return new Set((rows as { id: string }[]).map((row) => row.id));
   }
 
@@ -136,7 +151,13 @@ export class AdmissionRepo {
    * (see `Coalescer`); one that fails as a whole is retried one admission per statement, so each gets its
    * own outcome.
    */
-  async insert(db: Knex | Knex.Transaction, run: NewRun, devices: TargetDevices, entry: AuditRow, companion?: AdmissionCompanion): Promise<InsertOutcome> {
+  async insert(
+    db: Knex | Knex.Transaction,
+    run: NewRun,
+    devices: TargetDevices,
+    entry: AuditRow,
+    companion?: AdmissionCompanion,
+  ): Promise<InsertOutcome> {
     const item: PendingInsert = { run, devices, entry, companion };
     if (db.isTransaction) return this.insertOne(db, item);
     const shape = companion?.shape.name ?? '';
@@ -159,7 +180,9 @@ export class AdmissionRepo {
   /** Admissions of one companion shape in one statement, which answers `created_at` per admission written. */
   private async write(db: Knex | Knex.Transaction, items: readonly PendingInsert[]): Promise<Exclude<InsertOutcome, 'gone'>[]> {
     const statement = admissionStatement(items[0]!.companion?.shape);
-    const rows = await queryPrepared<{ item: number; created_at: Date }>(db, statement.name, () => statement.text, [admissionInput(statement, items)]);
+    const rows = await queryPrepared<{ item: number; created_at: Date }>(db, statement.name, () => statement.text, [
+      admissionInput(statement, items),
+    ]);
     const createdAt = new Map(rows.map((row) => [Number(row.item), row.created_at]));
     return items.map((item, i) => {
       const at = createdAt.get(i);

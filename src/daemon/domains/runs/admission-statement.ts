@@ -44,7 +44,10 @@ const RUN_INPUT: readonly Column[] = [
   ['workflow_id', 'text', ({ run }) => run.workflow_id, 'workflow_id'],
   ['created_by', 'text', ({ run }) => run.created_by, 'created_by'],
 ];
-const OWN_COLUMNS: readonly (readonly [string, string])[] = [...RUN_INPUT.map(([name, type]) => [name, type] as const), ...RUN_STARTED.columns];
+const OWN_COLUMNS: readonly (readonly [string, string])[] = [
+  ...RUN_INPUT.map(([name, type]) => [name, type] as const),
+  ...RUN_STARTED.columns,
+];
 /** Names a companion's column may not take: admission's own, and what `written` adds. */
 const RESERVED = new Set([...OWN_COLUMNS.map(([name]) => name), 'created_at']);
 /** Types an input column may have; an array travels as PostgreSQL's array text, which needs no quoting only for UUIDs. */
@@ -88,7 +91,8 @@ function compile(shape: CompanionShape | undefined): AdmissionStatement {
   }
   const columns = [...OWN_COLUMNS, ...companionColumns];
   const gate = shape?.gate;
-  if (gate && !companionColumns.some(([name]) => name === gate.keyColumn)) throw new TypeError(`admission companion ${shape!.name}: no column ${gate.keyColumn}`);
+  if (gate && !companionColumns.some(([name]) => name === gate.keyColumn))
+    throw new TypeError(`admission companion ${shape!.name}: no column ${gate.keyColumn}`);
   const ctes = [
     `input AS (SELECT ${columns.map(([name, type], i) => inputColumn(i, name, type)).join(', ')} FROM jsonb_array_elements(?::jsonb) AS r)`,
     `admitted AS (SELECT * FROM input admitted_input WHERE ${LIVE_DEVICES})`,
@@ -131,7 +135,8 @@ export function admissionInput(statement: AdmissionStatement, items: readonly Pe
     const companion = item.companion;
     if (companion) {
       const columns = statement.companionColumns;
-      if (companion.values.length !== columns.length) throw new TypeError(`admission companion ${companion.shape.name}: ${companion.values.length} values for ${columns.length} columns`);
+      if (companion.values.length !== columns.length)
+        throw new TypeError(`admission companion ${companion.shape.name}: ${companion.values.length} values for ${columns.length} columns`);
       for (let c = 0; c < columns.length; c += 1) {
         const value = companion.values[c];
         row.push(columns[c]![1] === 'uuid[]' ? uuidArrayText(value as readonly string[] | null | undefined) : value);

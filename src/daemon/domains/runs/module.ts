@@ -16,7 +16,9 @@ export interface RunsModule {
 
 /** Runs and run admission. */
 export function runsModule(services: Services): RunsModule {
-  const admission = new RunAdmissionService(new AdmissionRepo(services.triggerConfig.cache()), services.audit, { maxTargets: services.config.inventoryMaxRunTargets });
+  const admission = new RunAdmissionService(new AdmissionRepo(services.triggerConfig.cache()), services.audit, {
+    maxTargets: services.config.inventoryMaxRunTargets,
+  });
   const runs = new RunsService(new RunsRepo(services.db.knex), admission, services.audit);
   return { routes: [runRoutes(runs)], admission, runs };
 }

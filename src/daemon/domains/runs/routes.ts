@@ -22,7 +22,7 @@ function isPlatformAdmin(ctx: AppContext): boolean {
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
 const RUN = { description: 'The run' };
 const NOT_FOUND = { description: 'No such run in the active organization (`resource_not_found`)' };
-const BAD_STATE = { description: 'The run\'s status does not allow it (`invalid_run_state`)' };
+const BAD_STATE = { description: "The run's status does not allow it (`invalid_run_state`)" };
 
 /**
  * Runs of the active organization: `run:trigger`, `run:control`, `run:purge`, and of `run:view` the
@@ -33,7 +33,7 @@ export function runRoutes(service: RunsService): DomainRoutes {
     'POST /runs': {
       docs: {
         summary:
-          'Start a run of a committed flow version: `{flow_id, version?, params?, targets?, name?}`. Refused with 409 `manual_runs_disabled` when the flow\'s manual runs are off, unless `?force=true` (platform admins only: 403 `restricted_option` for anyone else).',
+          "Start a run of a committed flow version: `{flow_id, version?, params?, targets?, name?}`. Refused with 409 `manual_runs_disabled` when the flow's manual runs are off, unless `?force=true` (platform admins only: 403 `restricted_option` for anyone else).",
         requestSchema: schema(triggerBody),
         responses: {
           201: RUN,
@@ -83,7 +83,8 @@ export function runRoutes(service: RunsService): DomainRoutes {
     },
     'GET /runs/filter-options': {
       docs: {
-        summary: 'The values the organization\'s live runs hold, for list filters: `flows` (`id`, newest `name`), `statuses`, `trigger_sources`.',
+        summary:
+          "The values the organization's live runs hold, for list filters: `flows` (`id`, newest `name`), `statuses`, `trigger_sources`.",
         responses: { 200: { description: '`{flows, statuses, trigger_sources}`' } },
       },
       async handle(ctx) {
@@ -118,26 +119,38 @@ export function runRoutes(service: RunsService): DomainRoutes {
       },
     },
     'POST /runs/{run_id}/resume': {
-      docs: { summary: 'Resume a paused run: back to `running` if a worker had started it, else `queued`.', responses: { 200: RUN, 404: NOT_FOUND, 409: BAD_STATE } },
+      docs: {
+        summary: 'Resume a paused run: back to `running` if a worker had started it, else `queued`.',
+        responses: { 200: RUN, 404: NOT_FOUND, 409: BAD_STATE },
+      },
       async handle(ctx) {
         ctx.body = await service.command(activeOrg(ctx), runId(ctx), 'resume', ctx.state.audit);
       },
     },
     'DELETE /runs/{run_id}': {
-      docs: { summary: 'Soft-delete a finished run (hidden from lists and reads until restored).', responses: { 204: { description: 'Deleted' }, 404: NOT_FOUND, 409: BAD_STATE } },
+      docs: {
+        summary: 'Soft-delete a finished run (hidden from lists and reads until restored).',
+        responses: { 204: { description: 'Deleted' }, 404: NOT_FOUND, 409: BAD_STATE },
+      },
       async handle(ctx) {
         await service.remove(activeOrg(ctx), runId(ctx), ctx.state.audit);
         ctx.status = 204;
       },
     },
     'POST /runs/{run_id}/restore': {
-      docs: { summary: 'Restore a soft-deleted run.', responses: { 200: RUN, 404: NOT_FOUND, 409: { description: 'The run is not deleted (`conflict`)' } } },
+      docs: {
+        summary: 'Restore a soft-deleted run.',
+        responses: { 200: RUN, 404: NOT_FOUND, 409: { description: 'The run is not deleted (`conflict`)' } },
+      },
       async handle(ctx) {
         ctx.body = await service.restore(activeOrg(ctx), runId(ctx), ctx.state.audit);
       },
     },
     'DELETE /runs/{run_id}/permanent': {
-      docs: { summary: 'Erase a finished run, live or soft-deleted (irreversible).', responses: { 204: { description: 'Purged' }, 404: NOT_FOUND, 409: BAD_STATE } },
+      docs: {
+        summary: 'Erase a finished run, live or soft-deleted (irreversible).',
+        responses: { 204: { description: 'Purged' }, 404: NOT_FOUND, 409: BAD_STATE },
+      },
       async handle(ctx) {
         await service.purge(activeOrg(ctx), runId(ctx), ctx.state.audit);
         ctx.status = 204;

@@ -6,7 +6,15 @@ import { Problem, problems } from '../../http/problem.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 import { unknownReferencesMessage } from '../../../shared/webhooks/trigger-body.js';
 import type { AdmissionRepo } from './admission-repo.js';
-import { AdmissionGateClosed, type AdmissionCompanion, type AdmissionFacts, type AdmissionRequest, type AdmittedRun, type RunAdmission, type TriggerSource } from './run-admission.js';
+import {
+  AdmissionGateClosed,
+  type AdmissionCompanion,
+  type AdmissionFacts,
+  type AdmissionRequest,
+  type AdmittedRun,
+  type RunAdmission,
+  type TriggerSource,
+} from './run-admission.js';
 import { runView } from './run-view.js';
 import { checkTargets, countTargets } from './targets.js';
 
@@ -38,7 +46,11 @@ export class RunAdmissionService implements RunAdmission {
     private readonly settings: AdmissionSettings,
   ) {}
 
-  async admit(trx: Knex | Knex.Transaction, request: AdmissionRequest, companion?: (run: AdmissionFacts) => AdmissionCompanion): Promise<AdmittedRun> {
+  async admit(
+    trx: Knex | Knex.Transaction,
+    request: AdmissionRequest,
+    companion?: (run: AdmissionFacts) => AdmissionCompanion,
+  ): Promise<AdmittedRun> {
     const count = countTargets(request.targets);
     if (count > this.settings.maxTargets) {
       throw new Problem(422, 'too_many_targets', `The run names ${count} targets; at most ${this.settings.maxTargets} are allowed.`, {
@@ -77,41 +89,44 @@ export class RunAdmissionService implements RunAdmission {
     const id = randomUUID();
     const workflowId = `run-${id}`;
     const createdBy = request.createdBy !== undefined ? request.createdBy : (request.actor?.sub ?? request.audit?.subject ?? null);
-    const entry = this.audit.entry(
-      request.audit,
-      {
-        eventType: 'run.started',
-        action: request.action ?? TRIGGER_ACTIONS[source],
-        resourceType: 'run',
-        resourceId: id,
-        outcome: 'success',
-        orgId: request.orgId,
-        ...(request.actor ? { actor: request.actor } : {}),
-        details: {
-          trigger_source: source,
-          flow_id: flow.id,
-          flow_name: flow.name,
-          flow_version: flow.version,
-          workflow_id: workflowId,
-          ...(request.trigger.details ? { trigger: request.trigger.details } : {}),
-          ...(source === 'manual' && !flow.manual_runs_enabled ? { forced: true } : {}),
-        },
+    const entry = this.audit.entry(request.audit, {
+      eventType: 'run.started',
+      action: request.action ?? TRIGGER_ACTIONS[source],
+      resourceType: 'run',
+      resourceId: id,
+      outcome: 'success',
+      orgId: request.orgId,
+      ...(request.actor ? { actor: request.actor } : {}),
+      details: {
+        trigger_source: source,
+        flow_id: flow.id,
+        flow_name: flow.name,
+        flow_version: flow.version,
+        workflow_id: workflowId,
+        ...(request.trigger.details ? { trigger: request.trigger.details } : {}),
+        ...(source === 'manual' && !flow.manual_runs_enabled ? { forced: true } : {}),
       },
+    });
+    const written = await this.repo.insert(
+      trx,
+      {
+        id,
+        org_id: request.orgId,
+        flow_id: flow.id,
+        flow_version: flow.version,
+        flow_name: flow.name,
+        name: [...(request.name?.trim() || flow.name)].slice(0, 255).join(''),
+        params: params.params,
+        targets: targets.targets,
+        trigger_source: source,
+        trigger_details: { ...request.trigger.details },
+        workflow_id: workflowId,
+        created_by: createdBy,
+      },
+      devices,
+      entry,
+      companion?.({ id, flow_id: flow.id, flow_version: flow.version }),
     );
-    const written = await this.repo.insert(trx, {
-      id,
-      org_id: request.orgId,
-      flow_id: flow.id,
-      flow_version: flow.version,
-      flow_name: flow.name,
-      name: [...(request.name?.trim() || flow.name)].slice(0, 255).join(''),
-      params: params.params,
-      targets: targets.targets,
-      trigger_source: source,
-      trigger_details: { ...request.trigger.details },
-      workflow_id: workflowId,
-      created_by: createdBy,
-    }, devices, entry, companion?.({ id, flow_id: flow.id, flow_version: flow.version }));
     if (written === 'gone') throw flowNotFound(source);
     if (written === 'not_admitted') {
       // Nothing was written: a target device is not live, or the companion's gate stayed shut.
@@ -135,23 +150,38 @@ export class RunAdmissionService implements RunAdmission {
   }
 
   /** Refuses the targets that are not live devices, reading which are (a refusal's path, not the hot one). */
-  private async refuseUnknownDevices(trx: Knex | Knex.Transaction, request: AdmissionRequest, targets: Record<string, string[]>, uuids: readonly string[]): Promise<void> {
+  private async refuseUnknownDevices(
+    trx: Knex | Knex.Transaction,
+    request: AdmissionRequest,
+    targets: Record<string, string[]>,
+    uuids: readonly string[],
+  ): Promise<void> {
     refuseMissing(targets, await this.repo.liveDevices(trx, request.orgId, uuids), request.trigger.source);
   }
 }
 
 function flowNotFound(source: TriggerSource): Problem {
-  return new Problem(source === 'webhook' ? 422 : 404, 'flow_not_found', 'No live flow with this id in the organization or the shared one.');
+  return new Problem(
+    source === 'webhook' ? 422 : 404,
+    'flow_not_found',
+    'No live flow with this id in the organization or the shared one.',
+  );
 }
 
 /** 400 naming each target that is not a live device of the organization or the shared one (from `live`), if any. */
 function refuseMissing(targets: Record<string, string[]>, live: ReadonlySet<string>, source: TriggerSource): void {
-  const missing = Object.entries(targets).flatMap(([role, ids]) => ids.filter((id) => !live.has(id.toLowerCase())).map((id) => ({ role, device_id: id })));
+  const missing = Object.entries(targets).flatMap(([role, ids]) =>
+    ids.filter((id) => !live.has(id.toLowerCase())).map((id) => ({ role, device_id: id })),
+  );
   if (missing.length === 0) return;
-  const named = missing.slice(0, 10).map((m) => `${m.role}: ${m.device_id}`).join(', ');
+  const named = missing
+    .slice(0, 10)
+    .map((m) => `${m.role}: ${m.device_id}`)
+    .join(', ');
   // A webhook's caller named the devices in `related_targets`: the spec's wording for that refusal.
-  const message = source === 'webhook'
-    ? unknownReferencesMessage(missing)
-    : `targets name devices not in this organization's inventory: ${named}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}`;
+  const message =
+    source === 'webhook'
+      ? unknownReferencesMessage(missing)
+      : `targets name devices not in this organization's inventory: ${named}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}`;
   throw new Problem(400, 'unknown_device_reference', message, { missing: missing.slice(0, MISSING_SHOWN), missing_count: missing.length });
 }

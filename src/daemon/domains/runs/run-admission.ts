@@ -71,7 +71,11 @@ export interface RunAdmission {
    * `companion`, when given, adds rows of the trigger path's own to the run's one statement, so they commit
    * with the run and need no transaction (the webhook's delivery journal row and its audit entry).
    */
-  admit(trx: Knex | Knex.Transaction, request: AdmissionRequest, companion?: (run: AdmissionFacts) => AdmissionCompanion): Promise<AdmittedRun>;
+  admit(
+    trx: Knex | Knex.Transaction,
+    request: AdmissionRequest,
+    companion?: (run: AdmissionFacts) => AdmissionCompanion,
+  ): Promise<AdmittedRun>;
 }
 
 /** What a companion may refer to: the run about to be written. */

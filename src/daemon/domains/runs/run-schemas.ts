@@ -31,13 +31,24 @@ export const triggerQuery = z.object({ force: z.enum(['true', 'false']).optional
 
 export const renameBody = z.object({ name: runName }).strict();
 
-const page = (max: number) => z.string().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().min(0).max(max));
+const page = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,7}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(max));
 
 /** A comma-separated list (or the parameter repeated) of values of `values`. */
 function listOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z
     .union([z.string(), z.array(z.string())])
-    .transform((v) => [v].flat().flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== ''))
+    .transform((v) =>
+      [v]
+        .flat()
+        .flatMap((s) => s.split(','))
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
     .pipe(z.array(z.enum(values)));
 }
 

@@ -31,9 +31,29 @@ export interface RunRow {
 }
 
 export const RUN_COLUMNS = [
-  'id', 'org_id', 'flow_id', 'flow_version', 'flow_name', 'name', 'status', 'params_json', 'targets_json', 'trigger_source',
-  'trigger_details_json', 'workflow_id', 'created_by', 'updated_by', 'created_at', 'updated_at', 'started_at', 'paused_at',
-  'finished_at', 'cancelled_at', 'cancelled_by', 'deleted_at', 'deleted_by',
+  'id',
+  'org_id',
+  'flow_id',
+  'flow_version',
+  'flow_name',
+  'name',
+  'status',
+  'params_json',
+  'targets_json',
+  'trigger_source',
+  'trigger_details_json',
+  'workflow_id',
+  'created_by',
+  'updated_by',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'paused_at',
+  'finished_at',
+  'cancelled_at',
+  'cancelled_by',
+  'deleted_at',
+  'deleted_by',
 ] as const;
 
 /** A run on the wire: `GET /runs/{run_id}`, list items, and what admission answers. */

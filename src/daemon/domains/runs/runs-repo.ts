@@ -33,7 +33,10 @@ export type RunChange = Partial<Pick<RunRow, 'status' | 'name' | 'updated_by' | 
 };
 
 /** The list's order, which the index `runs_org_created` (org_id, created_at DESC, id DESC) holds. */
-const NEWEST_FIRST = [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }] as const;
+const NEWEST_FIRST = [
+  { column: 'created_at', order: 'desc' },
+  { column: 'id', order: 'desc' },
+] as const;
 
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -102,7 +105,9 @@ export class RunsRepo {
       live().distinct('trigger_source').orderBy('trigger_source'),
     ]);
     return {
-      flows: (flows as { flow_id: string; flow_name: string }[]).map((f) => ({ id: f.flow_id, name: f.flow_name })).sort((a, b) => a.name.localeCompare(b.name)),
+      flows: (flows as { flow_id: string; flow_name: string }[])
+        .map((f) => ({ id: f.flow_id, name: f.flow_name }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
       statuses: (statuses as { status: RunStatus }[]).map((s) => s.status),
       trigger_sources: (sources as { trigger_source: TriggerSource }[]).map((s) => s.trigger_source),
     };

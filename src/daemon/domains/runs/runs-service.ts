@@ -176,7 +176,15 @@ export class RunsService {
   ): Promise<void> {
     await this.audit.record(
       context,
-      { eventType, action, resourceType: 'run', resourceId: run.id, outcome: 'success', orgId: org.id, details: { workflow_id: run.workflow_id, ...details } },
+      {
+        eventType,
+        action,
+        resourceType: 'run',
+        resourceId: run.id,
+        outcome: 'success',
+        orgId: org.id,
+        details: { workflow_id: run.workflow_id, ...details },
+      },
       trx,
     );
   }

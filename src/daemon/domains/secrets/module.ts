@@ -46,7 +46,13 @@ export async function openSecretsModule(services: Services, options: SecretsModu
   const backends = new SecretBackendsRepo(db.knex);
   const registry = new BackendRegistry(new SecretValuesRepo(db.knex), key, guard);
   const secretLog = log.child({ domain: 'secrets' });
-  const resolver = new SecretsResolver(secrets, backends, registry, async (orgId) => (await services.orgs.findByRef(orgId))?.slug, services.triggerConfig.cache());
+  const resolver = new SecretsResolver(
+    secrets,
+    backends,
+    registry,
+    async (orgId) => (await services.orgs.findByRef(orgId))?.slug,
+    services.triggerConfig.cache(),
+  );
   return {
     routes: [
       secretRoutes(new SecretsService(secrets, backends, registry, audit, secretLog)),

@@ -55,8 +55,10 @@ export class SecretsResolver implements SecretResolver {
       record = isUuid(orgId) ? await this.secrets.findByName(orgId, parsed.name) : undefined;
     } else {
       const slug = isUuid(orgId) ? await this.orgSlugOf(orgId) : undefined;
-      if (parsed.orgSlug !== slug) throw new SecretReferenceError('other_organization', 'the reference names another organization\'s secrets');
-      if (!(await this.backends.findByScheme(parsed.scheme))) throw new SecretReferenceError('unknown_scheme', `no secret backend has the scheme "${parsed.scheme}"`);
+      if (parsed.orgSlug !== slug)
+        throw new SecretReferenceError('other_organization', "the reference names another organization's secrets");
+      if (!(await this.backends.findByScheme(parsed.scheme)))
+        throw new SecretReferenceError('unknown_scheme', `no secret backend has the scheme "${parsed.scheme}"`);
       record = await this.secrets.findByLocation(orgId, parsed.scheme, parsed.path);
     }
     if (!record) throw new SecretReferenceError('not_found', 'no secret of the organization matches the reference');
@@ -66,7 +68,11 @@ export class SecretsResolver implements SecretResolver {
       return folder[parsed.key]!;
     }
     const value = pickSecretValue(folder);
-    if (value === undefined) throw new SecretReferenceError('key_ambiguous', 'the secret has several keys and none of the preferred ones: add #<key> to the reference');
+    if (value === undefined)
+      throw new SecretReferenceError(
+        'key_ambiguous',
+        'the secret has several keys and none of the preferred ones: add #<key> to the reference',
+      );
     return value;
   }
 

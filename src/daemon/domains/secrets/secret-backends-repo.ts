@@ -19,7 +19,18 @@ export interface SecretBackendWithUse extends SecretBackendRow {
 
 export type BackendsTx = Knex.Transaction;
 
-const COLUMNS = ['id', 'name', 'type', 'scheme', 'config_json', 'is_default', 'created_at', 'updated_at', 'created_by', 'updated_by'] as const;
+const COLUMNS = [
+  'id',
+  'name',
+  'type',
+  'scheme',
+  'config_json',
+  'is_default',
+  'created_at',
+  'updated_at',
+  'created_by',
+  'updated_by',
+] as const;
 
 /** jsonb comes back parsed from pg; parse it here too should a driver hand back text. */
 function parsed(row: SecretBackendRow): SecretBackendRow;
@@ -27,7 +38,10 @@ function parsed(row: SecretBackendRow | undefined): SecretBackendRow | undefined
 function parsed(row: SecretBackendRow | undefined): SecretBackendRow | undefined {
   if (!row) return row;
   const config = row.config_json as unknown;
-  return { ...row, config_json: typeof config === 'string' ? (JSON.parse(config) as Record<string, unknown>) : ((config as Record<string, unknown>) ?? {}) };
+  return {
+    ...row,
+    config_json: typeof config === 'string' ? (JSON.parse(config) as Record<string, unknown>) : ((config as Record<string, unknown>) ?? {}),
+  };
 }
 
 /** The `secret_backends` table. */
@@ -49,7 +63,9 @@ export class SecretBackendsRepo {
 
   /** Every backend, for the providers list and discovery (few rows: backends are platform settings). */
   async all(): Promise<SecretBackendRow[]> {
-    const rows: SecretBackendRow[] = await this.knex('secret_backends').orderBy([{ column: 'is_default', order: 'desc' }, { column: 'name' }]).select(COLUMNS);
+    const rows: SecretBackendRow[] = await this.knex('secret_backends')
+      .orderBy([{ column: 'is_default', order: 'desc' }, { column: 'name' }])
+      .select(COLUMNS);
     return rows.map((r) => parsed(r));
   }
 
@@ -71,7 +87,10 @@ export class SecretBackendsRepo {
   }
 
   /** Inserts, or answers undefined when the name or the scheme is taken. */
-  async insert(trx: BackendsTx, row: { name: string; type: string; scheme: string; config_json: Record<string, unknown>; created_by: string | null }): Promise<SecretBackendRow | undefined> {
+  async insert(
+    trx: BackendsTx,
+    row: { name: string; type: string; scheme: string; config_json: Record<string, unknown>; created_by: string | null },
+  ): Promise<SecretBackendRow | undefined> {
     const [inserted] = await trx('secret_backends')
       .insert({ ...row, config_json: JSON.stringify(row.config_json), updated_by: row.created_by })
       .onConflict()
@@ -86,7 +105,11 @@ export class SecretBackendsRepo {
     return (await query.first('id')) !== undefined;
   }
 
-  async update(trx: BackendsTx, id: string, change: { name?: string | undefined; is_default?: boolean | undefined; updated_by: string | null }): Promise<SecretBackendRow> {
+  async update(
+    trx: BackendsTx,
+    id: string,
+    change: { name?: string | undefined; is_default?: boolean | undefined; updated_by: string | null },
+  ): Promise<SecretBackendRow> {
     const set: Record<string, unknown> = { updated_at: trx.fn.now(), updated_by: change.updated_by };
     if (change.name !== undefined) set.name = change.name;
     if (change.is_default !== undefined) set.is_default = change.is_default;
@@ -109,6 +132,9 @@ export class SecretBackendsRepo {
   }
 
   #withUse(db: Knex) {
-    return db('secret_backends as b').select([...COLUMNS.map((c) => `b.${c}`), db.raw('(SELECT count(*) FROM secrets s WHERE s.backend_id = b.id) AS secrets_count')]);
+    return db('secret_backends as b').select([
+      ...COLUMNS.map((c) => `b.${c}`),
+      db.raw('(SELECT count(*) FROM secrets s WHERE s.backend_id = b.id) AS secrets_count'),
+    ]);
   }
 }

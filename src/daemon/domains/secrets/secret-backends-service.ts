@@ -1,5 +1,10 @@
 import { splitSecretLocation } from '../../../shared/secrets/reference.js';
-import type { SecretBackendItemView, SecretBackendTestView, SecretBackendTypeView, SecretBackendView } from '../../../shared/secrets/views.js';
+import type {
+  SecretBackendItemView,
+  SecretBackendTestView,
+  SecretBackendTypeView,
+  SecretBackendView,
+} from '../../../shared/secrets/views.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../../http/problem.js';
@@ -38,7 +43,10 @@ export class SecretBackendsService {
     return { items: BACKEND_TYPES };
   }
 
-  async list(page: { limit: number; offset: number }): Promise<{ items: SecretBackendView[]; total: number; limit: number; offset: number }> {
+  async list(page: {
+    limit: number;
+    offset: number;
+  }): Promise<{ items: SecretBackendView[]; total: number; limit: number; offset: number }> {
     const { rows, total } = await this.repo.list(page);
     return { items: rows.map(backendView), total, limit: page.limit, offset: page.offset };
   }
@@ -52,16 +60,32 @@ export class SecretBackendsService {
     const actor = context?.subject ?? null;
     const id = await this.repo.transaction(async (trx) => {
       if (await this.repo.nameTaken(trx, input.name)) throw problems.conflict('A secret backend of this name exists.');
-      const row = await this.repo.insert(trx, { name: input.name, type: input.type, scheme: input.scheme, config_json: input.config, created_by: actor });
+      const row = await this.repo.insert(trx, {
+        name: input.name,
+        type: input.type,
+        scheme: input.scheme,
+        config_json: input.config,
+        created_by: actor,
+      });
       if (!row) throw problems.conflict('A secret backend of this name or scheme exists.');
       if (input.is_default) await this.#makeDefault(trx, row.id, actor);
-      await this.#audit(context, 'entity.created', row.id, { name: row.name, type: row.type, scheme: row.scheme, is_default: input.is_default }, trx);
+      await this.#audit(
+        context,
+        'entity.created',
+        row.id,
+        { name: row.name, type: row.type, scheme: row.scheme, is_default: input.is_default },
+        trx,
+      );
       return row.id;
     });
     return this.get(id);
   }
 
-  async update(id: string, change: { name?: string | undefined; is_default?: boolean | undefined }, context?: AuditContext): Promise<SecretBackendView> {
+  async update(
+    id: string,
+    change: { name?: string | undefined; is_default?: boolean | undefined },
+    context?: AuditContext,
+  ): Promise<SecretBackendView> {
     if (!isUuid(id)) throw notFound();
     const actor = context?.subject ?? null;
     await this.repo.transaction(async (trx) => {
@@ -104,13 +128,19 @@ export class SecretBackendsService {
     try {
       return await this.registry.for(row).health();
     } catch (error) {
-      this.log.warn({ backend_id: id, err: { message: error instanceof Error ? error.message : String(error) } }, 'secret backend health check failed');
+      this.log.warn(
+        { backend_id: id, err: { message: error instanceof Error ? error.message : String(error) } },
+        'secret backend health check failed',
+      );
       return { ok: false, detail: 'the health check failed; the log has the cause' };
     }
   }
 
   /** Folder locations stored in the backend (across organizations: a platform admin's view), never values. */
-  async items(id: string, query: { prefix?: string | undefined; limit: number; offset: number }): Promise<{ items: SecretBackendItemView[]; total: number; limit: number; offset: number }> {
+  async items(
+    id: string,
+    query: { prefix?: string | undefined; limit: number; offset: number },
+  ): Promise<{ items: SecretBackendItemView[]; total: number; limit: number; offset: number }> {
     const row = await this.#find(id);
     let locations: string[];
     try {
@@ -138,8 +168,18 @@ export class SecretBackendsService {
     await this.repo.update(trx, id, { is_default: true, updated_by: actor });
   }
 
-  async #audit(context: AuditContext | undefined, eventType: string, id: string, details: Record<string, unknown>, trx: BackendsTx): Promise<void> {
-    await this.audit.record(context, { eventType, action: ACTION, resourceType: 'secret_backend', resourceId: id, outcome: 'success', orgId: null, details }, trx);
+  async #audit(
+    context: AuditContext | undefined,
+    eventType: string,
+    id: string,
+    details: Record<string, unknown>,
+    trx: BackendsTx,
+  ): Promise<void> {
+    await this.audit.record(
+      context,
+      { eventType, action: ACTION, resourceType: 'secret_backend', resourceId: id, outcome: 'success', orgId: null, details },
+      trx,
+    );
   }
 }
 

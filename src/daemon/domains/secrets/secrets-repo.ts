@@ -42,7 +42,10 @@ const SELECT = [
 
 /** The `secrets` table (metadata only: values live in the backends). */
 export class SecretsRepo extends TransactionalRepo {
-  async list(orgId: string, page: { limit: number; offset: number; backendId?: string | undefined }): Promise<{ rows: SecretRecord[]; total: number }> {
+  async list(
+    orgId: string,
+    page: { limit: number; offset: number; backendId?: string | undefined },
+  ): Promise<{ rows: SecretRecord[]; total: number }> {
     const filter = (query: Knex.QueryBuilder) => {
       query.where('s.org_id', orgId);
       if (page.backendId) query.andWhere('s.backend_id', page.backendId);
@@ -57,7 +60,9 @@ export class SecretsRepo extends TransactionalRepo {
   }
 
   async findOfOrg(orgId: string, id: string, tx?: SecretsTx): Promise<SecretRecord | undefined> {
-    return this.#joined(tx ?? this.knex).where({ 's.id': id, 's.org_id': orgId }).first();
+    return this.#joined(tx ?? this.knex)
+      .where({ 's.id': id, 's.org_id': orgId })
+      .first();
   }
 
   async findById(id: string): Promise<SecretRecord | undefined> {
@@ -127,6 +132,9 @@ export class SecretsRepo extends TransactionalRepo {
   }
 
   #joined(db: Knex) {
-    return db('secrets as s').join('organizations as o', 'o.id', 's.org_id').join('secret_backends as b', 'b.id', 's.backend_id').select(SELECT);
+    return db('secrets as s')
+      .join('organizations as o', 'o.id', 's.org_id')
+      .join('secret_backends as b', 'b.id', 's.backend_id')
+      .select(SELECT);
   }
 }

@@ -56,7 +56,10 @@ export class SecretsService {
     private readonly log: Logger,
   ) {}
 
-  async list(org: OrgRef, page: Page & { backendId?: string | undefined }): Promise<{ items: SecretView[]; total: number; limit: number; offset: number }> {
+  async list(
+    org: OrgRef,
+    page: Page & { backendId?: string | undefined },
+  ): Promise<{ items: SecretView[]; total: number; limit: number; offset: number }> {
     const { rows, total } = await this.repo.list(org.id, page);
     return { items: rows.map(secretView), total, limit: page.limit, offset: page.offset };
   }
@@ -81,7 +84,11 @@ export class SecretsService {
       for (const location of locations) {
         const path = location.slice(prefix.length);
         if (known.has(path) || !isSafeSecretPath(path)) continue;
-        found.push({ backend: { id: backend.id, name: backend.name, scheme: backend.scheme }, path, reference: secretReference(backend.scheme, org.slug, path) });
+        found.push({
+          backend: { id: backend.id, name: backend.name, scheme: backend.scheme },
+          path,
+          reference: secretReference(backend.scheme, org.slug, path),
+        });
       }
     }
     return { items: found.slice(page.offset, page.offset + page.limit), total: found.length, limit: page.limit, offset: page.offset };
@@ -90,19 +97,29 @@ export class SecretsService {
   async create(org: OrgRef, input: CreateSecretInput, context?: AuditContext): Promise<SecretDetailView> {
     const backend = await this.#backendForCreate(input.backend_id);
     const path = input.path ?? input.name;
-    if (!isSafeSecretPath(path)) throw problems.validation([{ path: input.path === undefined ? 'name' : 'path', message: 'must be a relative folder path without empty, "." or ".." segments' }]);
+    if (!isSafeSecretPath(path))
+      throw problems.validation([
+        { path: input.path === undefined ? 'name' : 'path', message: 'must be a relative folder path without empty, "." or ".." segments' },
+      ]);
     const location = secretLocation(org.slug, path);
     const store = this.registry.for(backend);
     return this.#guard({ backend_id: backend.id }, () =>
       this.repo.transaction(async (trx) => {
-        const id = await this.#insert(trx, org, { name: input.name, description: input.description ?? null, backend_id: backend.id, path, created_by: context?.subject ?? null });
+        const id = await this.#insert(trx, org, {
+          name: input.name,
+          description: input.description ?? null,
+          backend_id: backend.id,
+          path,
+          created_by: context?.subject ?? null,
+        });
         let keys: string[];
         if (input.values) {
           await store.writeFolder(location, input.values, 'replace', { tx: trx });
           keys = Object.keys(input.values);
         } else {
           keys = Object.keys(await store.readFolder(location, { tx: trx }));
-          if (keys.length === 0) throw problems.validation([{ path: 'values', message: 'required unless path names a folder that exists in the backend' }]);
+          if (keys.length === 0)
+            throw problems.validation([{ path: 'values', message: 'required unless path names a folder that exists in the backend' }]);
         }
         const record = (await this.repo.findOfOrg(org.id, id, trx))!;
         await this.#audit(context, 'entity.created', record, { keys: [...keys].sort(), adopted: input.values === undefined }, trx);
@@ -116,7 +133,8 @@ export class SecretsService {
     if (!isUuid(id)) throw notFound();
     const values = input.values ?? {};
     const overlap = (input.remove_keys ?? []).filter((key) => Object.hasOwn(values, key));
-    if (overlap.length > 0) throw problems.validation([{ path: 'remove_keys', message: `names keys also set in values: ${overlap.join(', ')}` }]);
+    if (overlap.length > 0)
+      throw problems.validation([{ path: 'remove_keys', message: `names keys also set in values: ${overlap.join(', ')}` }]);
     return this.repo.transaction(async (trx) => {
       const record = await this.repo.lockOfOrg(trx, org.id, id);
       if (!record) throw notFound();
@@ -127,8 +145,10 @@ export class SecretsService {
       const next: Record<string, string> = { ...current };
       for (const key of removed) delete next[key];
       Object.assign(next, values);
-      if (Object.keys(next).length === 0) throw problems.validation([{ path: 'remove_keys', message: 'a secret keeps at least one key (delete the secret instead)' }]);
-      if (Object.keys(next).length > SECRET_MAX_KEYS) throw problems.validation([{ path: 'values', message: `a secret holds at most ${SECRET_MAX_KEYS} keys` }]);
+      if (Object.keys(next).length === 0)
+        throw problems.validation([{ path: 'remove_keys', message: 'a secret keeps at least one key (delete the secret instead)' }]);
+      if (Object.keys(next).length > SECRET_MAX_KEYS)
+        throw problems.validation([{ path: 'values', message: `a secret holds at most ${SECRET_MAX_KEYS} keys` }]);
       if (removed.length > 0) await this.#live(record, () => store.writeFolder(location, next, 'replace', { tx: trx }));
       else if (Object.keys(values).length > 0) await this.#live(record, () => store.writeFolder(location, values, 'merge', { tx: trx }));
       const descriptionChanged = input.description !== undefined && input.description !== record.description;
@@ -136,7 +156,13 @@ export class SecretsService {
       if (!descriptionChanged && keysSet.length === 0 && removed.length === 0) return secretDetailView(record, Object.keys(current));
       await this.repo.touch(trx, record.id, { description: input.description, updated_by: context?.subject ?? null });
       const after = (await this.repo.findOfOrg(org.id, record.id, trx))!;
-      await this.#audit(context, 'entity.updated', after, { keys_set: keysSet, keys_removed: removed.sort(), description_changed: descriptionChanged, keys: Object.keys(next).sort() }, trx);
+      await this.#audit(
+        context,
+        'entity.updated',
+        after,
+        { keys_set: keysSet, keys_removed: removed.sort(), description_changed: descriptionChanged, keys: Object.keys(next).sort() },
+        trx,
+      );
       return secretDetailView(after, Object.keys(next));
     });
   }
@@ -154,10 +180,18 @@ export class SecretsService {
   }
 
   /** A new secret in the same backend holding a copy of the source's keys and values. */
-  async duplicate(org: OrgRef, id: string, input: { name: string; path?: string | undefined; description?: string | null | undefined }, context?: AuditContext): Promise<SecretDetailView> {
+  async duplicate(
+    org: OrgRef,
+    id: string,
+    input: { name: string; path?: string | undefined; description?: string | null | undefined },
+    context?: AuditContext,
+  ): Promise<SecretDetailView> {
     const source = await this.#find(org, id);
     const path = input.path ?? input.name;
-    if (!isSafeSecretPath(path)) throw problems.validation([{ path: input.path === undefined ? 'name' : 'path', message: 'must be a relative folder path without empty, "." or ".." segments' }]);
+    if (!isSafeSecretPath(path))
+      throw problems.validation([
+        { path: input.path === undefined ? 'name' : 'path', message: 'must be a relative folder path without empty, "." or ".." segments' },
+      ]);
     const store = this.#backend(source);
     return this.#live(source, () =>
       this.repo.transaction(async (trx) => {
@@ -197,7 +231,11 @@ export class SecretsService {
     return backend;
   }
 
-  async #insert(trx: SecretsTx, org: OrgRef, row: { name: string; description: string | null; backend_id: string; path: string; created_by: string | null }): Promise<string> {
+  async #insert(
+    trx: SecretsTx,
+    org: OrgRef,
+    row: { name: string; description: string | null; backend_id: string; path: string; created_by: string | null },
+  ): Promise<string> {
     const clash = await this.repo.clash(trx, org.id, row.name, row.backend_id, row.path);
     if (clash === 'name') throw problems.conflict('A secret of this name exists in the organization.');
     if (clash === 'path') throw problems.conflict('Another secret of the organization uses this folder of the backend.');
@@ -224,12 +262,21 @@ export class SecretsService {
       return await work();
     } catch (error) {
       if (!(error instanceof SecretBackendError)) throw error;
-      this.log.warn({ ...subject, err: { message: error.message, cause: error.cause instanceof Error ? error.cause.message : undefined } }, 'secret backend failed');
+      this.log.warn(
+        { ...subject, err: { message: error.message, cause: error.cause instanceof Error ? error.cause.message : undefined } },
+        'secret backend failed',
+      );
       throw secretProblems.backendUnavailable();
     }
   }
 
-  async #audit(context: AuditContext | undefined, eventType: string, record: SecretRecord, details: Record<string, unknown>, trx: SecretsTx): Promise<void> {
+  async #audit(
+    context: AuditContext | undefined,
+    eventType: string,
+    record: SecretRecord,
+    details: Record<string, unknown>,
+    trx: SecretsTx,
+  ): Promise<void> {
     await this.audit.record(
       context,
       {

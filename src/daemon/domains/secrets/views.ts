@@ -52,5 +52,12 @@ export function backendView(row: SecretBackendWithUse): SecretBackendView {
 }
 
 export function providerView(row: SecretBackendRow, orgSlug: string): SecretProviderView {
-  return { id: row.id, name: row.name, type: row.type, scheme: row.scheme, is_default: row.is_default, reference_prefix: `${row.scheme}://${orgSecretsPrefix(orgSlug)}` };
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    scheme: row.scheme,
+    is_default: row.is_default,
+    reference_prefix: `${row.scheme}://${orgSecretsPrefix(orgSlug)}`,
+  };
 }

@@ -50,7 +50,10 @@ function fieldDocs(field: HandlerField): FieldDocs {
     ['grouped_keys', field.groupedKeys],
     ['secret_values', field.secretValues],
     ['variants', field.variants],
-    ['entries', field.entries && { modes: field.entries.modes, ...(field.entries.modeRequires ? { mode_requires: field.entries.modeRequires } : {}) }],
+    [
+      'entries',
+      field.entries && { modes: field.entries.modes, ...(field.entries.modeRequires ? { mode_requires: field.entries.modeRequires } : {}) },
+    ],
     ['narrowing', field.narrowing],
   ];
   for (const [name, value] of optional) if (value !== undefined) docs[name] = value;
@@ -91,13 +94,14 @@ function typeCell(field: HandlerField): string {
 }
 
 function defaultCell(field: HandlerField): string {
-  const base = field.defaultText ?? (field.default === undefined ? '–' : field.default === '' ? '""' : `\`${JSON.stringify(field.default)}\``);
+  const base =
+    field.defaultText ?? (field.default === undefined ? '–' : field.default === '' ? '""' : `\`${JSON.stringify(field.default)}\``);
   return field.required ? `${base} (required)` : base;
 }
 
 function renderMarkdown(handler: StepHandler, rules: readonly { description: string }[]): string {
   const lines = [`# ${handler.id}`, '', handler.description, '', `Category: ${handler.category}. Kinds: ${handler.kinds.join(', ')}.`];
-  if (handler.internal) lines.push('', 'Internal: registered for the platform\'s own use and hidden from the palette.');
+  if (handler.internal) lines.push('', "Internal: registered for the platform's own use and hidden from the palette.");
   if (handler.fields.length > 0) {
     lines.push('', '| Key | Type | Default | Meaning |', '|---|---|---|---|');
     for (const field of handler.fields) {

@@ -61,7 +61,12 @@ export class WebhookEndpointsService {
     return endpointView(row);
   }
 
-  async create(org: OrgRef, input: EndpointInput & { name: string; flow_id: string }, context: AuditContext | undefined, actor: string | undefined): Promise<EndpointView> {
+  async create(
+    org: OrgRef,
+    input: EndpointInput & { name: string; flow_id: string },
+    context: AuditContext | undefined,
+    actor: string | undefined,
+  ): Promise<EndpointView> {
     await this.checkReferences(org, input, undefined);
     return this.repo.transaction(async (trx) => {
       const id = await this.repo.insert(trx, {
@@ -87,7 +92,13 @@ export class WebhookEndpointsService {
     });
   }
 
-  async update(org: OrgRef, id: string, given: EndpointInput, context: AuditContext | undefined, actor: string | undefined): Promise<EndpointView> {
+  async update(
+    org: OrgRef,
+    id: string,
+    given: EndpointInput,
+    context: AuditContext | undefined,
+    actor: string | undefined,
+  ): Promise<EndpointView> {
     if (!isUuid(id)) throw notFound();
     const current = await this.repo.find(org.id, id);
     if (!current || current.deleted_at) throw notFound();
@@ -147,7 +158,13 @@ export class WebhookEndpointsService {
   }
 
   /** A cutover: from the commit on, only the new secret verifies. */
-  async rotateSecret(org: OrgRef, id: string, newSecretId: string, context: AuditContext | undefined, actor: string | undefined): Promise<EndpointView> {
+  async rotateSecret(
+    org: OrgRef,
+    id: string,
+    newSecretId: string,
+    context: AuditContext | undefined,
+    actor: string | undefined,
+  ): Promise<EndpointView> {
     if (!isUuid(id)) throw notFound();
     const current = await this.repo.find(org.id, id);
     if (!current || current.deleted_at) throw notFound();
@@ -155,14 +172,16 @@ export class WebhookEndpointsService {
       throw problems.validation([{ path: 'new_secret_id', message: 'names no secret of this organization' }]);
     }
     if (newSecretId === current.secret_id) {
-      throw problems.validation([{ path: 'new_secret_id', message: 'is already the endpoint\'s secret' }]);
+      throw problems.validation([{ path: 'new_secret_id', message: "is already the endpoint's secret" }]);
     }
     return this.repo.transaction(async (trx) => {
       const locked = await this.repo.lock(trx, org.id, id);
       if (!locked || locked.deleted_at) throw notFound();
       await this.repo.update(trx, id, { secret_id: newSecretId, updated_by: actor ?? null });
       const view = endpointView((await this.repo.find(org.id, id, trx))!);
-      await this.record(trx, context, org, 'entity.updated', 'webhook:rotate_secret', id, { rotated_secret: { from: locked.secret_id, to: newSecretId } });
+      await this.record(trx, context, org, 'entity.updated', 'webhook:rotate_secret', id, {
+        rotated_secret: { from: locked.secret_id, to: newSecretId },
+      });
       return view;
     });
   }
@@ -182,19 +201,28 @@ export class WebhookEndpointsService {
         errors.push({ code: 'secret_backend_unavailable', message: 'The secret backend did not answer.' });
       }
     }
-    const flow = endpoint.flow_id ? await this.repo.flowFacts(await this.orgAccess.readableOrgIds(org.id), endpoint.flow_id, endpoint.flow_version) : undefined;
+    const flow = endpoint.flow_id
+      ? await this.repo.flowFacts(await this.orgAccess.readableOrgIds(org.id), endpoint.flow_id, endpoint.flow_version)
+      : undefined;
     const flowExists = flow !== undefined;
     if (!flowExists) errors.push({ code: 'flow_missing', message: 'No live flow of this organization or the shared one is linked.' });
     const versionAvailable = flow !== undefined && (endpoint.flow_version === null ? flow.latest_version > 0 : flow.version_exists);
     if (flowExists && !versionAvailable) {
-      errors.push(endpoint.flow_version === null
-        ? { code: 'flow_not_committed', message: 'The flow has no committed version.' }
-        : { code: 'flow_version_not_found', message: `The flow has no version ${endpoint.flow_version}.` });
+      errors.push(
+        endpoint.flow_version === null
+          ? { code: 'flow_not_committed', message: 'The flow has no committed version.' }
+          : { code: 'flow_version_not_found', message: `The flow has no version ${endpoint.flow_version}.` },
+      );
     }
     if (!endpoint.enabled) errors.push({ code: 'endpoint_disabled', message: 'The endpoint is disabled: triggers answer 404.' });
     return {
       valid: errors.length === 0,
-      checks: { secret_resolvable: secretResolvable, flow_exists: flowExists, flow_version_available: versionAvailable, enabled: endpoint.enabled },
+      checks: {
+        secret_resolvable: secretResolvable,
+        flow_exists: flowExists,
+        flow_version_available: versionAvailable,
+        enabled: endpoint.enabled,
+      },
       errors,
     };
   }
@@ -221,15 +249,28 @@ export class WebhookEndpointsService {
     if ((input.flow_id !== undefined || input.flow_version !== undefined) && flowId !== null) {
       const flow = await this.repo.flowFacts(await this.orgAccess.readableOrgIds(org.id), flowId, version);
       if (!flow) errors.push({ path: 'flow_id', message: 'names no live flow of this organization or the shared organization' });
-      else if (version !== null && !flow.version_exists) errors.push({ path: 'flow_version', message: `the flow has no committed version ${version}` });
+      else if (version !== null && !flow.version_exists)
+        errors.push({ path: 'flow_version', message: `the flow has no committed version ${version}` });
     } else if (input.flow_version !== undefined && flowId === null) {
       errors.push({ path: 'flow_id', message: 'the endpoint has no flow to pin a version of' });
     }
     if (errors.length > 0) throw problems.validation(errors);
   }
 
-  private record(trx: WebhooksTx, context: AuditContext | undefined, org: OrgRef, eventType: string, action: string, id: string, details: Record<string, unknown>): Promise<string> {
-    return this.audit.record(context, { eventType, action, resourceType: RESOURCE, resourceId: id, outcome: 'success', orgId: org.id, details }, trx);
+  private record(
+    trx: WebhooksTx,
+    context: AuditContext | undefined,
+    org: OrgRef,
+    eventType: string,
+    action: string,
+    id: string,
+    details: Record<string, unknown>,
+  ): Promise<string> {
+    return this.audit.record(
+      context,
+      { eventType, action, resourceType: RESOURCE, resourceId: id, outcome: 'success', orgId: org.id, details },
+      trx,
+    );
   }
 }
 
@@ -243,7 +284,8 @@ function columnsOf(input: EndpointInput): Record<string, unknown> {
   if (input.rate_limit_per_minute !== undefined) change.rate_limit_per_minute = input.rate_limit_per_minute;
   if (input.flow_id !== undefined) change.flow_id = input.flow_id;
   if (input.flow_version !== undefined) change.flow_version = input.flow_version;
-  if (input.allowed_source_ips !== undefined) change.allowed_source_ips_json = input.allowed_source_ips === null ? null : JSON.stringify(input.allowed_source_ips);
+  if (input.allowed_source_ips !== undefined)
+    change.allowed_source_ips_json = input.allowed_source_ips === null ? null : JSON.stringify(input.allowed_source_ips);
   if (input.payload_mapping_json !== undefined) change.payload_mapping_json = JSON.stringify(input.payload_mapping_json);
   return change;
 }

@@ -24,14 +24,27 @@ export interface WebhooksModule {
 }
 
 /** Inbound webhooks: endpoint management, the delivery journal and the public trigger route. */
-export function webhooksModule(services: Services, core: { secrets: SecretResolver; devices: DeviceDirectory; admission: RunAdmission }): WebhooksModule {
+export function webhooksModule(
+  services: Services,
+  core: { secrets: SecretResolver; devices: DeviceDirectory; admission: RunAdmission },
+): WebhooksModule {
   const repo = new WebhooksRepo(services.db.knex, services.triggerConfig.invalidate);
-  const trigger = new WebhookTrigger(repo, core.secrets, core.devices, (orgId) => services.orgAccess.readableOrgIds(orgId), core.admission, services.audit, services.log, {
-    globalIngressPerMinute: services.config.webhookGlobalIngressPerMinute,
-    ingressMultiplier: services.config.webhookIngressLimitMultiplier,
-    maxBodyBytes: services.config.webhookMaxBodyBytes,
-    maxTargets: services.config.inventoryMaxRunTargets,
-  }, services.triggerConfig.cache());
+  const trigger = new WebhookTrigger(
+    repo,
+    core.secrets,
+    core.devices,
+    (orgId) => services.orgAccess.readableOrgIds(orgId),
+    core.admission,
+    services.audit,
+    services.log,
+    {
+      globalIngressPerMinute: services.config.webhookGlobalIngressPerMinute,
+      ingressMultiplier: services.config.webhookIngressLimitMultiplier,
+      maxBodyBytes: services.config.webhookMaxBodyBytes,
+      maxTargets: services.config.inventoryMaxRunTargets,
+    },
+    services.triggerConfig.cache(),
+  );
   const endpoints = new WebhookEndpointsService(repo, services.audit, core.secrets, services.orgAccess, (id) => trigger.forget(id));
   const referencingFlow = (flowId: string, trx?: WebhooksTx) => endpoints.referencingFlow(flowId, trx);
   return {
@@ -41,9 +54,14 @@ export function webhooksModule(services: Services, core: { secrets: SecretResolv
       const live = await referencingFlow(flow.id, trx);
       if (live.length === 0) return undefined;
       // Thrown rather than answered as a reason: the guard's string cannot carry the list a client can follow.
-      throw new Problem(409, 'conflict', `Live webhook endpoints trigger this flow: ${live.map((e) => `${e.name} (${e.href})`).join(', ')}. Delete or retarget them first.`, {
-        endpoints: live,
-      });
+      throw new Problem(
+        409,
+        'conflict',
+        `Live webhook endpoints trigger this flow: ${live.map((e) => `${e.name} (${e.href})`).join(', ')}. Delete or retarget them first.`,
+        {
+          endpoints: live,
+        },
+      );
     },
     trigger,
     frontDoor: (options) => shedAtFrontDoor(trigger.backstop, options),

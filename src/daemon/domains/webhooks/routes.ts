@@ -9,7 +9,12 @@ import type { WebhookTrigger } from './trigger/trigger-service.js';
 
 export const MAX_DELIVERY_PAGE = 500;
 
-const number = (max: number) => z.string().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().min(0).max(max));
+const number = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,7}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(max));
 const uuid = z.uuid();
 
 const fields = {
@@ -71,14 +76,21 @@ function refuseClientToken(body: unknown): void {
 export function webhookRoutes(service: WebhookEndpointsService, trigger: WebhookTrigger): DomainRoutes {
   return {
     'GET /webhooks': {
-      docs: { summary: 'The organization\'s endpoints (`?include_deleted=true` adds soft-deleted ones): an array of list items.', responses: { 200: { description: 'Array of endpoints, each with `flow_id` and `flow_name`' } } },
+      docs: {
+        summary: "The organization's endpoints (`?include_deleted=true` adds soft-deleted ones): an array of list items.",
+        responses: { 200: { description: 'Array of endpoints, each with `flow_id` and `flow_name`' } },
+      },
       async handle(ctx) {
         const query = validate(listQuery, ctx.query);
         ctx.body = await service.list(activeOrg(ctx), query.include_deleted === 'true');
       },
     },
     'POST /webhooks': {
-      docs: { summary: 'Create an endpoint; the answer carries the generated `path_token` (trigger at `POST /hooks/{path_token}`).', requestSchema: z.toJSONSchema(createEndpointBody) as Record<string, unknown>, responses: { 201: { description: 'The endpoint' } } },
+      docs: {
+        summary: 'Create an endpoint; the answer carries the generated `path_token` (trigger at `POST /hooks/{path_token}`).',
+        requestSchema: z.toJSONSchema(createEndpointBody) as Record<string, unknown>,
+        responses: { 201: { description: 'The endpoint' } },
+      },
       async handle(ctx) {
         refuseClientToken(ctx.state.body);
         const body = validate(createEndpointBody, ctx.state.body ?? {});
@@ -94,7 +106,11 @@ export function webhookRoutes(service: WebhookEndpointsService, trigger: Webhook
       },
     },
     'PATCH /webhooks/{webhook_id}': {
-      docs: { summary: 'Change an endpoint: any create field; `flow_id` retargets (and drops a pin not restated); `auth_mode` is immutable.', requestSchema: z.toJSONSchema(updateEndpointBody) as Record<string, unknown>, responses: { 200: { description: 'The endpoint' } } },
+      docs: {
+        summary: 'Change an endpoint: any create field; `flow_id` retargets (and drops a pin not restated); `auth_mode` is immutable.',
+        requestSchema: z.toJSONSchema(updateEndpointBody) as Record<string, unknown>,
+        responses: { 200: { description: 'The endpoint' } },
+      },
       async handle(ctx) {
         refuseClientToken(ctx.state.body);
         const body: EndpointInput = validate(updateEndpointBody, ctx.state.body ?? {});
@@ -125,20 +141,37 @@ export function webhookRoutes(service: WebhookEndpointsService, trigger: Webhook
       },
     },
     'POST /webhooks/{webhook_id}/rotate-secret': {
-      docs: { summary: 'Link another secret of the organization; a cutover: only the new one verifies afterwards.', requestSchema: z.toJSONSchema(rotateBody) as Record<string, unknown>, responses: { 200: { description: 'The endpoint' } } },
+      docs: {
+        summary: 'Link another secret of the organization; a cutover: only the new one verifies afterwards.',
+        requestSchema: z.toJSONSchema(rotateBody) as Record<string, unknown>,
+        responses: { 200: { description: 'The endpoint' } },
+      },
       async handle(ctx) {
         const body = validate(rotateBody, ctx.state.body ?? {});
-        ctx.body = await service.rotateSecret(activeOrg(ctx), ctx.state.params.webhook_id!, body.new_secret_id, ctx.state.audit, actor(ctx));
+        ctx.body = await service.rotateSecret(
+          activeOrg(ctx),
+          ctx.state.params.webhook_id!,
+          body.new_secret_id,
+          ctx.state.audit,
+          actor(ctx),
+        );
       },
     },
     'POST /webhooks/{webhook_id}/test': {
-      docs: { summary: 'Check the configuration as a trigger would (secret resolvable, flow present); sends nothing, starts no run.', responses: { 200: { description: '`{valid, checks, errors}`' } } },
+      docs: {
+        summary: 'Check the configuration as a trigger would (secret resolvable, flow present); sends nothing, starts no run.',
+        responses: { 200: { description: '`{valid, checks, errors}`' } },
+      },
       async handle(ctx) {
         ctx.body = await service.test(activeOrg(ctx), ctx.state.params.webhook_id!);
       },
     },
     'GET /webhooks/{webhook_id}/deliveries': {
-      docs: { summary: 'The endpoint\'s delivery journal, newest first (`limit` 50 by default, `offset`); `X-Total-Count` holds the total. Never bodies.', responses: { 200: { description: 'Array of deliveries' } } },
+      docs: {
+        summary:
+          "The endpoint's delivery journal, newest first (`limit` 50 by default, `offset`); `X-Total-Count` holds the total. Never bodies.",
+        responses: { 200: { description: 'Array of deliveries' } },
+      },
       async handle(ctx) {
         const query = validate(deliveriesQuery, ctx.query);
         const page = await service.deliveries(activeOrg(ctx), ctx.state.params.webhook_id!, query.limit, query.offset);
@@ -150,13 +183,20 @@ export function webhookRoutes(service: WebhookEndpointsService, trigger: Webhook
       // The body is read by the trigger itself, after the ingress limits: an unthrottled sender must not make it read one.
       body: 'none',
       docs: {
-        summary: 'Trigger the endpoint\'s flow. `hmac_sha256`: `X-Service-Timestamp` + `X-Service-Signature` (hex HMAC-SHA256 of `<timestamp>.<raw body>`); `bearer`: `Authorization: Bearer`. Optional `X-Idempotency-Key`.',
+        summary:
+          "Trigger the endpoint's flow. `hmac_sha256`: `X-Service-Timestamp` + `X-Service-Signature` (hex HMAC-SHA256 of `<timestamp>.<raw body>`); `bearer`: `Authorization: Bearer`. Optional `X-Idempotency-Key`.",
         responses: { 202: { description: 'The trigger response envelope `{delivery_id, triggered_runs}`' } },
       },
       // Not async: a shed request's rejection goes straight to the error step (see WebhookTrigger.trigger).
       handle(ctx) {
         return trigger
-          .trigger({ pathToken: ctx.state.params.path_token!, headers: ctx.req.headers, body: ctx.req, clientIp: ctx.state.clientIp, audit: ctx.state.audit })
+          .trigger({
+            pathToken: ctx.state.params.path_token!,
+            headers: ctx.req.headers,
+            body: ctx.req,
+            clientIp: ctx.state.clientIp,
+            audit: ctx.state.audit,
+          })
           .then((envelope) => {
             ctx.status = 202;
             ctx.body = envelope;

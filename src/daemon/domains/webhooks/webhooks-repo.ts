@@ -59,21 +59,51 @@ export type NewDelivery = Omit<DeliveryRow, 'created_at'>;
 export type WebhooksTx = Knex.Transaction;
 
 const ENDPOINT_COLUMNS = [
-  'e.id', 'e.org_id', 'e.name', 'e.description', 'e.enabled', 'e.path_token', 'e.secret_id', 'e.auth_mode',
-  'e.replay_window_seconds', 'e.rate_limit_per_minute', 'e.flow_id', 'e.flow_version', 'e.allowed_source_ips_json',
-  'e.payload_mapping_json', 'e.last_triggered_at', 'e.created_at', 'e.updated_at', 'e.created_by', 'e.updated_by',
-  'e.deleted_at', 'e.deleted_by',
+  'e.id',
+  'e.org_id',
+  'e.name',
+  'e.description',
+  'e.enabled',
+  'e.path_token',
+  'e.secret_id',
+  'e.auth_mode',
+  'e.replay_window_seconds',
+  'e.rate_limit_per_minute',
+  'e.flow_id',
+  'e.flow_version',
+  'e.allowed_source_ips_json',
+  'e.payload_mapping_json',
+  'e.last_triggered_at',
+  'e.created_at',
+  'e.updated_at',
+  'e.created_by',
+  'e.updated_by',
+  'e.deleted_at',
+  'e.deleted_by',
 ] as const;
 
 const DELIVERY_COLUMNS = [
-  'id', 'webhook_endpoint_id', 'idempotency_key', 'signature_valid', 'source_ip', 'request_body_hash', 'response_status',
-  'error_detail', 'run_ids', 'processing_duration_ms', 'created_at',
+  'id',
+  'webhook_endpoint_id',
+  'idempotency_key',
+  'signature_valid',
+  'source_ip',
+  'request_body_hash',
+  'response_status',
+  'error_detail',
+  'run_ids',
+  'processing_duration_ms',
+  'created_at',
 ] as const;
 
 /** PostgreSQL answers `uuid[]` as an array on pg, as text (`{a,b}`) on some drivers: always an array here. */
 function runIds(value: unknown): string[] {
   if (Array.isArray(value)) return value as string[];
-  if (typeof value === 'string') return value.replace(/^\{|\}$/g, '').split(',').filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .replace(/^\{|\}$/g, '')
+      .split(',')
+      .filter(Boolean);
   return [];
 }
 
@@ -131,7 +161,9 @@ export class WebhooksRepo extends TransactionalRepo {
   }
 
   async list(orgId: string, includeDeleted: boolean): Promise<WebhookEndpointWithFlow[]> {
-    const query = this.endpoints().where('e.org_id', orgId).orderBy([{ column: 'e.created_at' }, { column: 'e.id' }]);
+    const query = this.endpoints()
+      .where('e.org_id', orgId)
+      .orderBy([{ column: 'e.created_at' }, { column: 'e.id' }]);
     if (!includeDeleted) query.whereNull('e.deleted_at');
     return query;
   }
@@ -150,7 +182,11 @@ export class WebhooksRepo extends TransactionalRepo {
    * caller answers for them). Duplicates are found by the accepted delivery's write, not here.
    */
   async findByToken(pathToken: string): Promise<WebhookEndpointRow | undefined> {
-    return this.knex('webhook_endpoints as e').where('e.path_token', pathToken).whereNull('e.deleted_at').first(...ENDPOINT_COLUMNS).options(prepared('svc_webhook_endpoint'));
+    return this.knex('webhook_endpoints as e')
+      .where('e.path_token', pathToken)
+      .whereNull('e.deleted_at')
+      .first(...ENDPOINT_COLUMNS)
+      .options(prepared('svc_webhook_endpoint'));
   }
 
   async insert(trx: WebhooksTx, row: Record<string, unknown>): Promise<string> {
@@ -159,7 +195,9 @@ export class WebhooksRepo extends TransactionalRepo {
   }
 
   async update(trx: WebhooksTx, id: string, change: Record<string, unknown>): Promise<void> {
-    await trx('webhook_endpoints').where({ id }).update({ ...change, updated_at: trx.fn.now() });
+    await trx('webhook_endpoints')
+      .where({ id })
+      .update({ ...change, updated_at: trx.fn.now() });
   }
 
   async remove(trx: WebhooksTx, id: string): Promise<void> {
@@ -167,7 +205,11 @@ export class WebhooksRepo extends TransactionalRepo {
   }
 
   /** The flow an endpoint may target: live, in one of `orgIds`; with whether `version` (if given) is committed. */
-  async flowFacts(orgIds: readonly string[], flowId: string, version: number | null): Promise<{ id: string; name: string; org_id: string; latest_version: number; version_exists: boolean } | undefined> {
+  async flowFacts(
+    orgIds: readonly string[],
+    flowId: string,
+    version: number | null,
+  ): Promise<{ id: string; name: string; org_id: string; latest_version: number; version_exists: boolean } | undefined> {
     const row = await this.knex('flows as f')
       .whereIn('f.org_id', orgIds)
       .where('f.id', flowId)
@@ -189,12 +231,24 @@ export class WebhooksRepo extends TransactionalRepo {
    * transaction when it asks: the embedded database has one connection, which that transaction holds.
    */
   async referencingFlow(flowId: string, db: Knex | WebhooksTx = this.knex): Promise<{ id: string; name: string }[]> {
-    return db('webhook_endpoints').where({ flow_id: flowId }).whereNull('deleted_at').select('id', 'name').orderBy([{ column: 'name' }, { column: 'id' }]);
+    return db('webhook_endpoints')
+      .where({ flow_id: flowId })
+      .whereNull('deleted_at')
+      .select('id', 'name')
+      .orderBy([{ column: 'name' }, { column: 'id' }]);
   }
 
   async deliveries(endpointId: string, limit: number, offset: number): Promise<{ items: DeliveryRow[]; total: number }> {
     const [items, count] = await Promise.all([
-      this.knex('webhook_deliveries').where({ webhook_endpoint_id: endpointId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset(offset).select(DELIVERY_COLUMNS),
+      this.knex('webhook_deliveries')
+        .where({ webhook_endpoint_id: endpointId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(limit)
+        .offset(offset)
+        .select(DELIVERY_COLUMNS),
       this.knex('webhook_deliveries').where({ webhook_endpoint_id: endpointId }).count<{ count: string | number }[]>('* as count'),
     ]);
     return { items: (items as DeliveryRow[]).map(delivery), total: Number(count[0]?.count ?? 0) };
@@ -202,7 +256,9 @@ export class WebhooksRepo extends TransactionalRepo {
 
   /** The accepted delivery holding an idempotency key, if any. */
   async acceptedByKey(endpointId: string, key: string, db: Knex | WebhooksTx = this.knex): Promise<AcceptedDelivery | undefined> {
-    const row = await db('webhook_deliveries').where({ webhook_endpoint_id: endpointId, idempotency_key: key, response_status: 202 }).first('id', 'run_ids');
+    const row = await db('webhook_deliveries')
+      .where({ webhook_endpoint_id: endpointId, idempotency_key: key, response_status: 202 })
+      .first('id', 'run_ids');
     return row ? { id: row.id, run_ids: runIds(row.run_ids) } : undefined;
   }
 

@@ -32,6 +32,13 @@ export function logAccessLine(requestLog: Logger, facts: AccessFacts): void {
 export function accessLog(log: Logger): Finisher {
   return function logAccess(ctx, started) {
     if (!log.isLevelEnabled('info')) return;
-    logAccessLine(ctx.state.log, { method: ctx.method, path: ctx.path, route: ctx.state.mounted?.route, status: ctx.status, started, clientIp: ctx.state.clientIp });
+    logAccessLine(ctx.state.log, {
+      method: ctx.method,
+      path: ctx.path,
+      route: ctx.state.mounted?.route,
+      status: ctx.status,
+      started,
+      clientIp: ctx.state.clientIp,
+    });
   };
 }

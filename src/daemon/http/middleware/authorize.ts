@@ -20,7 +20,11 @@ export function authorize(audit: AuditWriter): Step {
     const details = { policy, scope: ctx.state.scope, reason: decision.reason, required_roles: decision.requiredRoles };
     return recordDenial(audit, ctx.state.audit, route, details).then(() => {
       const required = decision.requiredRoles.at(-1) ?? policy;
-      throw problems.forbidden(`Insufficient permissions. Required role: ${required}`, { action: route.action, policy, scope: ctx.state.scope ?? 'platform' });
+      throw problems.forbidden(`Insufficient permissions. Required role: ${required}`, {
+        action: route.action,
+        policy,
+        scope: ctx.state.scope ?? 'platform',
+      });
     });
   };
 }

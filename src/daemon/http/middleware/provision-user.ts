@@ -19,7 +19,10 @@ export function provisionUser(loginSync: LoginSync, log: Logger): Step {
     async function provision(): Promise<void> {
       try {
         // The mock principal carries no group claim: it syncs as a token with no groups.
-        await loginSync.run({ principal: auth.principal!, claimValues: auth.method === 'dev_bypass' ? [] : auth.claimValues }, ctx.state.audit);
+        await loginSync.run(
+          { principal: auth.principal!, claimValues: auth.method === 'dev_bypass' ? [] : auth.claimValues },
+          ctx.state.audit,
+        );
         if (auth.method === 'dev_bypass') devUserProvisioned = true;
       } catch (error) {
         log.warn({ err: error, sub: auth.principal!.sub }, 'first-request provisioning failed; continuing');

@@ -38,7 +38,14 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     return resolve(ctx, auth, auth.principal, ref, pathRef, header);
   };
 
-  async function resolve(ctx: AppContext, auth: AuthResult, principal: Principal, ref: string, pathRef: string | undefined, header: string): Promise<void> {
+  async function resolve(
+    ctx: AppContext,
+    auth: AuthResult,
+    principal: Principal,
+    ref: string,
+    pathRef: string | undefined,
+    header: string,
+  ): Promise<void> {
     const org = await access.org(ref);
     if (pathRef && header && org) {
       const named = header === org.id || header === org.slug ? org : await access.org(header);

@@ -5,26 +5,17 @@ export const administrationActions: readonly ActionDefinition[] = [
   {
     action: 'dashboard:view',
     policy: 'viewer',
-    routes: [
-      'GET /dashboard/stats',
-    ],
+    routes: ['GET /dashboard/stats'],
   },
   {
     action: 'dashboard:org_health',
     policy: 'admin',
-    routes: [
-      'GET /dashboard/org-health',
-    ],
+    routes: ['GET /dashboard/org-health'],
   },
   {
     action: 'api_token:manage',
     policy: 'admin',
-    routes: [
-      'DELETE /api-tokens/by-user/{username}',
-      'DELETE /api-tokens/{token_id}',
-      'POST /api-tokens',
-      'GET /api-tokens',
-    ],
+    routes: ['DELETE /api-tokens/by-user/{username}', 'DELETE /api-tokens/{token_id}', 'POST /api-tokens', 'GET /api-tokens'],
   },
   {
     action: 'audit_log:view',
@@ -40,9 +31,7 @@ export const administrationActions: readonly ActionDefinition[] = [
   {
     action: 'audit_log:cleanup',
     policy: 'admin',
-    routes: [
-      'POST /audit-logs/cleanup',
-    ],
+    routes: ['POST /audit-logs/cleanup'],
   },
   {
     action: 'permission:manage',
@@ -59,30 +48,21 @@ export const administrationActions: readonly ActionDefinition[] = [
   {
     action: 'plugin:view',
     policy: 'operator',
-    routes: [
-      'GET /inventory/plugins',
-      'GET /settings/plugins',
-    ],
+    routes: ['GET /inventory/plugins', 'GET /settings/plugins'],
   },
   {
     action: 'environment_variable:view',
     policy: 'admin',
-    routes: [
-      'GET /settings/environment-variables',
-    ],
+    routes: ['GET /settings/environment-variables'],
   },
   {
     action: 'maintenance_job:view',
     policy: 'admin',
-    routes: [
-      'GET /settings/maintenance/jobs',
-    ],
+    routes: ['GET /settings/maintenance/jobs'],
   },
   {
     action: 'platform:health',
     policy: 'admin',
-    routes: [
-      'GET /platform/health',
-    ],
+    routes: ['GET /platform/health'],
   },
 ];

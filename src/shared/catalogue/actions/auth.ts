@@ -5,18 +5,11 @@ export const authActions: readonly ActionDefinition[] = [
   {
     action: 'auth:config',
     policy: 'public',
-    routes: [
-      'GET /auth/bff/validate',
-      'GET /auth/config',
-    ],
+    routes: ['GET /auth/bff/validate', 'GET /auth/config'],
   },
   {
     action: 'auth:me',
     policy: 'authenticated',
-    routes: [
-      'GET /auth/capabilities',
-      'POST /auth/bff/ticket',
-      'GET /auth/me',
-    ],
+    routes: ['GET /auth/capabilities', 'POST /auth/bff/ticket', 'GET /auth/me'],
   },
 ];

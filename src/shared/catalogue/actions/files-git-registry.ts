@@ -26,14 +26,12 @@ export const filesGitRegistryActions: readonly ActionDefinition[] = [
   {
     action: 'file_repository:test',
     policy: 'admin',
-    routes: [
-      'POST /file-repositories/{file_repository_id}/test-connection',
-    ],
+    routes: ['POST /file-repositories/{file_repository_id}/test-connection'],
   },
   {
     action: 'file:view',
     policy: 'viewer',
-    note: "time-limited presigned URL usable without authentication.",
+    note: 'time-limited presigned URL usable without authentication.',
     routes: [
       'POST /files/{file_id}/download-url',
       'GET /files/{file_id}/download',
@@ -46,7 +44,7 @@ export const filesGitRegistryActions: readonly ActionDefinition[] = [
   {
     action: 'file:manage',
     policy: 'admin',
-    note: "server fetches a URL. permanent.",
+    note: 'server fetches a URL. permanent.',
     routes: [
       'POST /file-repositories/{file_repository_id}/folders/rename',
       'POST /file-repositories/{file_repository_id}/files/upload',
@@ -71,101 +69,65 @@ export const filesGitRegistryActions: readonly ActionDefinition[] = [
   {
     action: 'git_repository:manage',
     policy: 'operator',
-    routes: [
-      'PATCH /git-repositories/{repo_id}',
-      'DELETE /git-repositories/{repo_id}',
-      'POST /git-repositories',
-    ],
+    routes: ['PATCH /git-repositories/{repo_id}', 'DELETE /git-repositories/{repo_id}', 'POST /git-repositories'],
   },
   {
     action: 'git_repository:test',
     policy: 'operator',
-    routes: [
-      'POST /git-repositories/{repo_id}/test-connection',
-    ],
+    routes: ['POST /git-repositories/{repo_id}/test-connection'],
   },
   {
     action: 'git_repository:sync',
     policy: 'operator',
-    note: "pull-sync every linked flow; force can overwrite dirty drafts.",
-    routes: [
-      'POST /git-repositories/{repo_id}/sync',
-    ],
+    note: 'pull-sync every linked flow; force can overwrite dirty drafts.',
+    routes: ['POST /git-repositories/{repo_id}/sync'],
   },
   {
     action: 'registry_credential:view',
     policy: 'viewer',
-    note: "Password only as a secret reference.",
-    routes: [
-      'GET /registry-credentials/{credential_id}',
-      'GET /registry-credentials',
-    ],
+    note: 'Password only as a secret reference.',
+    routes: ['GET /registry-credentials/{credential_id}', 'GET /registry-credentials'],
   },
   {
     action: 'registry_credential:manage',
     policy: 'admin',
-    routes: [
-      'PATCH /registry-credentials/{credential_id}',
-      'DELETE /registry-credentials/{credential_id}',
-      'POST /registry-credentials',
-    ],
+    routes: ['PATCH /registry-credentials/{credential_id}', 'DELETE /registry-credentials/{credential_id}', 'POST /registry-credentials'],
   },
   {
     action: 'registry_credential:test',
     policy: 'admin',
-    routes: [
-      'POST /registry-credentials/{credential_id}/test',
-    ],
+    routes: ['POST /registry-credentials/{credential_id}/test'],
   },
   {
     action: 'registry:authorize',
     policy: 'custom',
-    routes: [
-      'GET /registry/authorize',
-    ],
+    routes: ['GET /registry/authorize'],
   },
   {
     action: 'image:view',
     policy: 'viewer',
-    routes: [
-      'GET /images/repositories',
-      'GET /images/namespaces',
-      'GET /images/repository',
-    ],
+    routes: ['GET /images/repositories', 'GET /images/namespaces', 'GET /images/repository'],
   },
   {
     action: 'image:manage',
     policy: 'admin',
-    note: "own organization namespace, cached copies included.",
-    routes: [
-      'DELETE /images/repository/tag',
-      'DELETE /images/repository',
-    ],
+    note: 'own organization namespace, cached copies included.',
+    routes: ['DELETE /images/repository/tag', 'DELETE /images/repository'],
   },
   {
     action: 'image:manage_global',
     policy: 'admin',
-    routes: [
-      'DELETE /platform/images/repository/tag',
-      'DELETE /platform/images/repository',
-      'GET /platform/images/usage',
-    ],
+    routes: ['DELETE /platform/images/repository/tag', 'DELETE /platform/images/repository', 'GET /platform/images/usage'],
   },
   {
     action: 'binary_artifact:view',
     policy: 'admin',
-    routes: [
-      'POST /binary-artifacts/bulk-download',
-      'GET /binary-artifacts',
-    ],
+    routes: ['POST /binary-artifacts/bulk-download', 'GET /binary-artifacts'],
   },
   {
     action: 'binary_artifact:purge',
     policy: 'admin',
-    note: "no restore.",
-    routes: [
-      'POST /binary-artifacts/bulk-delete',
-      'DELETE /binary-artifacts/{artifact_id}',
-    ],
+    note: 'no restore.',
+    routes: ['POST /binary-artifacts/bulk-delete', 'DELETE /binary-artifacts/{artifact_id}'],
   },
 ];

@@ -27,7 +27,7 @@ export const flowsActions: readonly ActionDefinition[] = [
   {
     action: 'flow:manage',
     policy: 'operator',
-    note: "Host-access container options and egress widening narrowed to platform admin.",
+    note: 'Host-access container options and egress widening narrowed to platform admin.',
     routes: [
       'POST /flows/{flow_id}/revert-draft',
       'PATCH /flows/{flow_id}/manual-runs',
@@ -44,17 +44,13 @@ export const flowsActions: readonly ActionDefinition[] = [
   {
     action: 'flow:commit',
     policy: 'operator',
-    note: "draft becomes a new committed version.",
-    routes: [
-      'POST /flows/{flow_id}/commit',
-    ],
+    note: 'draft becomes a new committed version.',
+    routes: ['POST /flows/{flow_id}/commit'],
   },
   {
     action: 'flow:purge',
     policy: 'admin',
-    routes: [
-      'DELETE /flows/{flow_id}/permanent',
-    ],
+    routes: ['DELETE /flows/{flow_id}/permanent'],
   },
   {
     action: 'flow_attachment:view',
@@ -79,9 +75,7 @@ export const flowsActions: readonly ActionDefinition[] = [
   {
     action: 'flow_subscription:view',
     policy: 'viewer',
-    routes: [
-      'GET /flows/{flow_id}/notifications/subscriptions',
-    ],
+    routes: ['GET /flows/{flow_id}/notifications/subscriptions'],
   },
   {
     action: 'flow_subscription:manage',
@@ -95,26 +89,18 @@ export const flowsActions: readonly ActionDefinition[] = [
   {
     action: 'flow_git:view',
     policy: 'viewer',
-    routes: [
-      'GET /flows/{flow_id}/git-sync-history',
-    ],
+    routes: ['GET /flows/{flow_id}/git-sync-history'],
   },
   {
     action: 'flow_git:manage',
     policy: 'operator',
-    note: "a pull overwrites the definition and may discard an uncommitted draft.",
-    routes: [
-      'POST /flows/{flow_id}/sync-from-git',
-      'POST /flows/{flow_id}/git/detach',
-      'PATCH /flows/{flow_id}/git',
-    ],
+    note: 'a pull overwrites the definition and may discard an uncommitted draft.',
+    routes: ['POST /flows/{flow_id}/sync-from-git', 'POST /flows/{flow_id}/git/detach', 'PATCH /flows/{flow_id}/git'],
   },
   {
     action: 'flow_git:push',
     policy: 'operator',
-    note: "force may overwrite the remote branch.",
-    routes: [
-      'POST /flows/{flow_id}/push-to-git',
-    ],
+    note: 'force may overwrite the remote branch.',
+    routes: ['POST /flows/{flow_id}/push-to-git'],
   },
 ];

@@ -55,19 +55,11 @@ export const internalActions: readonly ActionDefinition[] = [
   {
     action: 'internal:scheduler',
     policy: 'internal',
-    routes: [
-      'POST /internal/schedules/{schedule_id}/trigger',
-      'POST /internal/maintenance/tick',
-      'GET /internal/schedules/due',
-    ],
+    routes: ['POST /internal/schedules/{schedule_id}/trigger', 'POST /internal/maintenance/tick', 'GET /internal/schedules/due'],
   },
   {
     action: 'internal:worker_registry',
     policy: 'internal',
-    routes: [
-      'POST /internal/workers/heartbeat',
-      'POST /internal/runtime/env-keys',
-      'DELETE /internal/runtime/env-keys/{worker_id}',
-    ],
+    routes: ['POST /internal/workers/heartbeat', 'POST /internal/runtime/env-keys', 'DELETE /internal/runtime/env-keys/{worker_id}'],
   },
 ];

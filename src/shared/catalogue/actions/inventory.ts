@@ -5,11 +5,7 @@ export const inventoryActions: readonly ActionDefinition[] = [
   {
     action: 'site:view',
     policy: 'viewer',
-    routes: [
-      'GET /sites/tree',
-      'GET /sites/{site_id}',
-      'GET /sites',
-    ],
+    routes: ['GET /sites/tree', 'GET /sites/{site_id}', 'GET /sites'],
   },
   {
     action: 'site:manage',
@@ -27,20 +23,12 @@ export const inventoryActions: readonly ActionDefinition[] = [
   {
     action: 'site:purge',
     policy: 'admin',
-    routes: [
-      'DELETE /sites/{site_id}/permanent',
-      'POST /sites/bulk/permanent',
-    ],
+    routes: ['DELETE /sites/{site_id}/permanent', 'POST /sites/bulk/permanent'],
   },
   {
     action: 'device:view',
     policy: 'viewer',
-    routes: [
-      'GET /devices/search/ids',
-      'GET /devices/search',
-      'GET /devices/{device_id}',
-      'GET /devices',
-    ],
+    routes: ['GET /devices/search/ids', 'GET /devices/search', 'GET /devices/{device_id}', 'GET /devices'],
   },
   {
     action: 'device:manage',
@@ -59,17 +47,12 @@ export const inventoryActions: readonly ActionDefinition[] = [
     action: 'device:annotate',
     policy: 'operator',
     note: "local tags and maintenance-state override beside a provider-sourced device's own data.",
-    routes: [
-      'PATCH /devices/{device_id}/overlay',
-    ],
+    routes: ['PATCH /devices/{device_id}/overlay'],
   },
   {
     action: 'device:purge',
     policy: 'admin',
-    routes: [
-      'DELETE /devices/{device_id}/permanent',
-      'POST /devices/bulk/permanent',
-    ],
+    routes: ['DELETE /devices/{device_id}/permanent', 'POST /devices/bulk/permanent'],
   },
   {
     action: 'inventory_object:view',
@@ -86,7 +69,7 @@ export const inventoryActions: readonly ActionDefinition[] = [
   {
     action: 'inventory_provider:view',
     policy: 'admin',
-    note: "Credentials redacted.",
+    note: 'Credentials redacted.',
     routes: [
       'GET /inventory/providers/{provider_id}/sync-history',
       'GET /inventory/provider-inventory',
@@ -108,32 +91,23 @@ export const inventoryActions: readonly ActionDefinition[] = [
   {
     action: 'inventory_provider:test',
     policy: 'admin',
-    routes: [
-      'POST /inventory/providers/{provider_id}/test-connection',
-    ],
+    routes: ['POST /inventory/providers/{provider_id}/test-connection'],
   },
   {
     action: 'inventory_provider:sync',
     policy: 'admin',
-    note: "creates, updates, restores, marks stale the imported devices, sites and objects.",
-    routes: [
-      'POST /inventory/providers/{provider_id}/sync',
-    ],
+    note: 'creates, updates, restores, marks stale the imported devices, sites and objects.',
+    routes: ['POST /inventory/providers/{provider_id}/sync'],
   },
   {
     action: 'inventory_provider:purge',
     policy: 'admin',
-    note: "irreversible hard delete of everything imported.",
-    routes: [
-      'POST /inventory/providers/{provider_id}/purge-inventory',
-      'DELETE /inventory/providers/{provider_id}/permanent',
-    ],
+    note: 'irreversible hard delete of everything imported.',
+    routes: ['POST /inventory/providers/{provider_id}/purge-inventory', 'DELETE /inventory/providers/{provider_id}/permanent'],
   },
   {
     action: 'worker:view',
     policy: 'viewer',
-    routes: [
-      'GET /workers',
-    ],
+    routes: ['GET /workers'],
   },
 ];

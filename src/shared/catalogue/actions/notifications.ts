@@ -5,7 +5,7 @@ export const notificationsActions: readonly ActionDefinition[] = [
   {
     action: 'notification_destination:view',
     policy: 'viewer',
-    note: "Credentials appear only as secret references.",
+    note: 'Credentials appear only as secret references.',
     routes: [
       'GET /notifications/destination-types',
       'GET /notifications/flow-defaults',
@@ -27,16 +27,11 @@ export const notificationsActions: readonly ActionDefinition[] = [
   {
     action: 'notification_destination:test',
     policy: 'admin',
-    routes: [
-      'POST /notifications/destinations/{destination_id}/test',
-      'POST /notifications/destinations/test-config',
-    ],
+    routes: ['POST /notifications/destinations/{destination_id}/test', 'POST /notifications/destinations/test-config'],
   },
   {
     action: 'notification_destination:purge',
     policy: 'admin',
-    routes: [
-      'DELETE /notifications/destinations/{destination_id}/permanent',
-    ],
+    routes: ['DELETE /notifications/destinations/{destination_id}/permanent'],
   },
 ];

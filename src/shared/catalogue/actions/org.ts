@@ -5,28 +5,19 @@ export const orgActions: readonly ActionDefinition[] = [
   {
     action: 'org:list',
     policy: 'authenticated',
-    note: "filtered per caller.",
-    routes: [
-      'GET /orgs',
-    ],
+    note: 'filtered per caller.',
+    routes: ['GET /orgs'],
   },
   {
     action: 'org:view',
     policy: 'org_member',
-    routes: [
-      'GET /orgs/{org_ref}/members',
-      'GET /orgs/{org_ref}',
-    ],
+    routes: ['GET /orgs/{org_ref}/members', 'GET /orgs/{org_ref}'],
   },
   {
     action: 'org:manage',
     policy: 'admin',
-    note: "Create, rename, deactivate, delete, designate the shared organization.",
-    routes: [
-      'DELETE /orgs/{org_ref}',
-      'PATCH /orgs/{org_ref}',
-      'POST /orgs',
-    ],
+    note: 'Create, rename, deactivate, delete, designate the shared organization.',
+    routes: ['DELETE /orgs/{org_ref}', 'PATCH /orgs/{org_ref}', 'POST /orgs'],
   },
   {
     action: 'org_member:manage',

@@ -19,11 +19,7 @@ export const platformSyncActions: readonly ActionDefinition[] = [
   {
     action: 'platform_sync:manage',
     policy: 'admin',
-    routes: [
-      'POST /platform-sync/profiles',
-      'PATCH /platform-sync/profiles/{profile_id}',
-      'DELETE /platform-sync/profiles/{profile_id}',
-    ],
+    routes: ['POST /platform-sync/profiles', 'PATCH /platform-sync/profiles/{profile_id}', 'DELETE /platform-sync/profiles/{profile_id}'],
   },
   {
     action: 'platform_sync:execute',
@@ -56,10 +52,7 @@ export const platformSyncActions: readonly ActionDefinition[] = [
   {
     action: 'config_exchange:execute',
     policy: 'admin',
-    note: "export the whole configuration as YAML without secret values; plan or apply a bundle across all families, including secrets and permission overrides.",
-    routes: [
-      'POST /config-exchange/operations/{correlation_id}/cancel',
-      'POST /config-exchange/operations',
-    ],
+    note: 'export the whole configuration as YAML without secret values; plan or apply a bundle across all families, including secrets and permission overrides.',
+    routes: ['POST /config-exchange/operations/{correlation_id}/cancel', 'POST /config-exchange/operations'],
   },
 ];

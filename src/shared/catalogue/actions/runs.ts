@@ -5,10 +5,7 @@ export const runsActions: readonly ActionDefinition[] = [
   {
     action: 'run:stream',
     policy: 'custom',
-    routes: [
-      'GET /bff/runs/{run_id}/events/stream',
-      'GET /runs/{run_id}/monitors/stream',
-    ],
+    routes: ['GET /bff/runs/{run_id}/events/stream', 'GET /runs/{run_id}/monitors/stream'],
   },
   {
     action: 'run:view',
@@ -28,15 +25,13 @@ export const runsActions: readonly ActionDefinition[] = [
   {
     action: 'run:trigger',
     policy: 'operator',
-    note: "query `force=true` narrowed to platform admin.",
-    routes: [
-      'POST /runs',
-    ],
+    note: 'query `force=true` narrowed to platform admin.',
+    routes: ['POST /runs'],
   },
   {
     action: 'run:control',
     policy: 'operator',
-    note: "soft delete.",
+    note: 'soft delete.',
     routes: [
       'POST /runs/{run_id}/restore',
       'POST /runs/{run_id}/cancel',
@@ -49,9 +44,7 @@ export const runsActions: readonly ActionDefinition[] = [
   {
     action: 'run:purge',
     policy: 'admin',
-    routes: [
-      'DELETE /runs/{run_id}/permanent',
-    ],
+    routes: ['DELETE /runs/{run_id}/permanent'],
   },
   {
     action: 'approval:view',
@@ -67,9 +60,6 @@ export const runsActions: readonly ActionDefinition[] = [
   {
     action: 'approval:decide',
     policy: 'approver',
-    routes: [
-      'POST /runs/{run_id}/approvals/{approval_id}/decision',
-      'POST /approvals/{approval_id}/decision',
-    ],
+    routes: ['POST /runs/{run_id}/approvals/{approval_id}/decision', 'POST /approvals/{approval_id}/decision'],
   },
 ];

@@ -5,11 +5,7 @@ export const schedulesWebhooksActions: readonly ActionDefinition[] = [
   {
     action: 'schedule:view',
     policy: 'viewer',
-    routes: [
-      'POST /schedules/validate-cron',
-      'GET /schedules/{schedule_id}',
-      'GET /schedules',
-    ],
+    routes: ['POST /schedules/validate-cron', 'GET /schedules/{schedule_id}', 'GET /schedules'],
   },
   {
     action: 'schedule:manage',
@@ -24,24 +20,17 @@ export const schedulesWebhooksActions: readonly ActionDefinition[] = [
   {
     action: 'schedule:trigger',
     policy: 'operator',
-    routes: [
-      'POST /schedules/{schedule_id}/run',
-    ],
+    routes: ['POST /schedules/{schedule_id}/run'],
   },
   {
     action: 'schedule:purge',
     policy: 'admin',
-    routes: [
-      'DELETE /schedules/{schedule_id}/permanent',
-    ],
+    routes: ['DELETE /schedules/{schedule_id}/permanent'],
   },
   {
     action: 'webhook:view',
     policy: 'viewer',
-    routes: [
-      'GET /webhooks/{webhook_id}',
-      'GET /webhooks',
-    ],
+    routes: ['GET /webhooks/{webhook_id}', 'GET /webhooks'],
   },
   {
     action: 'webhook:manage',
@@ -57,30 +46,22 @@ export const schedulesWebhooksActions: readonly ActionDefinition[] = [
   {
     action: 'webhook:rotate_secret',
     policy: 'admin',
-    routes: [
-      'POST /webhooks/{webhook_id}/rotate-secret',
-    ],
+    routes: ['POST /webhooks/{webhook_id}/rotate-secret'],
   },
   {
     action: 'webhook:purge',
     policy: 'admin',
-    routes: [
-      'DELETE /webhooks/{webhook_id}/permanent',
-    ],
+    routes: ['DELETE /webhooks/{webhook_id}/permanent'],
   },
   {
     action: 'webhook:receive',
     policy: 'public',
-    routes: [
-      'POST /hooks/{path_token}',
-    ],
+    routes: ['POST /hooks/{path_token}'],
   },
   {
     action: 'webhook_delivery:view',
     policy: 'operator',
-    note: "source address, signature result, response status, run ids, payload hash; never bodies.",
-    routes: [
-      'GET /webhooks/{webhook_id}/deliveries',
-    ],
+    note: 'source address, signature result, response status, run ids, payload hash; never bodies.',
+    routes: ['GET /webhooks/{webhook_id}/deliveries'],
   },
 ];

@@ -5,21 +5,13 @@ export const systemActions: readonly ActionDefinition[] = [
   {
     action: 'system:health',
     policy: 'public',
-    note: "Liveness and readiness.",
-    routes: [
-      'GET /health',
-      'GET /ready',
-    ],
+    note: 'Liveness and readiness.',
+    routes: ['GET /health', 'GET /ready'],
   },
   {
     action: 'system:docs',
     policy: 'public',
-    note: "The OpenAPI schema carries the effective security requirement per operation.",
-    routes: [
-      'GET /docs/oauth2-redirect',
-      'GET /openapi.json',
-      'GET /redoc',
-      'GET /docs',
-    ],
+    note: 'The OpenAPI schema carries the effective security requirement per operation.',
+    routes: ['GET /docs/oauth2-redirect', 'GET /openapi.json', 'GET /redoc', 'GET /docs'],
   },
 ];

@@ -20,7 +20,7 @@ export const EGRESS_MODE: HandlerField = {
   enum: ['', 'open', 'allow-listed', 'deny-all'],
   narrowing: 'egress',
   meaning:
-    '`open` (everything except Deny rules), `allow-listed` (only Allow rules minus Deny), `deny-all`; empty inherits the flow\'s network policy',
+    "`open` (everything except Deny rules), `allow-listed` (only Allow rules minus Deny), `deny-all`; empty inherits the flow's network policy",
 };
 
 export const EGRESS_ALLOW: HandlerField = {
@@ -49,7 +49,13 @@ export const CACHE_IMAGE: HandlerField = {
 
 /** The common container-step fields (C) of `playbook.run`, `iac.plan` and `iac.apply`. */
 export const CONTAINER_STEP_FIELDS: readonly HandlerField[] = [
-  { key: 'timeout_seconds', type: 'integer', default: 600, ...AT_LEAST_ONE, meaning: 'maximum run time of the container including image pull' },
+  {
+    key: 'timeout_seconds',
+    type: 'integer',
+    default: 600,
+    ...AT_LEAST_ONE,
+    meaning: 'maximum run time of the container including image pull',
+  },
   { key: 'memory', type: 'string', default: '', format: 'memory_size', meaning: 'limit such as 512m or 2g; empty means 1g' },
   { key: 'cpus', type: 'string', default: '', format: 'cpu_count', meaning: 'limit such as 0.5 or 2.0; empty means 1.0' },
   {

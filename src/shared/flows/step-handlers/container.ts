@@ -26,7 +26,13 @@ export const CONTAINER_HANDLERS: readonly StepHandler[] = [
         meaning:
           'script lines joined by newlines under `set -e`; with no entrypoint override the handler runs them through `sh -c`; with entrypoint `/bin/sh` it passes `-c <script>`; empty adds no script',
       },
-      { key: 'entrypoint', type: 'object|null', default: null, variants: ['string', 'string[]'], meaning: 'entrypoint override; string or list form' },
+      {
+        key: 'entrypoint',
+        type: 'object|null',
+        default: null,
+        variants: ['string', 'string[]'],
+        meaning: 'entrypoint override; string or list form',
+      },
       { key: 'working_dir', type: 'string', default: '/workspace', format: 'absolute_path', meaning: 'working directory in the container' },
       variantOf(fromC('timeout_seconds'), { default: 300, meaning: 'maximum run time of the container' }),
       variantOf(fromC('memory'), { meaning: 'e.g. 256m, 1g' }),
@@ -74,9 +80,20 @@ export const CONTAINER_HANDLERS: readonly StepHandler[] = [
         meaning: 'NAME=secret reference; each written to `/run/secrets/NAME` in the container and redacted from output',
       },
       { key: 'mounted_artifacts', type: 'object|null', default: null, meaning: 'upstream step artifacts copied in; default all' },
-      { key: 'mounted_step_outputs', type: 'object|null', default: null, meaning: 'upstream step output snapshots copied in; default all predecessors' },
+      {
+        key: 'mounted_step_outputs',
+        type: 'object|null',
+        default: null,
+        meaning: 'upstream step output snapshots copied in; default all predecessors',
+      },
       variantOf(fromC('mounted_files'), { meaning: 'attachments copied in; default all' }),
-      { key: 'artifacts_path', type: 'string', default: '', format: 'absolute_path', meaning: 'absolute path for upstream artifacts; empty means /artifacts' },
+      {
+        key: 'artifacts_path',
+        type: 'string',
+        default: '',
+        format: 'absolute_path',
+        meaning: 'absolute path for upstream artifacts; empty means /artifacts',
+      },
       {
         key: 'new_artifacts_path',
         type: 'string',
@@ -97,4 +114,3 @@ export const CONTAINER_HANDLERS: readonly StepHandler[] = [
     ],
   },
 ];
-

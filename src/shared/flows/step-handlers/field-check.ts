@@ -80,7 +80,8 @@ function checkNumber(field: HandlerField, type: 'integer' | 'number', value: unk
 
 function checkBounds(field: HandlerField, value: number, path: string, issues: Issues): void {
   if (field.min !== undefined && value < field.min) issues.push({ path, code: 'out_of_range', message: `must be at least ${field.min}` });
-  else if (field.max !== undefined && value > field.max) issues.push({ path, code: 'out_of_range', message: `must be at most ${field.max}` });
+  else if (field.max !== undefined && value > field.max)
+    issues.push({ path, code: 'out_of_range', message: `must be at most ${field.max}` });
 }
 
 function checkEnum(field: HandlerField, value: unknown, path: string, issues: Issues): void {
@@ -121,7 +122,8 @@ function checkKeyValue(field: HandlerField, value: unknown, path: string, issues
     const seen = new Set<string>();
     for (const line of lines) {
       if (isReservedKey(line.key)) continue;
-      const problem = keyProblem(line.key, field.groupedKeys === true) ?? (seen.has(line.key) ? `the key ${line.key} is given twice` : undefined);
+      const problem =
+        keyProblem(line.key, field.groupedKeys === true) ?? (seen.has(line.key) ? `the key ${line.key} is given twice` : undefined);
       seen.add(line.key);
       if (problem) issues.push({ path, code: 'invalid_value', message: `line ${line.line}: ${problem}` });
       else checkKeyValueValue(field, line.value, childPath(path, line.key), issues);

@@ -30,7 +30,9 @@ const CHECKS: Record<StringFormat, (value: string) => string | undefined> = {
   uuid: (v) => (UUID.test(v) ? undefined : 'must be a UUID'),
   http_url: (v) => {
     const url = parseUrl(v);
-    return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? undefined : 'must be an http or https URL';
+    return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+      ? undefined
+      : 'must be an http or https URL';
   },
   memory_size: (v) => {
     const m = MEMORY.exec(v);

@@ -59,7 +59,8 @@ export const IAC_HANDLERS: readonly StepHandler[] = [
         key: 'hold_until_apply',
         type: 'boolean',
         default: false,
-        meaning: 'keep the managed state held from the plan until the run applies or ends; other runs and people cannot lock or change it meanwhile',
+        meaning:
+          'keep the managed state held from the plan until the run applies or ends; other runs and people cannot lock or change it meanwhile',
       },
       {
         key: 'backend_config',
@@ -82,7 +83,12 @@ export const IAC_HANDLERS: readonly StepHandler[] = [
       { key: 'replace', type: 'string[]', meaning: 'addresses to force-replace' },
       LOCK_TIMEOUT,
       STATE_ENCRYPTION_KEY,
-      { key: 'image', type: 'string', default: '', meaning: "tool image run as root with POSIX sh; empty selects the engine's default image" },
+      {
+        key: 'image',
+        type: 'string',
+        default: '',
+        meaning: "tool image run as root with POSIX sh; empty selects the engine's default image",
+      },
       variantOf(CACHE_IMAGE, { meaning: 'as in playbook.run' }),
     ],
   },

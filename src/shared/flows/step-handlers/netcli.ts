@@ -14,7 +14,8 @@ export const NETCLI_HANDLERS: readonly StepHandler[] = [
       {
         key: 'commands',
         type: 'string[]',
-        meaning: 'device CLI commands, one artifact per command per device; empty collects nothing and still succeeds; `{{ variable }}` allowed',
+        meaning:
+          'device CLI commands, one artifact per command per device; empty collects nothing and still succeeds; `{{ variable }}` allowed',
       },
       PARALLEL,
     ],
@@ -38,7 +39,13 @@ export const NETCLI_HANDLERS: readonly StepHandler[] = [
       { key: 'match_regex', type: 'string', default: '', meaning: 'optional' },
       { key: 'match_string', type: 'string', default: '', meaning: 'optional, case-insensitive literal' },
       { key: 'interval_seconds', type: 'integer', default: 5, ...AT_LEAST_ONE, meaning: 'minimum 1; no wait after the final attempt' },
-      { key: 'max_attempts', type: 'integer', default: 12, ...AT_LEAST_ONE, meaning: 'minimum 1; polling stops at the first satisfying attempt' },
+      {
+        key: 'max_attempts',
+        type: 'integer',
+        default: 12,
+        ...AT_LEAST_ONE,
+        meaning: 'minimum 1; polling stops at the first satisfying attempt',
+      },
       { key: 'invert_match', type: 'boolean', default: false, meaning: 'succeed when the pattern does not match' },
       PARALLEL,
     ],

@@ -27,40 +27,50 @@ function upgradeHandler(id: string, kinds: StepHandler['kinds'], description: st
 }
 
 export const NETOS_UPGRADE_HANDLERS: readonly StepHandler[] = [
-  upgradeHandler('netos.upgrade.preflight', ['CHECK'], 'Checks a device before an operating-system upgrade: free space, current version, image already staged.', [
-    { key: 'image_name', type: 'string', default: '', meaning: 'check if already staged' },
-    { key: 'target_version', type: 'string', default: '', meaning: 'version the upgrade aims at' },
-    DEST_FS,
-    { key: 'min_free_bytes', type: 'integer', default: 1073741824, ...NOT_NEGATIVE, meaning: 'free space the filesystem must have' },
-  ]),
-  upgradeHandler('netos.upgrade.stage', ['ACTION', 'TRANSFER'], 'Transfers an operating-system image to the device by device-side HTTP(S) pull.', [
-    {
-      key: 'transfer_method',
-      type: 'enum',
-      default: 'auto',
-      enum: ['auto', 'http', 'https'],
-      meaning:
-        'HTTP(S) device-side pull is the only transfer implemented; legacy stored values such as scp or tftp fail with an explanatory error',
-    },
-    { key: 'file_ids', type: 'string[]', format: 'uuid', meaning: 'use either this or source_url, not both' },
-    { key: 'source_url', type: 'string', default: '', format: 'http_url', meaning: 'http/https' },
-    { key: 'dest_filename', type: 'string', default: '', meaning: 'defaults to the selected file name' },
-    DEST_FS,
-    {
-      key: 'expected_md5',
-      type: 'string',
-      default: '',
-      format: 'md5',
-      meaning: 'verified on the device before and after transfer; a staged file that passes is not transferred again',
-    },
-    {
-      key: 'overwrite',
-      type: 'boolean',
-      default: false,
-      meaning:
-        're-transfer even if present; with no checksum the image is transferred again unless the step definition carries a matching expected_size',
-    },
-  ]),
+  upgradeHandler(
+    'netos.upgrade.preflight',
+    ['CHECK'],
+    'Checks a device before an operating-system upgrade: free space, current version, image already staged.',
+    [
+      { key: 'image_name', type: 'string', default: '', meaning: 'check if already staged' },
+      { key: 'target_version', type: 'string', default: '', meaning: 'version the upgrade aims at' },
+      DEST_FS,
+      { key: 'min_free_bytes', type: 'integer', default: 1073741824, ...NOT_NEGATIVE, meaning: 'free space the filesystem must have' },
+    ],
+  ),
+  upgradeHandler(
+    'netos.upgrade.stage',
+    ['ACTION', 'TRANSFER'],
+    'Transfers an operating-system image to the device by device-side HTTP(S) pull.',
+    [
+      {
+        key: 'transfer_method',
+        type: 'enum',
+        default: 'auto',
+        enum: ['auto', 'http', 'https'],
+        meaning:
+          'HTTP(S) device-side pull is the only transfer implemented; legacy stored values such as scp or tftp fail with an explanatory error',
+      },
+      { key: 'file_ids', type: 'string[]', format: 'uuid', meaning: 'use either this or source_url, not both' },
+      { key: 'source_url', type: 'string', default: '', format: 'http_url', meaning: 'http/https' },
+      { key: 'dest_filename', type: 'string', default: '', meaning: 'defaults to the selected file name' },
+      DEST_FS,
+      {
+        key: 'expected_md5',
+        type: 'string',
+        default: '',
+        format: 'md5',
+        meaning: 'verified on the device before and after transfer; a staged file that passes is not transferred again',
+      },
+      {
+        key: 'overwrite',
+        type: 'boolean',
+        default: false,
+        meaning:
+          're-transfer even if present; with no checksum the image is transferred again unless the step definition carries a matching expected_size',
+      },
+    ],
+  ),
   upgradeHandler('netos.upgrade.install', ['ACTION', 'EXECUTE'], 'Installs or boots the staged image on the device.', [
     { key: 'image_name', type: 'string', required: true, meaning: 'the staged image' },
     DEST_FS,

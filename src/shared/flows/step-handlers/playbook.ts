@@ -23,7 +23,13 @@ export const PLAYBOOK_HANDLERS: readonly StepHandler[] = [
       { key: 'tags', type: 'string[]', meaning: 'only these tags' },
       { key: 'skip_tags', type: 'string[]', meaning: 'skip these tags' },
       { key: 'extra_vars', type: 'object', keyValue: 'string', meaning: 'NAME=value lines, highest precedence; templates allowed' },
-      { key: 'secrets', type: 'object', keyValue: 'string', secretValues: true, meaning: 'NAME=secret reference; passed from a file, redacted from output' },
+      {
+        key: 'secrets',
+        type: 'object',
+        keyValue: 'string',
+        secretValues: true,
+        meaning: 'NAME=secret reference; passed from a file, redacted from output',
+      },
       {
         key: 'group_secrets',
         type: 'object',
@@ -54,7 +60,8 @@ export const PLAYBOOK_HANDLERS: readonly StepHandler[] = [
         type: 'enum',
         default: 'accept_new',
         enum: ['accept_new', 'strict', 'off'],
-        meaning: 'accept_new trusts a host key on first contact within the run and rejects a change; strict needs keys in the image; off disables',
+        meaning:
+          'accept_new trusts a host key on first contact within the run and rejects a change; strict needs keys in the image; off disables',
       },
       {
         key: 'requirements_file',

@@ -22,7 +22,13 @@ export const PROBE_HANDLERS: readonly StepHandler[] = [
       ATTEMPTS,
       { key: 'url_path', type: 'string', default: '', meaning: 'http_health; empty requests /health' },
       { key: 'hostname', type: 'string', default: '', meaning: 'name looked up by dns_resolve' },
-      { key: 'socks_proxy', type: 'string', default: '', format: 'socks5_url', meaning: 'SOCKS5 for TCP-based checks; icmp_ping rejects it' },
+      {
+        key: 'socks_proxy',
+        type: 'string',
+        default: '',
+        format: 'socks5_url',
+        meaning: 'SOCKS5 for TCP-based checks; icmp_ping rejects it',
+      },
     ],
   },
   {
@@ -48,7 +54,14 @@ export const PROBE_HANDLERS: readonly StepHandler[] = [
     internal: false,
     fields: [
       { key: 'scheme', type: 'enum', default: 'http', enum: ['http', 'https'], meaning: 'selects default port 80 / 443' },
-      { key: 'port', type: 'object|null', default: null, variants: ['integer'], ...TCP_PORT, meaning: 'port; null uses the scheme\'s default' },
+      {
+        key: 'port',
+        type: 'object|null',
+        default: null,
+        variants: ['integer'],
+        ...TCP_PORT,
+        meaning: "port; null uses the scheme's default",
+      },
       { key: 'path', type: 'string', default: '/', meaning: 'a missing leading slash is added' },
       { key: 'method', type: 'enum', default: 'GET', enum: ['GET', 'HEAD', 'POST'], meaning: 'a HEAD response has no body to match' },
       { key: 'expected_status', type: 'string', default: '200-399', format: 'status_ranges', meaning: 'comma-separated codes and ranges' },
@@ -67,7 +80,13 @@ export const PROBE_HANDLERS: readonly StepHandler[] = [
     internal: false,
     fields: [
       { key: 'max_wait_seconds', type: 'integer', default: 300, ...AT_LEAST_ONE, meaning: 'overall deadline' },
-      { key: 'stable_seconds', type: 'integer', default: 30, ...NOT_NEGATIVE, meaning: 'continuous reachability required; an outage restarts the window' },
+      {
+        key: 'stable_seconds',
+        type: 'integer',
+        default: 30,
+        ...NOT_NEGATIVE,
+        meaning: 'continuous reachability required; an outage restarts the window',
+      },
       { key: 'poll_interval', type: 'integer', default: 5, ...AT_LEAST_ONE, meaning: 'seconds between checks' },
     ],
   },

@@ -32,7 +32,8 @@ export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
     check: (config, handler, base) => {
       const byId = isSet(handler, config, 'flow_id');
       const byName = isSet(handler, config, 'flow_name');
-      if (byId && byName) return [{ path: childPath(base, 'flow_name'), code: 'invalid_value', message: 'give flow_id or flow_name, not both' }];
+      if (byId && byName)
+        return [{ path: childPath(base, 'flow_name'), code: 'invalid_value', message: 'give flow_id or flow_name, not both' }];
       if (!byId && !byName) return [{ path: childPath(base, 'flow_id'), code: 'missing_required', message: 'give flow_id or flow_name' }];
       return [];
     },
@@ -80,7 +81,13 @@ export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
     description: 'state_encryption_key is for the opentofu engine only',
     check: (config, handler, base) =>
       effective(handler, config, 'engine') === 'terraform' && isSet(handler, config, 'state_encryption_key')
-        ? [{ path: childPath(base, 'state_encryption_key'), code: 'invalid_value', message: 'state encryption is an opentofu feature; terraform cannot use it' }]
+        ? [
+            {
+              path: childPath(base, 'state_encryption_key'),
+              code: 'invalid_value',
+              message: 'state encryption is an opentofu feature; terraform cannot use it',
+            },
+          ]
         : [],
   },
   {
@@ -91,7 +98,13 @@ export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
       const state = effective(handler, config, 'state');
       const concrete = state === 'managed' || state === 'ephemeral';
       return concrete && isSet(handler, config, 'backend_config')
-        ? [{ path: childPath(base, 'backend_config'), code: 'invalid_value', message: `backend_config is only for state backend, not ${String(state)}` }]
+        ? [
+            {
+              path: childPath(base, 'backend_config'),
+              code: 'invalid_value',
+              message: `backend_config is only for state backend, not ${String(state)}`,
+            },
+          ]
         : [];
     },
   },

@@ -11,7 +11,8 @@ export const BACKEND_TYPES: readonly SecretBackendTypeView[] = [
   {
     type: 'vault',
     name: 'HashiCorp Vault / OpenBao (KV v2)',
-    description: 'An external KV v2 engine, one KV secret per folder. Not available in this build: creating one answers 422 unsupported_backend_type.',
+    description:
+      'An external KV v2 engine, one KV secret per folder. Not available in this build: creating one answers 422 unsupported_backend_type.',
     available: false,
   },
 ];

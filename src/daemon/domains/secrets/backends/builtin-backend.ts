@@ -36,7 +36,9 @@ export class BuiltinBackend implements SecretBackend {
       const sealed = seal(this.key.key, value, this.#aad(location, keyName));
       return { key_name: keyName, nonce: sealed.nonce, ciphertext: sealed.ciphertext, auth_tag: sealed.tag, key_id: this.key.id };
     });
-    const written = await this.#store(() => this.repo.writeFolder(this.backendId, location, place.orgSlug, rows, mode === 'replace', call.tx));
+    const written = await this.#store(() =>
+      this.repo.writeFolder(this.backendId, location, place.orgSlug, rows, mode === 'replace', call.tx),
+    );
     if (!written) throw new SecretBackendError('the location names no organization');
   }
 
@@ -54,7 +56,8 @@ export class BuiltinBackend implements SecretBackend {
     const probe = randomBytes(16).toString('hex');
     const aad = this.#aad('health-check', 'probe');
     try {
-      if (open(this.key.key, seal(this.key.key, probe, aad), aad) !== probe) return { ok: false, detail: 'encryption round trip returned another value' };
+      if (open(this.key.key, seal(this.key.key, probe, aad), aad) !== probe)
+        return { ok: false, detail: 'encryption round trip returned another value' };
     } catch {
       return { ok: false, detail: 'encryption round trip failed' };
     }

@@ -44,14 +44,24 @@ export class SecretValuesRepo {
    * Writes the given keys of one folder (insert or overwrite) and, with `replace`, removes the others.
    * The folder's organization is found from the slug in the location, so its values go when it is deleted.
    */
-  async writeFolder(backendId: string, location: string, orgSlug: string, rows: readonly SecretValueWrite[], replace: boolean, tx?: BackendTx): Promise<boolean> {
+  async writeFolder(
+    backendId: string,
+    location: string,
+    orgSlug: string,
+    rows: readonly SecretValueWrite[],
+    replace: boolean,
+    tx?: BackendTx,
+  ): Promise<boolean> {
     const db = this.#db(tx);
     const org: { id: string } | undefined = await db('organizations').where({ slug: orgSlug }).first('id');
     if (!org) return false;
     if (replace) {
       await db('secret_values')
         .where({ backend_id: backendId, location })
-        .whereNotIn('key_name', rows.map((r) => r.key_name))
+        .whereNotIn(
+          'key_name',
+          rows.map((r) => r.key_name),
+        )
         .delete();
     }
     if (rows.length > 0) {

@@ -19,7 +19,10 @@ export interface SecretsKey {
  * The key from SERVICE_SECRETS_ENCRYPTION_KEY, or (outside production) from `<dataDir>/secrets.key`,
  * generated there at the first start (32 random bytes, mode 0600) and reused after.
  */
-export async function loadSecretsKey(settings: { secretsEncryptionKey?: Buffer | undefined; dataDir: string; isProduction: boolean }, log: Logger): Promise<SecretsKey> {
+export async function loadSecretsKey(
+  settings: { secretsEncryptionKey?: Buffer | undefined; dataDir: string; isProduction: boolean },
+  log: Logger,
+): Promise<SecretsKey> {
   if (settings.secretsEncryptionKey) return withId(settings.secretsEncryptionKey);
   if (settings.isProduction) throw new ConfigError([{ variable: KEY_SETTING, message: 'is required in production' }]);
   const file = join(settings.dataDir, KEY_FILE);
@@ -51,7 +54,8 @@ async function readKeyFile(file: string, log: Logger): Promise<Buffer | undefine
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  if ((await stat(file)).mode & 0o077) log.warn({ file }, `the secrets key file ${file} is accessible to others than its owner; chmod 600 it`);
+  if ((await stat(file)).mode & 0o077)
+    log.warn({ file }, `the secrets key file ${file} is accessible to others than its owner; chmod 600 it`);
   try {
     return parseKey256(text);
   } catch {

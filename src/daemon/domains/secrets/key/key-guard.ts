@@ -41,7 +41,13 @@ export class KeyGuard {
       // A database holding values but no check row (restored partially, row deleted by hand) still proves the key.
       if (await this.repo.valuesUnderOtherKey(this.key.id)) throw mismatch();
       const canary = seal(this.key.key, CANARY, aad);
-      await this.repo.insertIfAbsent({ scope: SCOPE, key_id: this.key.id, canary_nonce: canary.nonce, canary_ciphertext: canary.ciphertext, canary_tag: canary.tag });
+      await this.repo.insertIfAbsent({
+        scope: SCOPE,
+        key_id: this.key.id,
+        canary_nonce: canary.nonce,
+        canary_ciphertext: canary.ciphertext,
+        canary_tag: canary.tag,
+      });
       row = await this.repo.find(SCOPE);
       if (!row) throw new Error('the secrets key check row vanished after it was written');
       this.log.info({ key_id: this.key.id }, 'recorded the secrets encryption key check');
@@ -78,6 +84,9 @@ export class KeyGuard {
 
 function mismatch(): ConfigError {
   return new ConfigError([
-    { variable: KEY_SETTING, message: 'does not match the key the stored secrets were encrypted with (set the original key, or restore the key file)' },
+    {
+      variable: KEY_SETTING,
+      message: 'does not match the key the stored secrets were encrypted with (set the original key, or restore the key file)',
+    },
   ]);
 }

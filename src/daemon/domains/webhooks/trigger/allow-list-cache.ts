@@ -6,7 +6,10 @@ const CAP = 10_000;
 export class AllowListCache {
   readonly #compiled = new Map<string, { readonly version: number; readonly matcher: SourceMatcher }>();
 
-  allows(endpoint: { readonly id: string; readonly updated_at: Date; readonly allowed_source_ips_json: string[] | null }, clientIp: string): boolean {
+  allows(
+    endpoint: { readonly id: string; readonly updated_at: Date; readonly allowed_source_ips_json: string[] | null },
+    clientIp: string,
+  ): boolean {
     if (endpoint.allowed_source_ips_json === null) return true;
     const version = new Date(endpoint.updated_at).getTime();
     let entry = this.#compiled.get(endpoint.id);

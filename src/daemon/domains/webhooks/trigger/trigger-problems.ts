@@ -12,7 +12,13 @@ export function rateLimited(retryAfterSeconds: number, limit: TriggerLimit): Pro
   const key = `${limit} ${retryAfterSeconds}`;
   let problem = rateLimitedProblems.get(key);
   if (!problem) {
-    problem = new Problem(429, 'rate_limited', 'Too many webhook requests; retry after `Retry-After` seconds.', { limit }, { 'Retry-After': String(retryAfterSeconds) });
+    problem = new Problem(
+      429,
+      'rate_limited',
+      'Too many webhook requests; retry after `Retry-After` seconds.',
+      { limit },
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
     if (rateLimitedProblems.size < 1000) rateLimitedProblems.set(key, problem);
   }
   return problem;

@@ -12,7 +12,13 @@ import { TokenBucketRegistry } from '../../../webhooks/token-bucket.js';
 import { maskSourceIp } from '../../../webhooks/source-allow-list.js';
 import { pickSecretValue } from '../../../../shared/secrets/pick-value.js';
 import { singleHeader, verifyBearer, verifySignature } from '../../../../shared/webhooks/signing.js';
-import { decodeTriggerBody, parseTriggerBody, resolveTargets, type TriggerBody, type TriggerBodyFailure } from '../../../../shared/webhooks/trigger-body.js';
+import {
+  decodeTriggerBody,
+  parseTriggerBody,
+  resolveTargets,
+  type TriggerBody,
+  type TriggerBodyFailure,
+} from '../../../../shared/webhooks/trigger-body.js';
 import type { DeviceDirectory } from '../../inventory/device-directory.js';
 import { AdmissionGateClosed, type RunAdmission } from '../../runs/run-admission.js';
 import type { SecretResolver } from '../../secrets/secret-resolver.js';
@@ -148,7 +154,10 @@ export class WebhookTrigger {
   private async process(request: TriggerRequest, known: KnownToken | undefined): Promise<TriggerEnvelope> {
     const idempotencyHeader = singleHeader(request.headers['x-idempotency-key']);
     // A key the journal's column can hold; any other header value is refused, and journaled without it.
-    const idempotencyKey = typeof idempotencyHeader === 'string' && idempotencyHeader.length > 0 && idempotencyHeader.length <= IDEMPOTENCY_KEY_MAX ? idempotencyHeader : null;
+    const idempotencyKey =
+      typeof idempotencyHeader === 'string' && idempotencyHeader.length > 0 && idempotencyHeader.length <= IDEMPOTENCY_KEY_MAX
+        ? idempotencyHeader
+        : null;
     const endpoint = await this.lookup(request.pathToken, known);
 
     const started = performance.now();
@@ -164,10 +173,20 @@ export class WebhookTrigger {
       const key = await this.resolveKey(endpoint);
       this.authenticate(endpoint, key, request.body, raw);
       if (!this.#allowLists.allows(endpoint, request.clientIp)) {
-        throw new Refusal(new Problem(403, 'source_not_allowed', 'The caller\'s address is not in the endpoint\'s allow-list.'), 'source_not_allowed', true, true);
+        throw new Refusal(
+          new Problem(403, 'source_not_allowed', "The caller's address is not in the endpoint's allow-list."),
+          'source_not_allowed',
+          true,
+          true,
+        );
       }
       if (idempotencyHeader !== undefined && idempotencyKey === null) {
-        throw new Refusal(invalidPayload(`X-Idempotency-Key must be one value of 1-${IDEMPOTENCY_KEY_MAX} characters.`), 'invalid_idempotency_key', true, true);
+        throw new Refusal(
+          invalidPayload(`X-Idempotency-Key must be one value of 1-${IDEMPOTENCY_KEY_MAX} characters.`),
+          'invalid_idempotency_key',
+          true,
+          true,
+        );
       }
       // A duplicate is found by the accepted delivery's write (its gate), or by the refusal below.
       keyChecked = idempotencyKey !== null;
@@ -188,7 +207,10 @@ export class WebhookTrigger {
           version: endpoint.flow_version,
           params: body.params,
           targets,
-          trigger: { source: 'webhook', details: { webhook_endpoint_id: endpoint.id, delivery_id: deliveryId, source_ip_masked: maskSourceIp(request.clientIp) } },
+          trigger: {
+            source: 'webhook',
+            details: { webhook_endpoint_id: endpoint.id, delivery_id: deliveryId, source_ip_masked: maskSourceIp(request.clientIp) },
+          },
           audit: request.audit,
           actor: WEBHOOK_ACTOR,
           createdBy: WEBHOOK_ACTOR.sub,
@@ -207,13 +229,28 @@ export class WebhookTrigger {
               run_ids: [facts.id],
               processing_duration_ms: Math.round(performance.now() - started),
             },
-            this.auditEntry(request, endpoint, 'webhook.triggered', 'success', { delivery_id: deliveryId, run_id: facts.id, flow_id: facts.flow_id, flow_version: facts.flow_version }),
+            this.auditEntry(request, endpoint, 'webhook.triggered', 'success', {
+              delivery_id: deliveryId,
+              run_id: facts.id,
+              flow_id: facts.flow_id,
+              flow_version: facts.flow_version,
+            }),
             touch,
           ),
       );
       const envelope: TriggerEnvelope = {
         delivery_id: deliveryId,
-        triggered_runs: [{ target_type: 'flow' as const, target_id: run.flow_id, flow_id: run.flow_id, target_name: run.flow_name, flow_name: run.flow_name, run_id: run.id, workflow_id: run.workflow_id }],
+        triggered_runs: [
+          {
+            target_type: 'flow' as const,
+            target_id: run.flow_id,
+            flow_id: run.flow_id,
+            target_name: run.flow_name,
+            flow_name: run.flow_name,
+            run_id: run.id,
+            workflow_id: run.workflow_id,
+          },
+        ],
       };
       if (touch) this.#touched.set(endpoint.id, performance.now());
       this.logOutcome(endpoint, deliveryId, [envelope.triggered_runs[0]!.run_id], request.clientIp, 'accepted', 202);
@@ -275,7 +312,18 @@ export class WebhookTrigger {
   /** The signing key or expected token, through the secret's backend (a built-in one's cached until the secret changes). */
   private async resolveKey(endpoint: WebhookEndpointRow): Promise<string> {
     const unavailable = (reason: string) =>
-      new Refusal(new Problem(503, 'secret_backend_unavailable', 'The endpoint\'s secret cannot be resolved; retry later.', {}, { 'Retry-After': '30' }), reason, false, false);
+      new Refusal(
+        new Problem(
+          503,
+          'secret_backend_unavailable',
+          "The endpoint's secret cannot be resolved; retry later.",
+          {},
+          { 'Retry-After': '30' },
+        ),
+        reason,
+        false,
+        false,
+      );
     if (!endpoint.secret_id) throw unavailable('secret_missing');
     let folder: Readonly<Record<string, string>>;
     try {
@@ -308,7 +356,13 @@ export class WebhookTrigger {
           });
     if (!result.ok) {
       const challenge = endpoint.auth_mode === 'bearer' ? WEBHOOK_BEARER_CHALLENGE : WEBHOOK_SIGNATURE_CHALLENGE;
-      const problem = new Problem(401, 'webhook_auth_failed', 'The request is not authenticated for this endpoint.', { reason: result.reason }, { 'WWW-Authenticate': challenge });
+      const problem = new Problem(
+        401,
+        'webhook_auth_failed',
+        'The request is not authenticated for this endpoint.',
+        { reason: result.reason },
+        { 'WWW-Authenticate': challenge },
+      );
       throw new Refusal(problem, result.reason, true, false);
     }
   }
@@ -328,7 +382,8 @@ export class WebhookTrigger {
    */
   private async resolveTargets(endpoint: WebhookEndpointRow, body: TriggerBody): Promise<Record<string, string[]>> {
     // UUIDs alone are checked by run admission's own statement, which writes nothing when one is unknown.
-    if (body.providerRefs.length === 0) return Object.fromEntries(Object.entries(body.targets).map(([role, ids]) => [role, [...new Set(ids)]]));
+    if (body.providerRefs.length === 0)
+      return Object.fromEntries(Object.entries(body.targets).map(([role, ids]) => [role, [...new Set(ids)]]));
     const uuids = [...new Set(Object.values(body.targets).flat())];
     const [liveIds, byProviderRef] = await Promise.all([
       uuids.length === 0 ? new Set<string>() : this.devices.liveIds(await this.readableOrgIds(endpoint.org_id), uuids),
@@ -391,33 +446,81 @@ export class WebhookTrigger {
       ...(isDuplicate ? { duplicate_of: refusal.problem.extensions.delivery_id } : {}),
     });
     const runIds = isDuplicate && typeof refusal.problem.extensions.run_id === 'string' ? [refusal.problem.extensions.run_id] : [];
-    this.logOutcome(endpoint, facts.deliveryId, runIds, request.clientIp, isDuplicate ? 'duplicate' : 'rejected', refusal.problem.status, refusal.reason);
+    this.logOutcome(
+      endpoint,
+      facts.deliveryId,
+      runIds,
+      request.clientIp,
+      isDuplicate ? 'duplicate' : 'rejected',
+      refusal.problem.status,
+      refusal.reason,
+    );
   }
 
-  private recordAudit(request: TriggerRequest, endpoint: WebhookEndpointRow, eventType: string, outcome: 'success' | 'failure', details: Record<string, unknown>): Promise<string> {
+  private recordAudit(
+    request: TriggerRequest,
+    endpoint: WebhookEndpointRow,
+    eventType: string,
+    outcome: 'success' | 'failure',
+    details: Record<string, unknown>,
+  ): Promise<string> {
     return this.audit.record(request.audit, this.auditEvent(request, endpoint, eventType, outcome, details));
   }
 
-  private auditEntry(request: TriggerRequest, endpoint: WebhookEndpointRow, eventType: string, outcome: 'success' | 'failure', details: Record<string, unknown>): AuditRow {
+  private auditEntry(
+    request: TriggerRequest,
+    endpoint: WebhookEndpointRow,
+    eventType: string,
+    outcome: 'success' | 'failure',
+    details: Record<string, unknown>,
+  ): AuditRow {
     return this.audit.entry(request.audit, this.auditEvent(request, endpoint, eventType, outcome, details));
   }
 
-  private auditEvent(request: TriggerRequest, endpoint: WebhookEndpointRow, eventType: string, outcome: 'success' | 'failure', details: Record<string, unknown>): AuditEvent {
+  private auditEvent(
+    request: TriggerRequest,
+    endpoint: WebhookEndpointRow,
+    eventType: string,
+    outcome: 'success' | 'failure',
+    details: Record<string, unknown>,
+  ): AuditEvent {
     return {
-        eventType,
-        action: 'webhook:receive',
-        resourceType: 'webhook_endpoint',
-        resourceId: endpoint.id,
-        outcome,
-        actor: WEBHOOK_ACTOR,
-        orgId: endpoint.org_id,
-        details: { ...details, webhook_endpoint_id: endpoint.id, source_ip_masked: maskSourceIp(request.clientIp), trigger_source: 'webhook' },
+      eventType,
+      action: 'webhook:receive',
+      resourceType: 'webhook_endpoint',
+      resourceId: endpoint.id,
+      outcome,
+      actor: WEBHOOK_ACTOR,
+      orgId: endpoint.org_id,
+      details: {
+        ...details,
+        webhook_endpoint_id: endpoint.id,
+        source_ip_masked: maskSourceIp(request.clientIp),
+        trigger_source: 'webhook',
+      },
     };
   }
 
-  private logOutcome(endpoint: WebhookEndpointRow, deliveryId: string, runIds: string[], sourceIp: string, outcome: Outcome, status: number, reason?: string): void {
+  private logOutcome(
+    endpoint: WebhookEndpointRow,
+    deliveryId: string,
+    runIds: string[],
+    sourceIp: string,
+    outcome: Outcome,
+    status: number,
+    reason?: string,
+  ): void {
     this.log.info(
-      { webhook_endpoint_id: endpoint.id, delivery_id: deliveryId, correlation_id: deliveryId, run_ids: runIds, source_ip: sourceIp, outcome, status, ...(reason ? { reason } : {}) },
+      {
+        webhook_endpoint_id: endpoint.id,
+        delivery_id: deliveryId,
+        correlation_id: deliveryId,
+        run_ids: runIds,
+        source_ip: sourceIp,
+        outcome,
+        status,
+        ...(reason ? { reason } : {}),
+      },
       `webhook ${outcome}`,
     );
   }
@@ -433,7 +536,10 @@ function invalidPayload(message: string): Problem {
 
 function duplicate(existing: { id: string; run_ids: string[] }): Refusal {
   return new Refusal(
-    new Problem(409, 'duplicate_delivery', 'This idempotency key was already accepted for this endpoint.', { delivery_id: existing.id, run_id: existing.run_ids[0] ?? null }),
+    new Problem(409, 'duplicate_delivery', 'This idempotency key was already accepted for this endpoint.', {
+      delivery_id: existing.id,
+      run_id: existing.run_ids[0] ?? null,
+    }),
     'duplicate',
     true,
     true,
