@@ -45,9 +45,20 @@ function operationId(method: string, path: string): string {
   return `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
 }
 
-/** A zod schema as JSON Schema (2020-12, OpenAPI 3.1's dialect): the input side for requests, the output side for answers. */
+/**
+ * A zod schema as JSON Schema (2020-12, OpenAPI 3.1's dialect): the input side for requests, the output side
+ * for answers. zod closes every object on the output side (it strips unknown members); an answer may carry
+ * members its schema does not name (the check is not strict), so only objects declared strict stay closed.
+ */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema: out }) => {
+      const def = zodSchema._zod.def;
+      if (def.type === 'object' && def.catchall === undefined) delete out.additionalProperties;
+    },
+  }) as Record<string, unknown>;
   return rest;
 }
 
