@@ -90,6 +90,7 @@ export const bulkStatus = z.enum(['ok', 'unchanged', 'not_found', 'shared_read_o
 
 /** One result per distinct id, in the order given. */
 export const bulkAnswer = z.object({ results: z.array(z.object({ id: z.string(), status: bulkStatus })) });
+export type BulkAnswer = z.infer<typeof bulkAnswer>;
 
 export const nullableString = z.string().nullable();
 

@@ -10,9 +10,10 @@ import {
   overlayBody,
   type DeviceSearchFilters,
 } from '../../../shared/api/devices.js';
-import { bulkAnswer, bulkBody, duplicateBody, noQuery } from '../../../shared/api/inventory.js';
+import { duplicateBody, noQuery } from '../../../shared/api/inventory.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
+import { bulkRoutes } from './bulk-routes.js';
 import type { DeviceFilter } from './device-filter.js';
 import type { DevicesService } from './devices-service.js';
 import { actorOf, refuseSyncOnly } from './request.js';
@@ -34,10 +35,6 @@ function filterOf(query: DeviceSearchFilters): DeviceFilter {
 const deviceAnswer = { description: 'The device', schema: device };
 const pageAnswer = { description: '`{items, total, limit, offset}`', schema: devicePage };
 const nameTaken = { description: 'A live device already has the name (`conflict`)' };
-const bulkResults = {
-  description: 'One result per distinct id: `ok`, `unchanged`, `not_found`, `shared_read_only`, `conflict`',
-  schema: bulkAnswer,
-};
 
 /** Devices (`device:view`, `device:manage`, `device:annotate`, `device:purge`). A malformed `device_id` answers 404, as an unknown one does. */
 export function deviceRoutes(devices: DevicesService): DomainRoutes {
@@ -166,29 +163,6 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
         ctx.status = 204;
       },
     }),
-    'POST /devices/bulk/delete': route({
-      summary: 'Soft-delete up to 1000 devices `{ids}` in one transaction.',
-      body: bulkBody,
-      responses: { 200: bulkResults },
-      async handle(ctx, { body }) {
-        ctx.body = await devices.bulkDelete(actorOf(ctx), body.ids);
-      },
-    }),
-    'POST /devices/bulk/restore': route({
-      summary: 'Restore up to 1000 devices `{ids}` in one transaction.',
-      body: bulkBody,
-      responses: { 200: bulkResults },
-      async handle(ctx, { body }) {
-        ctx.body = await devices.bulkRestore(actorOf(ctx), body.ids);
-      },
-    }),
-    'POST /devices/bulk/permanent': route({
-      summary: 'Delete up to 1000 devices `{ids}` for good in one transaction.',
-      body: bulkBody,
-      responses: { 200: bulkResults },
-      async handle(ctx, { body }) {
-        ctx.body = await devices.bulkPurge(actorOf(ctx), body.ids);
-      },
-    }),
+    ...bulkRoutes('devices', devices, '`ok`, `unchanged`, `not_found`, `shared_read_only`, `conflict`'),
   };
 }

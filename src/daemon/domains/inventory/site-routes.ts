@@ -1,16 +1,13 @@
-import { bulkAnswer, bulkBody, duplicateBody, noQuery } from '../../../shared/api/inventory.js';
+import { duplicateBody, noQuery } from '../../../shared/api/inventory.js';
 import { createSiteBody, patchSiteBody, site, siteListQuery, sitePage, sitePath, siteTree } from '../../../shared/api/sites.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
+import { bulkRoutes } from './bulk-routes.js';
 import { actorOf, refuseSyncOnly } from './request.js';
 import type { SitesService } from './sites-service.js';
 
 const siteAnswer = { description: 'The site', schema: site };
 const nameTaken = { description: 'A live site already has the name (`conflict`)' };
-const bulkResults = {
-  description: 'One result per distinct id: `ok`, `unchanged`, `not_found`, `shared_read_only`, `conflict`, `in_use`',
-  schema: bulkAnswer,
-};
 
 /** Sites (`site:view`, `site:manage`, `site:purge`). A malformed `site_id` answers 404, as an unknown one does. */
 export function siteRoutes(sites: SitesService): DomainRoutes {
@@ -108,29 +105,6 @@ export function siteRoutes(sites: SitesService): DomainRoutes {
         ctx.status = 204;
       },
     }),
-    'POST /sites/bulk/delete': route({
-      summary: 'Soft-delete up to 1000 sites `{ids}` in one transaction.',
-      body: bulkBody,
-      responses: { 200: bulkResults },
-      async handle(ctx, { body }) {
-        ctx.body = await sites.bulkDelete(actorOf(ctx), body.ids);
-      },
-    }),
-    'POST /sites/bulk/restore': route({
-      summary: 'Restore up to 1000 sites `{ids}` in one transaction.',
-      body: bulkBody,
-      responses: { 200: bulkResults },
-      async handle(ctx, { body }) {
-        ctx.body = await sites.bulkRestore(actorOf(ctx), body.ids);
-      },
-    }),
-    'POST /sites/bulk/permanent': route({
-      summary: 'Delete up to 1000 sites `{ids}` for good in one transaction.',
-      body: bulkBody,
-      responses: { 200: bulkResults },
-      async handle(ctx, { body }) {
-        ctx.body = await sites.bulkPurge(actorOf(ctx), body.ids);
-      },
-    }),
+    ...bulkRoutes('sites', sites, '`ok`, `unchanged`, `not_found`, `shared_read_only`, `conflict`, `in_use`'),
   };
 }
