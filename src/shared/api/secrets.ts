@@ -7,6 +7,7 @@ import {
   SECRET_PATH_MAX,
   SECRET_VALUE_MAX_BYTES,
 } from '../secrets/names.js';
+import { pageShape } from './query.js';
 
 /**
  * Wire schemas of the secrets routes (`/secrets`) and of the secret backends (`/settings/secrets-backends`,
@@ -14,21 +15,7 @@ import {
  * for a value: values only ever go in.
  */
 
-export const MAX_PAGE = 500;
-
-const number = (max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,7}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(max));
-const pageShape = {
-  limit: number(MAX_PAGE).pipe(z.number().min(1)).default(50),
-  offset: number(10_000_000).default(0),
-};
 export const pageQuery = z.object(pageShape).strict();
-/** Routes that take no query say so: an unknown parameter is refused rather than ignored. */
-export const noQuery = z.object({}).strict();
 
 // Path parameters stay plain strings: an id that is not a UUID names nothing, and is answered 404 by the service.
 export const secretPathParams = z.object({ secret_id: z.string() });

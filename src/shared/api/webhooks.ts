@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { allowedSourceIpsSchema } from '../webhooks/allow-list-rules.js';
 import { WEBHOOK_AUTH_MODES, webhookNameSchema } from '../webhooks/endpoint-rules.js';
+import { pageShape } from './query.js';
 
 /**
  * Wire schemas of the webhook routes: endpoint management (`/webhooks`) and the public trigger
@@ -8,14 +9,6 @@ import { WEBHOOK_AUTH_MODES, webhookNameSchema } from '../webhooks/endpoint-rule
  * from them.
  */
 
-export const MAX_DELIVERY_PAGE = 500;
-
-const number = (max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,7}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(max));
 const uuid = z.uuid();
 const authMode = z.enum(WEBHOOK_AUTH_MODES);
 
@@ -23,11 +16,8 @@ const authMode = z.enum(WEBHOOK_AUTH_MODES);
 export const webhookPathParams = z.object({ webhook_id: z.string() });
 
 export const listWebhooksQuery = z.object({ include_deleted: z.enum(['true', 'false']).optional() }).strict();
-export const deliveriesQuery = z
-  .object({ limit: number(MAX_DELIVERY_PAGE).pipe(z.number().min(1)).default(50), offset: number(10_000_000).default(0) })
-  .strict();
-/** Routes that take no query say so: an unknown parameter is refused rather than ignored. */
-export const noQuery = z.object({}).strict();
+/** `limit` (50 unless given, at most 500) and `offset`. */
+export const deliveriesQuery = z.object(pageShape).strict();
 
 const fields = {
   name: webhookNameSchema,

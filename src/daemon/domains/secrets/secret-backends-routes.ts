@@ -2,7 +2,6 @@ import {
   backendItemsQuery,
   backendPathParams,
   createBackendBody,
-  noQuery,
   pageQuery,
   secretBackend,
   secretBackendItemList,
@@ -11,6 +10,7 @@ import {
   secretBackendTypeList,
   updateBackendBody,
 } from '../../../shared/api/secrets.js';
+import { noQuery } from '../../../shared/api/query.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import type { SecretBackendsService } from './secret-backends-service.js';

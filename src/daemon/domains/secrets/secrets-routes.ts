@@ -4,7 +4,6 @@ import {
   discoveredSecretList,
   duplicateSecretBody,
   listSecretsQuery,
-  noQuery,
   pageQuery,
   secretDetail,
   secretList,
@@ -12,6 +11,7 @@ import {
   secretProviderList,
   updateSecretBody,
 } from '../../../shared/api/secrets.js';
+import { noQuery } from '../../../shared/api/query.js';
 import { problems } from '../../http/problem.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';

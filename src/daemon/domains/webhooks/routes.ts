@@ -3,7 +3,6 @@ import {
   createWebhookBody,
   deliveriesQuery,
   listWebhooksQuery,
-  noQuery,
   rotateSecretBody,
   triggerBody,
   triggerEnvelope,
@@ -14,6 +13,7 @@ import {
   webhookPathParams,
   webhookTestResult,
 } from '../../../shared/api/webhooks.js';
+import { noQuery } from '../../../shared/api/query.js';
 import { problems } from '../../http/problem.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
