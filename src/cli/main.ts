@@ -2,7 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { SVC_VERSION } from '../shared/version.js';
 import { registerCommands, type Dispatch } from './commands/registry.js';
 import { CliError, EXIT_CODES, exitCodeOf } from './errors.js';
-import { createContext, parseGlobals } from './runtime/context.js';
+import { parseGlobals } from './runtime/base-context.js';
+import { createContext } from './runtime/context.js';
 import { processIO, styles, type IO } from './runtime/io.js';
 
 /** The admin CLI's root command; `dispatch` wraps each command's lazily loaded runner. */

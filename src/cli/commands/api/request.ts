@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CliError, usageError } from '../../errors.js';
-import { ApiClient, type ApiResponse } from '../../http/client.js';
+import type { ApiResponse } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, readStdin } from '../../runtime/io.js';
 import { isPage, mergePages, nextPageQuery, type Page } from './pages.js';
@@ -98,7 +98,7 @@ export async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
       body = object;
     }
   }
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const { path, query } = splitQuery(options.path, fieldQuery);
   const send = async (pageQuery: Record<string, string[]>) => {
     const response = await client.request({ method: options.method, path, query: pageQuery, body, headers: { ...options.headers } });

@@ -2,7 +2,8 @@ import { usageError } from '../../errors.js';
 import { resolveServer } from '../../auth/session.js';
 import { signIn, type LoginOptions } from '../../auth/sign-in.js';
 import { prompt } from '../../runtime/io.js';
-import { normalizeServer, type Context } from '../../runtime/context.js';
+import { normalizeServer } from '../../runtime/base-context.js';
+import type { Context } from '../../runtime/context.js';
 
 export type { LoginOptions } from '../../auth/sign-in.js';
 

@@ -1,7 +1,6 @@
 import { loginCommand } from '../../auth/login-command.js';
 import { activeCredential } from '../../auth/session.js';
 import { CliError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
 
@@ -36,7 +35,7 @@ export async function runStatus(options: StatusOptions, ctx: Context): Promise<v
   let user: AuthStatus['user'] = null;
   let error: string | null = null;
   try {
-    const me = (await new ApiClient(ctx).request({ method: 'GET', path: '/auth/me' })).body as { sub: string; username: string };
+    const me = (await ctx.apiClient().request({ method: 'GET', path: '/auth/me' })).body as { sub: string; username: string };
     user = { sub: me.sub, username: me.username };
   } catch (err) {
     if (!(err instanceof CliError) || err.kind !== 'auth_required') throw err;
@@ -47,9 +46,9 @@ export async function runStatus(options: StatusOptions, ctx: Context): Promise<v
     profile: ctx.globals.profile,
     server: credential.server,
     logged_in: user !== null,
-    credential_source: credential.source.kind,
-    credential_location: credential.source.kind === 'env' ? credential.source.variable : credential.source.path,
-    method: credential.source.kind === 'env' ? 'token' : (stored?.method ?? null),
+    credential_source: credential.origin.kind,
+    credential_location: credential.origin.kind === 'env' ? credential.origin.variable : credential.origin.path,
+    method: credential.origin.kind === 'env' ? 'token' : (stored?.method ?? null),
     issuer: stored?.issuer ?? null,
     client_id: stored?.client_id ?? null,
     expires_at: stored?.expires_at ?? null,

@@ -1,4 +1,3 @@
-import { activeCredential } from '../../auth/session.js';
 import type { Context } from '../../runtime/context.js';
 
 export interface TokenOptions {}
@@ -9,6 +8,6 @@ export function parseTokenOptions(_raw: Record<string, unknown>): TokenOptions {
 
 /** Prints the access token (renewed first when nearly expired) on stdout, for scripts. */
 export async function runToken(_options: TokenOptions, ctx: Context): Promise<void> {
-  const credential = await activeCredential(ctx);
+  const credential = await (await ctx.credentials()).current();
   ctx.io.out(`${credential.accessToken}\n`);
 }

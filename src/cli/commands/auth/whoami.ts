@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
 
@@ -22,7 +21,7 @@ interface Me {
 
 /** `GET /auth/me`: with --json the daemon's body as is (its field names are the API's). */
 export async function runWhoami(options: WhoamiOptions, ctx: Context): Promise<void> {
-  const me = (await new ApiClient(ctx).request({ method: 'GET', path: '/auth/me' })).body as Me;
+  const me = (await ctx.apiClient().request({ method: 'GET', path: '/auth/me' })).body as Me;
   if (options.json) {
     printJson(ctx.io, me);
     return;

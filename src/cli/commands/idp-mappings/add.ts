@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { enc, flag, orgOf, roleOf } from '../shared.js';
@@ -29,7 +28,7 @@ export function parseMappingsAddOptions(raw: Record<string, unknown>): MappingsA
 /** `POST /orgs/{org_ref}/idp-mappings`, with `X-Org-Id` naming the same organization (the API asks for both). */
 export async function runMappingsAdd(options: MappingsAddOptions, ctx: Context): Promise<void> {
   const mapping = (
-    await new ApiClient(ctx).request({
+    await ctx.apiClient().request({
       method: 'POST',
       path: `/orgs/${enc(options.org)}/idp-mappings`,
       headers: { 'x-org-id': options.org },

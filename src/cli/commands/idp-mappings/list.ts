@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
@@ -18,7 +17,7 @@ export function parseMappingsListOptions(raw: Record<string, unknown>): Mappings
 /** `GET /orgs/{org_ref}/idp-mappings[?active=]`. `--json`: `{items}`. */
 export async function runMappingsList(options: MappingsListOptions, ctx: Context): Promise<void> {
   const query: Record<string, string> = options.active === undefined ? {} : { active: String(options.active) };
-  const body = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}/idp-mappings`, query })).body as {
+  const body = (await ctx.apiClient().request({ method: 'GET', path: `/orgs/${enc(options.org)}/idp-mappings`, query })).body as {
     items: Mapping[];
   };
   if (options.json) return printJson(ctx.io, body);

@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
@@ -40,8 +39,7 @@ interface Preview {
 /** `GET /orgs/{org_ref}/idp-mappings?preview_user=&groups=…`: what that login would change, writing nothing. */
 export async function runMappingsPreview(options: MappingsPreviewOptions, ctx: Context): Promise<void> {
   const query = { preview_user: options.user, ...(options.groups.length > 0 ? { groups: options.groups } : {}) };
-  const preview = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}/idp-mappings`, query }))
-    .body as Preview;
+  const preview = (await ctx.apiClient().request({ method: 'GET', path: `/orgs/${enc(options.org)}/idp-mappings`, query })).body as Preview;
   if (options.json) return printJson(ctx.io, preview);
   ctx.io.err(
     `A login of ${preview.user.username} with ${preview.claim} [${options.groups.join(', ')}] (${preview.authoritative ? 'authoritative' : 'additive'} sync):\n`,

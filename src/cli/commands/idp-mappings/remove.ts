@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { enc, flag, orgOf } from '../shared.js';
@@ -16,6 +15,6 @@ export function parseMappingsRemoveOptions(id: string, raw: Record<string, unkno
 /** `DELETE /orgs/{org_ref}/idp-mappings/{mapping_id}` (takes effect at the users' next login). */
 export async function runMappingsRemove(options: MappingsRemoveOptions, ctx: Context): Promise<void> {
   await confirmDestructive(ctx.io, `Remove IdP mapping ${options.id} of ${options.org}`, options.yes);
-  await new ApiClient(ctx).request({ method: 'DELETE', path: `/orgs/${enc(options.org)}/idp-mappings/${enc(options.id)}` });
+  await ctx.apiClient().request({ method: 'DELETE', path: `/orgs/${enc(options.org)}/idp-mappings/${enc(options.id)}` });
   ctx.io.err(`Removed IdP mapping ${options.id}.\n`);
 }

@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { enc, flag, orgOf, roleOf } from '../shared.js';
@@ -26,7 +25,7 @@ export function parseMappingsUpdateOptions(id: string, raw: Record<string, unkno
 /** `PATCH /orgs/{org_ref}/idp-mappings/{mapping_id}`. */
 export async function runMappingsUpdate(options: MappingsUpdateOptions, ctx: Context): Promise<void> {
   const mapping = (
-    await new ApiClient(ctx).request({
+    await ctx.apiClient().request({
       method: 'PATCH',
       path: `/orgs/${enc(options.org)}/idp-mappings/${enc(options.id)}`,
       body: options.changes,

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import type { Member } from '../orgs/types.js';
@@ -23,7 +22,7 @@ export async function runMembersAdd(options: MembersAddOptions, ctx: Context): P
     ...(UUID.test(options.user) ? { user_id: options.user } : { username: options.user }),
     ...(options.role === undefined ? {} : { role: options.role }),
   };
-  const member = (await new ApiClient(ctx).request({ method: 'POST', path: `/orgs/${enc(options.org)}/members`, body })).body as Member;
+  const member = (await ctx.apiClient().request({ method: 'POST', path: `/orgs/${enc(options.org)}/members`, body })).body as Member;
   if (options.json) printJson(ctx.io, member);
   else ctx.io.err(`Added ${member.username} to ${options.org} as ${member.role}.\n`);
 }

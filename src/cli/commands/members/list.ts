@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
@@ -22,7 +21,7 @@ export async function runMembersList(options: MembersListOptions, ctx: Context):
   const query: Record<string, string> = {};
   if (options.limit !== undefined) query.limit = String(options.limit);
   if (options.offset !== undefined) query.offset = String(options.offset);
-  const page = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}/members`, query })).body as Page<Member>;
+  const page = (await ctx.apiClient().request({ method: 'GET', path: `/orgs/${enc(options.org)}/members`, query })).body as Page<Member>;
   if (options.json) return printJson(ctx.io, page);
   printTable<Member>(
     ctx.io,

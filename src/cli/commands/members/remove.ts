@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { enc, flag, orgOf } from '../shared.js';
@@ -17,7 +16,7 @@ export function parseMembersRemoveOptions(user: string, raw: Record<string, unkn
 /** `DELETE /orgs/{org_ref}/members/{user_id}`. */
 export async function runMembersRemove(options: MembersRemoveOptions, ctx: Context): Promise<void> {
   await confirmDestructive(ctx.io, `Remove ${options.user} from ${options.org}`, options.yes);
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await memberId(client, options.org, options.user);
   await client.request({ method: 'DELETE', path: `/orgs/${enc(options.org)}/members/${enc(id)}` });
   ctx.io.err(`Removed ${options.user} from ${options.org}.\n`);

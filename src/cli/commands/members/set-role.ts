@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import type { Member } from '../orgs/types.js';
@@ -21,7 +20,7 @@ export function parseMembersSetRoleOptions(user: string, role: string, raw: Reco
 
 /** `PATCH /orgs/{org_ref}/members/{user_id}`; an `idp` membership edited by hand becomes `manual`. */
 export async function runMembersSetRole(options: MembersSetRoleOptions, ctx: Context): Promise<void> {
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await memberId(client, options.org, options.user);
   const member = (
     await client.request({ method: 'PATCH', path: `/orgs/${enc(options.org)}/members/${enc(id)}`, body: { role: options.role } })

@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { flag } from '../shared.js';
@@ -25,7 +24,7 @@ export async function runOrgsCreate(options: OrgsCreateOptions, ctx: Context): P
     name: options.name,
     ...(options.description === undefined ? {} : { description: options.description }),
   };
-  const org = (await new ApiClient(ctx).request({ method: 'POST', path: '/orgs', body })).body as Org;
+  const org = (await ctx.apiClient().request({ method: 'POST', path: '/orgs', body })).body as Org;
   if (options.json) printJson(ctx.io, org);
   else ctx.io.err(`Created organization ${org.slug} (${org.id}).\n`);
 }

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { enc, flag } from '../shared.js';
@@ -15,6 +14,6 @@ export function parseOrgsDeleteOptions(org: string, raw: Record<string, unknown>
 /** `DELETE /orgs/{org_ref}`: with its memberships, IdP mappings and tokens. */
 export async function runOrgsDelete(options: OrgsDeleteOptions, ctx: Context): Promise<void> {
   await confirmDestructive(ctx.io, `Delete organization ${options.org} with its members, IdP mappings and tokens`, options.yes);
-  await new ApiClient(ctx).request({ method: 'DELETE', path: `/orgs/${enc(options.org)}` });
+  await ctx.apiClient().request({ method: 'DELETE', path: `/orgs/${enc(options.org)}` });
   ctx.io.err(`Deleted organization ${options.org}.\n`);
 }

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
@@ -16,7 +15,7 @@ export function parseOrgsGetOptions(org: string, raw: Record<string, unknown>): 
 
 /** `GET /orgs/{org_ref}`. */
 export async function runOrgsGet(options: OrgsGetOptions, ctx: Context): Promise<void> {
-  const org = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}` })).body as Org;
+  const org = (await ctx.apiClient().request({ method: 'GET', path: `/orgs/${enc(options.org)}` })).body as Org;
   if (options.json) printJson(ctx.io, org);
   else printRecord(ctx.io, orgFields(org));
 }

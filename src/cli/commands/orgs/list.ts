@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
@@ -35,7 +34,7 @@ export async function runOrgsList(options: OrgsListOptions, ctx: Context): Promi
   if (options.includeInactive) query.include_inactive = 'true';
   if (options.limit !== undefined) query.limit = String(options.limit);
   if (options.offset !== undefined) query.offset = String(options.offset);
-  const page = (await new ApiClient(ctx).request({ method: 'GET', path: '/orgs', query })).body as Page<OrgListItem>;
+  const page = (await ctx.apiClient().request({ method: 'GET', path: '/orgs', query })).body as Page<OrgListItem>;
   if (options.json) return printJson(ctx.io, page);
   printTable(ctx.io, page.items, ORG_COLUMNS, 'No organizations.');
   if (page.total > page.offset + page.items.length)

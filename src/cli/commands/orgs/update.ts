@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { enc, flag } from '../shared.js';
@@ -26,7 +25,7 @@ export function parseOrgsUpdateOptions(org: string, raw: Record<string, unknown>
 
 /** `PATCH /orgs/{org_ref}` (the slug is immutable). */
 export async function runOrgsUpdate(options: OrgsUpdateOptions, ctx: Context): Promise<void> {
-  const org = (await new ApiClient(ctx).request({ method: 'PATCH', path: `/orgs/${enc(options.org)}`, body: options.changes })).body as Org;
+  const org = (await ctx.apiClient().request({ method: 'PATCH', path: `/orgs/${enc(options.org)}`, body: options.changes })).body as Org;
   if (options.json) printJson(ctx.io, org);
   else ctx.io.err(`Updated organization ${org.slug}.\n`);
 }

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
@@ -15,7 +14,7 @@ export function parseActionsOptions(raw: Record<string, unknown>): ActionsOption
 
 /** The action matrix: each action's default, override and effective policy. `--json`: `{actions: [...]}` as the daemon sends it. */
 export async function runActions(options: ActionsOptions, ctx: Context): Promise<void> {
-  const actions = await permsApi(new ApiClient(ctx)).actions();
+  const actions = await permsApi(ctx.apiClient()).actions();
   if (options.json) return printJson(ctx.io, { actions });
   printTable<ActionRow>(
     ctx.io,

@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { renderPermsMatrix } from '../../ui/render.js';
 import { flag } from '../shared.js';
@@ -29,6 +28,6 @@ export async function runBrowse(options: BrowseOptions, ctx: Context): Promise<v
   if (!options.explicit && (options.json || !interactive)) return runActions({ json: options.json }, ctx);
   if (options.json) throw usageError('svc perms browse is interactive and has no --json', NON_INTERACTIVE);
   if (!interactive) throw usageError('svc perms browse needs a terminal (stdin and stdout)', NON_INTERACTIVE);
-  const api = permsApi(new ApiClient(ctx));
+  const api = permsApi(ctx.apiClient());
   await renderPermsMatrix({ actions: await api.actions(), api });
 }

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
@@ -18,7 +17,7 @@ export function parseClearActionOptions(action: string, raw: Record<string, unkn
 /** `DELETE /settings/permissions/actions/override?action=`: back to the catalogue default. */
 export async function runClearAction(options: ClearActionOptions, ctx: Context): Promise<void> {
   await confirmDestructive(ctx.io, `Clear the override of action ${options.action}`, options.yes);
-  const change = await permsApi(new ApiClient(ctx)).clearAction(options.action);
+  const change = await permsApi(ctx.apiClient()).clearAction(options.action);
   if (options.json) printJson(ctx.io, change);
   else ctx.io.err(`${describeChange(options.action, change)}\n`);
 }

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
@@ -21,7 +20,7 @@ export function parseClearRouteOptions(method: string, path: string, raw: Record
 export async function runClearRoute(options: ClearRouteOptions, ctx: Context): Promise<void> {
   const target = `${options.method} ${options.path}`;
   await confirmDestructive(ctx.io, `Clear the override of route ${target}`, options.yes);
-  const change = await permsApi(new ApiClient(ctx)).clearRoute(options.method, options.path);
+  const change = await permsApi(ctx.apiClient()).clearRoute(options.method, options.path);
   if (options.json) printJson(ctx.io, change);
   else ctx.io.err(`${describeChange(target, change)}\n`);
 }

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
@@ -42,7 +41,7 @@ export async function runExplain(options: ExplainOptions, ctx: Context): Promise
   if (options.user !== undefined) query.username = options.user;
   if (options.realmRoles !== undefined) query.realm_roles = options.realmRoles;
   if (options.inOrg !== undefined) query.org = options.inOrg;
-  const e = (await new ApiClient(ctx).request({ method: 'GET', path: '/settings/permissions', query })).body as Explanation;
+  const e = (await ctx.apiClient().request({ method: 'GET', path: '/settings/permissions', query })).body as Explanation;
   if (options.json) return printJson(ctx.io, e);
   const s = styles(ctx.io.colorOut);
   printRecord(ctx.io, [

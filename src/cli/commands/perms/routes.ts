@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
@@ -23,7 +22,7 @@ export function parseRoutesOptions(raw: Record<string, unknown>): RoutesOptions 
 
 /** The route matrix, filtered here (the daemon's list takes no query). `--json`: `{routes: [...]}`. */
 export async function runRoutes(options: RoutesOptions, ctx: Context): Promise<void> {
-  const routes = (await permsApi(new ApiClient(ctx)).routes()).filter(
+  const routes = (await permsApi(ctx.apiClient()).routes()).filter(
     (r) => (options.action === undefined || r.action === options.action) && (options.source === undefined || r.source === options.source),
   );
   if (options.json) return printJson(ctx.io, { routes });

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { flag } from '../shared.js';
@@ -16,7 +15,7 @@ export function parseSetActionOptions(action: string, policy: string, raw: Recor
 
 /** `PUT /settings/permissions/actions/override`; the daemon checks the rules (422 names the `rule`). */
 export async function runSetAction(options: SetActionOptions, ctx: Context): Promise<void> {
-  const change = await permsApi(new ApiClient(ctx)).setAction(options.action, options.policy);
+  const change = await permsApi(ctx.apiClient()).setAction(options.action, options.policy);
   if (options.json) printJson(ctx.io, change);
   else ctx.io.err(`${describeChange(options.action, change)}\n`);
 }

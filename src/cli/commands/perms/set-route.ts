@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { flag } from '../shared.js';
@@ -19,7 +18,7 @@ export function parseSetRouteOptions(method: string, path: string, policy: strin
 
 /** `PUT /settings/permissions/override`: one catalogue route's policy. */
 export async function runSetRoute(options: SetRouteOptions, ctx: Context): Promise<void> {
-  const change = await permsApi(new ApiClient(ctx)).setRoute(options.method, options.path, options.policy);
+  const change = await permsApi(ctx.apiClient()).setRoute(options.method, options.path, options.policy);
   if (options.json) printJson(ctx.io, change);
   else ctx.io.err(`${describeChange(`${options.method} ${options.path}`, change)}\n`);
 }

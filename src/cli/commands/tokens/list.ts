@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
@@ -27,7 +26,7 @@ export async function runTokensList(options: TokensListOptions, ctx: Context): P
   if (options.user !== undefined) query.username = options.user;
   if (options.org !== undefined) query.org = options.org;
   if (options.includeRevoked) query.include_revoked = 'true';
-  const body = (await new ApiClient(ctx).request({ method: 'GET', path: '/api-tokens', query })).body as { items: TokenRecord[] };
+  const body = (await ctx.apiClient().request({ method: 'GET', path: '/api-tokens', query })).body as { items: TokenRecord[] };
   if (options.json) return printJson(ctx.io, body);
   printTable<TokenRecord>(
     ctx.io,

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
@@ -17,7 +16,7 @@ export function parseTokensRevokeUserOptions(username: string, raw: Record<strin
 /** `DELETE /api-tokens/by-user/{username}`. `--json`: `{revoked: n}`. */
 export async function runTokensRevokeUser(options: TokensRevokeUserOptions, ctx: Context): Promise<void> {
   await confirmDestructive(ctx.io, `Revoke every token of ${options.username}`, options.yes);
-  const body = (await new ApiClient(ctx).request({ method: 'DELETE', path: `/api-tokens/by-user/${enc(options.username)}` })).body as {
+  const body = (await ctx.apiClient().request({ method: 'DELETE', path: `/api-tokens/by-user/${enc(options.username)}` })).body as {
     revoked: number;
   };
   if (options.json) printJson(ctx.io, body);

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { enc, flag } from '../shared.js';
@@ -15,6 +14,6 @@ export function parseTokensRevokeOptions(id: string, raw: Record<string, unknown
 /** `DELETE /api-tokens/{token_id}` (revoking twice is not an error). */
 export async function runTokensRevoke(options: TokensRevokeOptions, ctx: Context): Promise<void> {
   await confirmDestructive(ctx.io, `Revoke token ${options.id}`, options.yes);
-  await new ApiClient(ctx).request({ method: 'DELETE', path: `/api-tokens/${enc(options.id)}` });
+  await ctx.apiClient().request({ method: 'DELETE', path: `/api-tokens/${enc(options.id)}` });
   ctx.io.err(`Revoked token ${options.id}.\n`);
 }

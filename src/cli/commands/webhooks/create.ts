@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
 import { flag } from '../shared.js';
@@ -33,7 +32,7 @@ function sendHint(url: string, authMode: string): string {
  * record and how to send to it on stderr; `--json` prints the daemon's answer instead.
  */
 export async function runWebhooksCreate(options: WebhooksCreateOptions, ctx: Context): Promise<void> {
-  const created = (await new ApiClient(ctx).request({ method: 'POST', path: '/webhooks', body: options.body })).body as Endpoint;
+  const created = (await ctx.apiClient().request({ method: 'POST', path: '/webhooks', body: options.body })).body as Endpoint;
   const url = await triggerUrl(ctx, created.trigger_path);
   const s = styles(ctx.io.colorErr);
   ctx.io.err(

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
@@ -18,7 +17,7 @@ export function parseWebhooksDeleteOptions(endpoint: string, raw: Record<string,
 /** `DELETE /webhooks/{webhook_id}`: a soft delete (its trigger answers 404 until restored). `--json`: `{id, deleted: true}`. */
 export async function runWebhooksDelete(options: WebhooksDeleteOptions, ctx: Context): Promise<void> {
   await confirmDestructive(ctx.io, `Delete webhook endpoint ${options.endpoint} (its trigger stops answering; restorable)`, options.yes);
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint);
   await client.request({ method: 'DELETE', path: `/webhooks/${enc(id)}` });
   if (options.json) printJson(ctx.io, { id, deleted: true });

@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
@@ -33,7 +32,7 @@ export function parseWebhooksDeliveriesOptions(endpoint: string, raw: Record<str
  * the other svc lists, because a header is lost once the body is piped on.
  */
 export async function runWebhooksDeliveries(options: WebhooksDeliveriesOptions, ctx: Context): Promise<void> {
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint, 'any');
   const answer = await client.request({
     method: 'GET',

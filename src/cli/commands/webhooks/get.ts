@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
@@ -18,7 +17,7 @@ export function parseWebhooksGetOptions(endpoint: string, raw: Record<string, un
 
 /** `GET /webhooks/{webhook_id}`: the full record, its trigger URL included. */
 export async function runWebhooksGet(options: WebhooksGetOptions, ctx: Context): Promise<void> {
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint);
   const endpoint = (await client.request({ method: 'GET', path: `/webhooks/${enc(id)}` })).body as Endpoint;
   if (options.json) return printJson(ctx.io, endpoint);

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
@@ -21,7 +20,7 @@ export function parseWebhooksListOptions(raw: Record<string, unknown>): Webhooks
  */
 export async function runWebhooksList(options: WebhooksListOptions, ctx: Context): Promise<void> {
   const query: Record<string, string> = options.includeDeleted ? { include_deleted: 'true' } : {};
-  const items = itemsOf<EndpointListItem>((await new ApiClient(ctx).request({ method: 'GET', path: '/webhooks', query })).body);
+  const items = itemsOf<EndpointListItem>((await ctx.apiClient().request({ method: 'GET', path: '/webhooks', query })).body);
   if (options.json) return printJson(ctx.io, { items });
   printTable(ctx.io, items, options.includeDeleted ? [...ENDPOINT_COLUMNS, DELETED_COLUMN] : ENDPOINT_COLUMNS, 'No webhook endpoints.');
 }

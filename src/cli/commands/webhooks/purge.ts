@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
@@ -23,7 +22,7 @@ export async function runWebhooksPurge(options: WebhooksPurgeOptions, ctx: Conte
     `Permanently remove webhook endpoint ${options.endpoint} and its delivery journal (cannot be undone)`,
     options.yes,
   );
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint, 'any');
   await client.request({ method: 'DELETE', path: `/webhooks/${enc(id)}/permanent` });
   if (options.json) printJson(ctx.io, { id, purged: true });

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { enc, flag } from '../shared.js';
@@ -17,7 +16,7 @@ export function parseWebhooksRestoreOptions(endpoint: string, raw: Record<string
 
 /** `POST /webhooks/{webhook_id}/restore`: the same path token answers again. */
 export async function runWebhooksRestore(options: WebhooksRestoreOptions, ctx: Context): Promise<void> {
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint, 'deleted');
   const endpoint = (await client.request({ method: 'POST', path: `/webhooks/${enc(id)}/restore` })).body as Endpoint;
   if (options.json) printJson(ctx.io, endpoint);

@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
@@ -32,7 +31,7 @@ export async function runWebhooksRotateSecret(options: WebhooksRotateSecretOptio
     `Rotate the secret of webhook endpoint ${options.endpoint} to ${options.secretId} (senders using the old secret are refused from now on)`,
     options.yes,
   );
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint);
   const endpoint = (
     await client.request({ method: 'POST', path: `/webhooks/${enc(id)}/rotate-secret`, body: { new_secret_id: options.secretId } })

@@ -1,5 +1,4 @@
 import { CliError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
@@ -22,7 +21,7 @@ export function parseWebhooksTestOptions(endpoint: string, raw: Record<string, u
  * so `svc webhooks test ID && …` can gate a script.
  */
 export async function runWebhooksTest(options: WebhooksTestOptions, ctx: Context): Promise<void> {
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint);
   const result = (await client.request({ method: 'POST', path: `/webhooks/${enc(id)}/test` })).body as TestResult;
   if (options.json) printJson(ctx.io, result);

@@ -1,5 +1,4 @@
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { enc, flag } from '../shared.js';
@@ -39,7 +38,7 @@ export function parseWebhooksUpdateOptions(endpoint: string, raw: Record<string,
 
 /** `PATCH /webhooks/{webhook_id}`. A new `--flow` without `--flow-version` drops the pin (the daemon's rule). */
 export async function runWebhooksUpdate(options: WebhooksUpdateOptions, ctx: Context): Promise<void> {
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint);
   const endpoint = (await client.request({ method: 'PATCH', path: `/webhooks/${enc(id)}`, body: options.changes })).body as Endpoint;
   if (options.json) printJson(ctx.io, endpoint);
