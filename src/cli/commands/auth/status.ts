@@ -1,12 +1,20 @@
+import type { Command } from 'commander';
 import { loginCommand } from '../../auth/login-command.js';
 import { activeCredential } from '../../auth/session.js';
 import { CliError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
+import type { Invoke } from '../verb.js';
 
 export interface StatusOptions {
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  command.description('Who is logged in, to which server, where the credential comes from, and its expiry.').option('--json', 'print JSON');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runStatus(parseStatusOptions(raw), ctx);
 
 export function parseStatusOptions(raw: Record<string, unknown>): StatusOptions {
   return { json: raw.json === true };

@@ -1,9 +1,17 @@
+import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
+import type { Invoke } from '../verb.js';
 
 export interface WhoamiOptions {
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  command.description('Show who the credential stands for (GET /auth/me).').option('--json', 'print JSON');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runWhoami(parseWhoamiOptions(raw), ctx);
 
 export function parseWhoamiOptions(raw: Record<string, unknown>): WhoamiOptions {
   return { json: raw.json === true };

@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag, orgOf, roleOf } from '../shared.js';
+import { enc, flag, jsonFlag, orgOf, roleOf, ROLES_HELP } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import type { Mapping } from './types.js';
 
 export interface MappingsAddOptions {
@@ -13,6 +15,16 @@ export interface MappingsAddOptions {
   readonly active: boolean;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description('Map a claim value to a role in the organization.'))
+    .option('--claim <claim>', 'the claim (must be the configured group claim)', 'groups')
+    .option('--value <value>', 'the claim value, exactly as the provider emits it (e.g. /Network-Ops)')
+    .option('--role <role>', ROLES_HELP)
+    .option('--no-active', 'create it inactive');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runMappingsAdd(parseMappingsAddOptions(raw), ctx);
 
 export function parseMappingsAddOptions(raw: Record<string, unknown>): MappingsAddOptions {
   const org = orgOf(raw);

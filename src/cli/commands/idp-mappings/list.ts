@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { enc, flag, orgOf } from '../shared.js';
+import { enc, flag, jsonFlag, orgOf } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { activeFlag, MAPPING_COLUMNS, type Mapping } from './types.js';
 
 export interface MappingsListOptions {
@@ -9,6 +11,14 @@ export interface MappingsListOptions {
   readonly active: boolean | undefined;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description("The organization's mappings."))
+    .option('--active', 'only active mappings')
+    .option('--no-active', 'only inactive mappings');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runMappingsList(parseMappingsListOptions(raw), ctx);
 
 export function parseMappingsListOptions(raw: Record<string, unknown>): MappingsListOptions {
   return { org: orgOf(raw), active: activeFlag(raw), json: flag.json(raw) };

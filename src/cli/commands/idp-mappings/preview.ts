@@ -1,8 +1,10 @@
+import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { enc, flag, orgOf } from '../shared.js';
+import { collect, enc, flag, jsonFlag, orgOf } from '../shared.js';
+import type { Invoke } from '../verb.js';
 
 export interface MappingsPreviewOptions {
   readonly org: string;
@@ -11,6 +13,14 @@ export interface MappingsPreviewOptions {
   readonly groups: string[];
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description('What a login of a user carrying the given group values would change (writes nothing).'))
+    .option('--user <username>', 'the user')
+    .addOption(new Option('--group <value>', 'a claim value the login carries (repeat)').argParser(collect));
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runMappingsPreview(parseMappingsPreviewOptions(raw), ctx);
 
 export function parseMappingsPreviewOptions(raw: Record<string, unknown>): MappingsPreviewOptions {
   const user = flag.string(raw, 'user');

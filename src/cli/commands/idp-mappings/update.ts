@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag, orgOf, roleOf } from '../shared.js';
+import { enc, flag, jsonFlag, orgOf, roleOf, ROLES_HELP } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { activeFlag, type Mapping } from './types.js';
 
 export interface MappingsUpdateOptions {
@@ -10,6 +12,15 @@ export interface MappingsUpdateOptions {
   readonly changes: { role?: string; is_active?: boolean };
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description("Change a mapping's role or (in)activate it.").argument('<id>', 'mapping id'))
+    .option('--role <role>', ROLES_HELP)
+    .option('--active', 'activate')
+    .option('--no-active', 'deactivate');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runMappingsUpdate(parseMappingsUpdateOptions(positionals[0]!, raw), ctx);
 
 export function parseMappingsUpdateOptions(id: string, raw: Record<string, unknown>): MappingsUpdateOptions {
   const changes: MappingsUpdateOptions['changes'] = {};

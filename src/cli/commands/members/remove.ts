@@ -1,6 +1,8 @@
+import type { Command } from 'commander';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
-import { enc, flag, orgOf } from '../shared.js';
+import { enc, flag, orgOf, yesFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { memberId } from './resolve.js';
 
 export interface MembersRemoveOptions {
@@ -8,6 +10,12 @@ export interface MembersRemoveOptions {
   readonly user: string;
   readonly yes: boolean;
 }
+
+export function define(command: Command): void {
+  yesFlag(command.description('Remove a member from the organization given by --org.').argument('<user>', 'username or user id'));
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runMembersRemove(parseMembersRemoveOptions(positionals[0]!, raw), ctx);
 
 export function parseMembersRemoveOptions(user: string, raw: Record<string, unknown>): MembersRemoveOptions {
   return { org: orgOf(raw), user, yes: flag.yes(raw) };

@@ -1,8 +1,10 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import type { Member } from '../orgs/types.js';
-import { enc, flag, orgOf, roleOf } from '../shared.js';
+import { enc, flag, jsonFlag, orgOf, roleOf, ROLES_HELP } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { memberId } from './resolve.js';
 
 export interface MembersSetRoleOptions {
@@ -11,6 +13,18 @@ export interface MembersSetRoleOptions {
   readonly role: string;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(
+    command
+      .description("Change a member's role in the organization given by --org.")
+      .argument('<user>', 'username or user id')
+      .argument('<role>', ROLES_HELP),
+  );
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) =>
+  runMembersSetRole(parseMembersSetRoleOptions(positionals[0]!, positionals[1]!, raw), ctx);
 
 export function parseMembersSetRoleOptions(user: string, role: string, raw: Record<string, unknown>): MembersSetRoleOptions {
   const checked = roleOf(role, 'ROLE');

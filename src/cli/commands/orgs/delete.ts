@@ -1,11 +1,19 @@
+import type { Command } from 'commander';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
-import { enc, flag } from '../shared.js';
+import { enc, flag, yesFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 
 export interface OrgsDeleteOptions {
   readonly org: string;
   readonly yes: boolean;
 }
+
+export function define(command: Command): void {
+  yesFlag(command.description('Delete an organization with its members, IdP mappings and tokens.').argument('<org>', 'id or slug'));
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runOrgsDelete(parseOrgsDeleteOptions(positionals[0]!, raw), ctx);
 
 export function parseOrgsDeleteOptions(org: string, raw: Record<string, unknown>): OrgsDeleteOptions {
   return { org, yes: flag.yes(raw) };

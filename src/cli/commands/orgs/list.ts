@@ -1,8 +1,10 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { flag } from '../shared.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { ORG_COLUMNS, type OrgListItem, type Page } from './types.js';
 
 export interface OrgsListOptions {
@@ -18,6 +20,15 @@ export function pageNumber(raw: Record<string, unknown>, key: 'limit' | 'offset'
   if (!/^\d+$/.test(text)) throw usageError(`--${key} must be a whole number, not "${text}"`);
   return Number(text);
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description('Organizations you can see, with your role and why.'))
+    .option('--include-inactive', 'also deactivated ones (platform admins)')
+    .option('--limit <n>', 'at most this many (1-500)')
+    .option('--offset <n>', 'skip this many');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runOrgsList(parseOrgsListOptions(raw), ctx);
 
 export function parseOrgsListOptions(raw: Record<string, unknown>): OrgsListOptions {
   return {

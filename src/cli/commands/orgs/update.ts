@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag } from '../shared.js';
+import { enc, flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import type { Org } from './types.js';
 
 export interface OrgsUpdateOptions {
@@ -10,6 +12,18 @@ export interface OrgsUpdateOptions {
   readonly changes: { name?: string; description?: string | null; is_active?: boolean; is_shared?: boolean };
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description('Rename, describe, (de)activate, or mark as the shared organization.').argument('<org>', 'id or slug'))
+    .option('--name <name>', 'new display name')
+    .option('--description <text>', 'new description ("" clears it)')
+    .option('--active', 'reactivate')
+    .option('--no-active', 'deactivate')
+    .option('--shared', 'make it the shared organization')
+    .option('--no-shared', 'take the shared mark off');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runOrgsUpdate(parseOrgsUpdateOptions(positionals[0]!, raw), ctx);
 
 export function parseOrgsUpdateOptions(org: string, raw: Record<string, unknown>): OrgsUpdateOptions {
   const changes: OrgsUpdateOptions['changes'] = {};

@@ -1,12 +1,20 @@
+import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { flag } from '../shared.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { permsApi, type ActionRow } from './api.js';
 
 export interface ActionsOptions {
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description('List the action matrix: default, override and effective policy of each action.'));
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runActions(parseActionsOptions(raw), ctx);
 
 export function parseActionsOptions(raw: Record<string, unknown>): ActionsOptions {
   return { json: flag.json(raw) };

@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { flag } from '../shared.js';
+import { flag, jsonFlag, yesFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { describeChange, permsApi } from './api.js';
 import { routeTarget } from './route-target.js';
 
@@ -11,6 +13,17 @@ export interface ClearRouteOptions {
   readonly yes: boolean;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  yesFlag(
+    jsonFlag(
+      command.description("Clear a route's override.").argument('<method>', 'HTTP method').argument('<path>', 'the catalogue pattern'),
+    ),
+  );
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) =>
+  runClearRoute(parseClearRouteOptions(positionals[0]!, positionals[1]!, raw), ctx);
 
 export function parseClearRouteOptions(method: string, path: string, raw: Record<string, unknown>): ClearRouteOptions {
   return { ...routeTarget(method, path), yes: flag.yes(raw), json: flag.json(raw) };

@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
-import { flag } from '../shared.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { routeTarget } from './route-target.js';
 
 export interface ExplainOptions {
@@ -12,6 +14,20 @@ export interface ExplainOptions {
   readonly inOrg: string | undefined;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(
+    command
+      .description('Why a caller would be allowed or refused a route.')
+      .argument('<method>', 'HTTP method')
+      .argument('<path>', 'the catalogue pattern'),
+  )
+    .option('--user <username>', 'a known user (memberships from the database); default a hypothetical caller')
+    .option('--realm-roles <roles>', 'realm roles, comma-separated (they live in the identity provider)')
+    .option('--in-org <org>', 'the organization the request would name (default: the platform default)');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runExplain(parseExplainOptions(positionals[0]!, positionals[1]!, raw), ctx);
 
 export function parseExplainOptions(method: string, path: string, raw: Record<string, unknown>): ExplainOptions {
   return {

@@ -1,8 +1,10 @@
+import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { flag } from '../shared.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { permsApi, type RouteRow } from './api.js';
 
 const SOURCES = ['default', 'action_override', 'route_override'] as const;
@@ -12,6 +14,16 @@ export interface RoutesOptions {
   readonly action: string | undefined;
   readonly source: RouteRow['source'] | undefined;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description('List the route matrix (effective policy of each route and where it comes from).'))
+    .option('--action <action>', 'only the routes of this action')
+    .addOption(
+      new Option('--source <source>', 'only routes whose policy comes from here').choices(['default', 'action_override', 'route_override']),
+    );
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runRoutes(parseRoutesOptions(raw), ctx);
 
 export function parseRoutesOptions(raw: Record<string, unknown>): RoutesOptions {
   const source = flag.string(raw, 'source');

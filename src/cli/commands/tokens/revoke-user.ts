@@ -1,13 +1,21 @@
+import type { Command } from 'commander';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag } from '../shared.js';
+import { enc, flag, jsonFlag, yesFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 
 export interface TokensRevokeUserOptions {
   readonly username: string;
   readonly yes: boolean;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  yesFlag(jsonFlag(command.description('Revoke every token of a user.').argument('<username>', 'the user')));
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runTokensRevokeUser(parseTokensRevokeUserOptions(positionals[0]!, raw), ctx);
 
 export function parseTokensRevokeUserOptions(username: string, raw: Record<string, unknown>): TokensRevokeUserOptions {
   return { username, yes: flag.yes(raw), json: flag.json(raw) };

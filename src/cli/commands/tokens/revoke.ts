@@ -1,11 +1,19 @@
+import type { Command } from 'commander';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
-import { enc, flag } from '../shared.js';
+import { enc, flag, yesFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 
 export interface TokensRevokeOptions {
   readonly id: string;
   readonly yes: boolean;
 }
+
+export function define(command: Command): void {
+  yesFlag(command.description('Revoke one token.').argument('<id>', 'token id'));
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runTokensRevoke(parseTokensRevokeOptions(positionals[0]!, raw), ctx);
 
 export function parseTokensRevokeOptions(id: string, raw: Record<string, unknown>): TokensRevokeOptions {
   return { id, yes: flag.yes(raw) };

@@ -1,8 +1,10 @@
+import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
-import { flag } from '../shared.js';
-import { endpointFields, type EndpointFields } from './fields.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+import { endpointFieldFlags, endpointFields, type EndpointFields } from './fields.js';
 import { triggerUrl } from './resolve.js';
 import type { Endpoint } from './types.js';
 
@@ -10,6 +12,19 @@ export interface WebhooksCreateOptions {
   readonly body: EndpointFields & { name: string; flow_id: string };
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(endpointFieldFlags(command.description('Create an endpoint; prints its trigger URL and how to send to it.')))
+    .addOption(
+      new Option('--auth-mode <mode>', 'how senders authenticate; fixed at creation (default hmac_sha256)').choices([
+        'hmac_sha256',
+        'bearer',
+      ]),
+    )
+    .option('--disabled', 'create it disabled (its trigger answers 404 until enabled)');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runWebhooksCreate(parseWebhooksCreateOptions(raw), ctx);
 
 export function parseWebhooksCreateOptions(raw: Record<string, unknown>): WebhooksCreateOptions {
   const fields = endpointFields(raw);

@@ -1,14 +1,22 @@
+import type { Command } from 'commander';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag } from '../shared.js';
-import { endpointId } from './resolve.js';
+import { enc, flag, jsonFlag, yesFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+import { endpointArgument, endpointId } from './resolve.js';
 
 export interface WebhooksDeleteOptions {
   readonly endpoint: string;
   readonly yes: boolean;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  yesFlag(jsonFlag(endpointArgument(command.description('Soft-delete an endpoint (its trigger answers 404; restorable).'))));
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runWebhooksDelete(parseWebhooksDeleteOptions(positionals[0]!, raw), ctx);
 
 export function parseWebhooksDeleteOptions(endpoint: string, raw: Record<string, unknown>): WebhooksDeleteOptions {
   return { endpoint, yes: flag.yes(raw), json: flag.json(raw) };

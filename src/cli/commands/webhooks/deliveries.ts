@@ -1,9 +1,11 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { enc, flag } from '../shared.js';
-import { endpointId, itemsOf } from './resolve.js';
+import { enc, flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+import { endpointArgument, endpointId, itemsOf } from './resolve.js';
 import { DELIVERY_COLUMNS, type Delivery } from './types.js';
 
 export interface WebhooksDeliveriesOptions {
@@ -21,6 +23,15 @@ function count(raw: Record<string, unknown>, key: 'limit' | 'offset', fallback: 
   if (!/^\d{1,9}$/.test(text)) throw usageError(`--${key} must be a whole number, not "${text}"`);
   return Number(text);
 }
+
+export function define(command: Command): void {
+  jsonFlag(endpointArgument(command.description("The endpoint's delivery journal, newest first (never the bodies).")))
+    .option('--limit <n>', 'at most this many (1-500, default 50)')
+    .option('--offset <n>', 'skip this many');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) =>
+  runWebhooksDeliveries(parseWebhooksDeliveriesOptions(positionals[0]!, raw), ctx);
 
 export function parseWebhooksDeliveriesOptions(endpoint: string, raw: Record<string, unknown>): WebhooksDeliveriesOptions {
   return { endpoint, limit: count(raw, 'limit', DEFAULT_LIMIT), offset: count(raw, 'offset', 0), json: flag.json(raw) };

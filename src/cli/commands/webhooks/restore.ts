@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag } from '../shared.js';
-import { endpointId } from './resolve.js';
+import { enc, flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+import { endpointArgument, endpointId } from './resolve.js';
 import type { Endpoint } from './types.js';
 
 export interface WebhooksRestoreOptions {
@@ -9,6 +11,12 @@ export interface WebhooksRestoreOptions {
   readonly endpoint: string;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(endpointArgument(command.description('Bring back a soft-deleted endpoint (same trigger URL).')));
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runWebhooksRestore(parseWebhooksRestoreOptions(positionals[0]!, raw), ctx);
 
 export function parseWebhooksRestoreOptions(endpoint: string, raw: Record<string, unknown>): WebhooksRestoreOptions {
   return { endpoint, json: flag.json(raw) };
