@@ -151,7 +151,10 @@ describe('svc api', () => {
     expect(JSON.parse(created.stdout)).toMatchObject({ name: 'cli-made', token: expect.stringMatching(/^svc_pat_/) });
     const listed = await svc(['api', 'GET', '/api-tokens', '-F', 'include_revoked=true'], { SVC_TOKEN: token });
     expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout)).toBeDefined();
+    const made = JSON.parse(created.stdout) as { id: string };
+    const { items } = JSON.parse(listed.stdout) as { items: Record<string, unknown>[] };
+    expect(items.find((t) => t.id === made.id)).toMatchObject({ name: 'cli-made', user: { username: 'admin' }, revoked_at: null });
+    expect(items.every((t) => !('token' in t))).toBe(true);
     const viaStdin = await svc(['api', 'POST', '/api-tokens', '--input', '-'], { SVC_TOKEN: token }, '{"name":""}');
     expect(viaStdin.code).toBe(1);
     expect(viaStdin.stderr).toContain('validation_failed');

@@ -1,12 +1,15 @@
 import { Command, CommanderError } from 'commander';
 import { SVC_VERSION } from '../shared/version.js';
-import { registerCommands, type Dispatch } from './commands/registry.js';
+import type { CommandTree } from './commands/command-tree.js';
+import { registerCommands } from './commands/registry.js';
+import type { Dispatch } from './commands/verb.js';
 import { CliError, EXIT_CODES, exitCodeOf } from './errors.js';
-import { createContext, parseGlobals } from './runtime/context.js';
+import { parseGlobals } from './runtime/base-context.js';
+import { createContext } from './runtime/context.js';
 import { processIO, styles, type IO } from './runtime/io.js';
 
-/** The admin CLI's root command; `dispatch` wraps each command's lazily loaded runner. */
-export function buildProgram(dispatch: Dispatch): Command {
+/** The admin CLI's root command and its tree of verbs; `dispatch` wraps each verb's lazily loaded runner. */
+export function buildProgram(dispatch: Dispatch): { program: Command; tree: CommandTree } {
   const program = new Command('svc')
     .description('svc admin CLI: drives administration of an svc control plane through its HTTP API.')
     .version(SVC_VERSION, '-V, --version', 'print the version of svc')
@@ -15,8 +18,7 @@ export function buildProgram(dispatch: Dispatch): Command {
     .option('--org <org>', 'organization (id or slug), sent as X-Org-Id')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  registerCommands(program, dispatch);
-  return program;
+  return { program, tree: registerCommands(program, dispatch) };
 }
 
 function report(io: IO, err: unknown): void {
@@ -66,7 +68,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     };
 
   try {
-    const program = buildProgram(dispatch);
+    const { program, tree } = buildProgram(dispatch);
+    await tree.prepare(argv);
     // `svc` alone asks what there is (as gh and kubectl take it): help on stdout, exit 0.
     if (argv.length === 0) {
       program.outputHelp();

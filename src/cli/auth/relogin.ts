@@ -1,6 +1,6 @@
 import { CliError } from '../errors.js';
 import { askDefaultYes } from '../runtime/ask.js';
-import type { Context } from '../runtime/context.js';
+import type { BaseContext } from '../runtime/base-context.js';
 import type { IO } from '../runtime/io.js';
 import type { LoginOptions } from './sign-in.js';
 import type { StoredProfile } from './store.js';
@@ -56,7 +56,7 @@ export function mayOfferRelogin(
 export interface Relogin {
   ask(io: IO, question: string, signal: AbortSignal): Promise<boolean>;
   /** Runs the profile's login again and stores the new credential. */
-  login(ctx: Context, expired: SessionExpiredError, options: LoginOptions): Promise<void>;
+  login(ctx: BaseContext, expired: SessionExpiredError, options: LoginOptions): Promise<void>;
 }
 
 export const terminalRelogin: Relogin = {
@@ -73,7 +73,7 @@ export const terminalRelogin: Relogin = {
  * in again, runs the profile's login flow, and runs `attempt` once more (a second expiry is final).
  * A no, Ctrl-C at the question, or a failed login leaves the original error: exit 4 and the command.
  */
-export async function withRelogin<T>(ctx: Context, attempt: () => Promise<T>, relogin: Relogin = terminalRelogin): Promise<T> {
+export async function withRelogin<T>(ctx: BaseContext, attempt: () => Promise<T>, relogin: Relogin = terminalRelogin): Promise<T> {
   let expired: SessionExpiredError;
   try {
     return await attempt();

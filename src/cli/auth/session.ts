@@ -1,5 +1,6 @@
 import { CliError } from '../errors.js';
-import type { Context } from '../runtime/context.js';
+import type { Credential, CredentialSource } from '../http/credential-source.js';
+import type { BaseContext } from '../runtime/base-context.js';
 import { loginCommand } from './login-command.js';
 import { SessionExpiredError, withRelogin, type Relogin } from './relogin.js';
 import type { StoredProfile } from './store.js';
@@ -8,12 +9,12 @@ import { toStoredTokens } from './tokens.js';
 /** Renew this long before the stored expiry, so a request does not race the token's end. */
 export const REFRESH_MARGIN_MS = 30_000;
 
-export type CredentialSource = { readonly kind: 'env'; readonly variable: 'SVC_TOKEN' } | { readonly kind: 'file'; readonly path: string };
+/** Where the credential was found: the environment variable, or the credentials file. */
+export type CredentialOrigin = { readonly kind: 'env'; readonly variable: 'SVC_TOKEN' } | { readonly kind: 'file'; readonly path: string };
 
-export interface ActiveCredential {
-  readonly accessToken: string;
-  readonly server: string;
-  readonly source: CredentialSource;
+export interface ActiveCredential extends Credential {
+  readonly refusedHint: string;
+  readonly origin: CredentialOrigin;
   /** The stored profile, when the credential comes from the file. */
   readonly stored: StoredProfile | undefined;
 }
@@ -22,7 +23,7 @@ const fresh = (stored: StoredProfile, now = Date.now()) =>
   stored.expires_at === null || Date.parse(stored.expires_at) - REFRESH_MARGIN_MS > now;
 
 /** The server a command talks to: `--server`/SVC_SERVER, else the profile's. */
-export async function resolveServer(ctx: Context): Promise<string> {
+export async function resolveServer(ctx: BaseContext): Promise<string> {
   if (ctx.globals.server !== undefined) return ctx.globals.server;
   const stored = await (await ctx.store()).get(ctx.globals.profile);
   if (stored !== undefined) return stored.server;
@@ -44,18 +45,37 @@ export interface CredentialOptions {
  * file first, so concurrent processes refresh once. When renewal is impossible or fails, a terminal
  * user is offered a new login (auth/relogin.ts), after which the stored credential is read again.
  */
-export async function activeCredential(ctx: Context, options: CredentialOptions = {}): Promise<ActiveCredential> {
+export async function activeCredential(ctx: BaseContext, options: CredentialOptions = {}): Promise<ActiveCredential> {
   if (options.relogin === false) return storedOrEnvCredential(ctx, options.force === true);
   // The retry reads the credential the login just stored, which is fresh: no second renewal.
   let attempts = 0;
   return withRelogin(ctx, () => storedOrEnvCredential(ctx, attempts++ === 0 && options.force === true), options.relogin);
 }
 
-async function storedOrEnvCredential(ctx: Context, force: boolean): Promise<ActiveCredential> {
+/**
+ * The context's credential source: what the API client sends. SVC_TOKEN is taken as it is (never
+ * renewed: the server's refusal stands); the profile's is renewed when the server calls it expired.
+ */
+export function sessionCredentials(ctx: BaseContext): CredentialSource {
+  return {
+    current: () => activeCredential(ctx),
+    renewed: async () => (envToken(ctx.env) === undefined ? activeCredential(ctx, { force: true }) : undefined),
+  };
+}
+
+const envToken = (env: NodeJS.ProcessEnv) => (env.SVC_TOKEN === undefined || env.SVC_TOKEN === '' ? undefined : env.SVC_TOKEN);
+
+async function storedOrEnvCredential(ctx: BaseContext, force: boolean): Promise<ActiveCredential> {
   const { profile } = ctx.globals;
-  const envToken = ctx.env.SVC_TOKEN;
-  if (envToken !== undefined && envToken !== '') {
-    return { accessToken: envToken, server: await resolveServer(ctx), source: { kind: 'env', variable: 'SVC_TOKEN' }, stored: undefined };
+  const token = envToken(ctx.env);
+  if (token !== undefined) {
+    return {
+      accessToken: token,
+      server: await resolveServer(ctx),
+      refusedHint: 'SVC_TOKEN is set and was refused; unset it or set a valid token',
+      origin: { kind: 'env', variable: 'SVC_TOKEN' },
+      stored: undefined,
+    };
   }
   const store = await ctx.store();
   const stored = await store.get(profile);
@@ -67,8 +87,16 @@ async function storedOrEnvCredential(ctx: Context, force: boolean): Promise<Acti
         : `profile "${profile}" is logged in to ${stored.server}, not ${ctx.globals.server}`;
     throw new CliError('auth_required', why, { hint: loginCommand({ profile, server: server ?? '<url>' }) });
   }
-  const source = { kind: 'file', path: store.path } as const;
-  if (!force && fresh(stored)) return { accessToken: stored.access_token, server: stored.server, source, stored };
+  const loginAgain = (entry: StoredProfile) =>
+    loginCommand({ profile, server: entry.server, method: entry.method, clientId: entry.client_id });
+  const fromFile = (entry: StoredProfile): ActiveCredential => ({
+    accessToken: entry.access_token,
+    server: entry.server,
+    refusedHint: loginAgain(entry),
+    origin: { kind: 'file', path: store.path },
+    stored: entry,
+  });
+  if (!force && fresh(stored)) return fromFile(stored);
 
   const renewed = await store.locked(async () => {
     const current = await store.get(profile);
@@ -79,18 +107,12 @@ async function storedOrEnvCredential(ctx: Context, force: boolean): Promise<Acti
     if (tokens === undefined) return undefined;
     return store.putUnlocked(profile, { ...current, ...tokens, refresh_token: tokens.refresh_token ?? current.refresh_token });
   });
-  if (renewed === undefined) {
-    throw new SessionExpiredError(
-      profile,
-      stored,
-      loginCommand({ profile, server: stored.server, method: stored.method, clientId: stored.client_id }),
-    );
-  }
-  return { accessToken: renewed.access_token, server: renewed.server, source, stored: renewed };
+  if (renewed === undefined) throw new SessionExpiredError(profile, stored, loginAgain(stored));
+  return fromFile(renewed);
 }
 
 /** New tokens for a stored credential, or undefined when it cannot be renewed without the user. */
-async function renew(ctx: Context, stored: StoredProfile): Promise<ReturnType<typeof toStoredTokens> | undefined> {
+async function renew(ctx: BaseContext, stored: StoredProfile): Promise<ReturnType<typeof toStoredTokens> | undefined> {
   if (stored.issuer === null || stored.client_id === null) return undefined;
   const { configureClient, oidc } = await import('./oidc.js');
   try {

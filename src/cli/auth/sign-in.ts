@@ -1,6 +1,7 @@
 import { ApiError, CliError, usageError } from '../errors.js';
 import { ApiClient } from '../http/client.js';
-import type { Context } from '../runtime/context.js';
+import { fixedCredential } from '../http/credential-source.js';
+import type { BaseContext } from '../runtime/base-context.js';
 import { readStdin } from '../runtime/io.js';
 import { isHeadless, openBrowser } from './environment.js';
 import { loginCommand } from './login-command.js';
@@ -26,9 +27,8 @@ export interface LoginOptions {
  * context's profile: what `svc login` does once it knows the server, and what a command does when the
  * user agrees to log in again (auth/relogin.ts).
  */
-export async function signIn(ctx: Context, server: string, options: LoginOptions): Promise<StoredProfile> {
+export async function signIn(ctx: BaseContext, server: string, options: LoginOptions): Promise<StoredProfile> {
   const { io, globals } = ctx;
-  const child: Context = { ...ctx, globals: { ...globals, server }, env: { ...ctx.env, SVC_TOKEN: '' } };
 
   let method: LoginMethod;
   let issuer: string | null = null;
@@ -75,17 +75,19 @@ export async function signIn(ctx: Context, server: string, options: LoginOptions
 
   const entry: Omit<StoredProfile, 'updated_at'> = { server, issuer, client_id: clientId, method, ...tokens, username: null };
   // Check the credential against the server before keeping it.
-  const me = await whoIs(child, entry);
+  const me = await whoIs(ctx, entry);
   const stored = await (await ctx.store()).put(globals.profile, { ...entry, username: me });
   io.err(`Logged in to ${server} as ${me ?? 'unknown'} (profile ${globals.profile}, ${method}).\n`);
   return stored;
 }
 
-async function whoIs(ctx: Context, entry: Omit<StoredProfile, 'updated_at'>): Promise<string | null> {
-  const probe: Context = { ...ctx, env: { ...ctx.env, SVC_TOKEN: entry.access_token } };
+/** The new credential's username by `GET /auth/me`, sent with that credential itself (not SVC_TOKEN, not the stored one). */
+async function whoIs(ctx: BaseContext, entry: Omit<StoredProfile, 'updated_at'>): Promise<string | null> {
+  const credentials = fixedCredential({ accessToken: entry.access_token, server: entry.server });
+  const client = new ApiClient({ globals: ctx.globals, signal: ctx.signal, credentials: async () => credentials });
   let response;
   try {
-    response = await new ApiClient(probe).request({ method: 'GET', path: '/auth/me' });
+    response = await client.request({ method: 'GET', path: '/auth/me' });
   } catch (err) {
     if (!(err instanceof ApiError) || err.kind !== 'auth_required') throw err;
     throw new CliError('auth_required', `${entry.server} refused the new credential: ${err.message}`, {

@@ -1,119 +1,74 @@
-import { Command, Option } from 'commander';
-import type { Context } from '../runtime/context.js';
-import { registerAdminCommands } from './registry-admin.js';
-import { registerWebhooks } from './webhooks/registry.js';
+import type { Command } from 'commander';
+import { buildCommandTree, type CommandTree, type VerbEntry } from './command-tree.js';
+import type { Dispatch } from './verb.js';
+
+/** The groups that are only groups (no verb of their own), by their help's description. */
+const GROUPS: Readonly<Record<string, string>> = {
+  auth: 'Inspect and use the stored credential.',
+  orgs: 'Organizations.',
+  members: 'Members of an organization (--org ORG).',
+  'idp-mappings': 'IdP group mappings of the organization given by --org.',
+  tokens: 'Personal access tokens.',
+  webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
+};
+
+const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
 
 /**
- * Every command's name, flags and help, and how to load it. The module holding a command's parse
- * and run functions is imported only when that command runs, so `svc --help` and `svc --version`
- * load neither openid-client nor any command.
+ * Which verbs exist, in the order help lists them, and where each one's module is. A module holds the
+ * verb's flags and help (`define`), its parse and run functions (commands/verb.ts); it is imported
+ * only when the verb runs or a help lists it, so `svc whoami` loads one command module and none of
+ * openid-client, and Ink loads only under the interactive matrix.
  */
-export type Runner = (args: { positionals: string[]; raw: Record<string, unknown>; ctx: Context }) => Promise<void>;
-export type Dispatch = (run: () => Promise<Runner>) => (...commanderArgs: unknown[]) => Promise<void>;
+const VERBS: readonly VerbEntry[] = [
+  verb('login', () => import('./auth/login.js')),
+  verb('logout', () => import('./auth/logout.js')),
+  verb('whoami', () => import('./auth/whoami.js')),
+  verb('auth status', () => import('./auth/status.js')),
+  verb('auth token', () => import('./auth/token.js')),
+  verb('api', () => import('./api/request.js')),
+  verb('perms', () => import('./perms/perms.js')),
+  verb('perms browse', () => import('./perms/browse.js')),
+  verb('perms actions', () => import('./perms/actions.js')),
+  verb('perms routes', () => import('./perms/routes.js')),
+  verb('perms set-action', () => import('./perms/set-action.js')),
+  verb('perms clear-action', () => import('./perms/clear-action.js')),
+  verb('perms set-route', () => import('./perms/set-route.js')),
+  verb('perms clear-route', () => import('./perms/clear-route.js')),
+  verb('perms explain', () => import('./perms/explain.js')),
+  verb('orgs list', () => import('./orgs/list.js')),
+  verb('orgs get', () => import('./orgs/get.js')),
+  verb('orgs create', () => import('./orgs/create.js')),
+  verb('orgs update', () => import('./orgs/update.js')),
+  verb('orgs delete', () => import('./orgs/delete.js')),
+  verb('members list', () => import('./members/list.js')),
+  verb('members add', () => import('./members/add.js')),
+  verb('members set-role', () => import('./members/set-role.js')),
+  verb('members remove', () => import('./members/remove.js')),
+  verb('idp-mappings list', () => import('./idp-mappings/list.js')),
+  verb('idp-mappings add', () => import('./idp-mappings/add.js')),
+  verb('idp-mappings update', () => import('./idp-mappings/update.js')),
+  verb('idp-mappings remove', () => import('./idp-mappings/remove.js')),
+  verb('idp-mappings preview', () => import('./idp-mappings/preview.js')),
+  verb('tokens create', () => import('./tokens/create.js')),
+  verb('tokens list', () => import('./tokens/list.js')),
+  verb('tokens revoke', () => import('./tokens/revoke.js')),
+  verb('tokens revoke-user', () => import('./tokens/revoke-user.js')),
+  verb('webhooks create', () => import('./webhooks/create.js')),
+  verb('webhooks list', () => import('./webhooks/list.js')),
+  verb('webhooks get', () => import('./webhooks/get.js')),
+  verb('webhooks update', () => import('./webhooks/update.js')),
+  verb('webhooks delete', () => import('./webhooks/delete.js')),
+  verb('webhooks restore', () => import('./webhooks/restore.js')),
+  verb('webhooks purge', () => import('./webhooks/purge.js')),
+  verb('webhooks rotate-secret', () => import('./webhooks/rotate-secret.js')),
+  verb('webhooks test', () => import('./webhooks/test.js')),
+  verb('webhooks deliveries', () => import('./webhooks/deliveries.js')),
+  verb('webhooks send', () => import('./webhooks/send.js')),
+  verb('completion', () => import('./completion/script.js')),
+];
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-export function registerCommands(program: Command, dispatch: Dispatch): void {
-  program
-    .command('login')
-    .description('Log in to an svc server (device grant over SSH or without a display, else the browser).')
-    .option('--device', 'use the device grant (a code to enter on another device)')
-    .option('--no-browser', 'print the URL but do not open a browser')
-    .option('--timeout <seconds>', 'give up waiting for the sign-in after this long', '300')
-    .option('--callback-port <port>', 'fixed loopback port for the browser redirect (providers that pin ports)')
-    .option('--client-credentials', 'log in as an automation client (client id and secret)')
-    .option('--client-id <id>', 'client id for --client-credentials (env SVC_CLIENT_ID)')
-    .option('--client-secret <secret>', 'client secret for --client-credentials (env SVC_CLIENT_SECRET); never stored')
-    .option('--with-token', 'read a token (a personal access token) from standard input')
-    .action(
-      dispatch(async () => {
-        const m = await import('./auth/login.js');
-        return ({ raw, ctx }) => m.runLogin(m.parseLoginOptions(raw, ctx.env), ctx);
-      }),
-    );
-
-  program
-    .command('logout')
-    .description("Revoke the profile's refresh token at the provider and forget the stored credential.")
-    .action(
-      dispatch(async () => {
-        const m = await import('./auth/logout.js');
-        return ({ raw, ctx }) => m.runLogout(m.parseLogoutOptions(raw), ctx);
-      }),
-    );
-
-  program
-    .command('whoami')
-    .description('Show who the credential stands for (GET /auth/me).')
-    .option('--json', 'print JSON')
-    .action(
-      dispatch(async () => {
-        const m = await import('./auth/whoami.js');
-        return ({ raw, ctx }) => m.runWhoami(m.parseWhoamiOptions(raw), ctx);
-      }),
-    );
-
-  const auth = program.command('auth').description('Inspect and use the stored credential.');
-  auth
-    .command('status')
-    .description('Who is logged in, to which server, where the credential comes from, and its expiry.')
-    .option('--json', 'print JSON')
-    .action(
-      dispatch(async () => {
-        const m = await import('./auth/status.js');
-        return ({ raw, ctx }) => m.runStatus(m.parseStatusOptions(raw), ctx);
-      }),
-    );
-  auth
-    .command('token')
-    .description('Print the access token on standard output (renewed first when nearly expired).')
-    .action(
-      dispatch(async () => {
-        const m = await import('./auth/token.js');
-        return ({ raw, ctx }) => m.runToken(m.parseTokenOptions(raw), ctx);
-      }),
-    );
-
-  program
-    .command('api')
-    .description('Call the API and print the JSON answer, like `gh api`.')
-    .argument('<method>', 'HTTP method')
-    .argument('<path>', 'path on the server, e.g. /auth/me')
-    .addOption(
-      new Option(
-        '-F, --field <key=value>',
-        'typed field (true, false, null, numbers, @file); query of a GET, JSON body otherwise',
-      ).argParser(collect),
-    )
-    .addOption(new Option('-f, --raw-field <key=value>', 'string field').argParser(collect))
-    .option('--input <file>', 'request body from a file, or - for standard input')
-    .addOption(new Option('-H, --header <key:value>', 'extra request header').argParser(collect))
-    .option('--jq <expr>', 'print what the jq filter makes of the answer (strings raw), e.g. .items[].id')
-    .option('-i, --include', 'print the status line and headers before the body')
-    .option('--paginate', 'follow the pages of a list (offset or cursor) and print all items as one answer')
-    .action(
-      dispatch(async () => {
-        const m = await import('./api/request.js');
-        return ({ positionals, raw, ctx }) => m.runApi(m.parseApiOptions(positionals[0]!, positionals[1]!, raw), ctx);
-      }),
-    );
-
-  registerAdminCommands(program, dispatch);
-  registerWebhooks(program, dispatch);
-
-  program
-    .command('completion')
-    .description('Print the shell completion script (bash, zsh or fish) for every command and flag.')
-    .argument('<shell>', 'bash, zsh or fish')
-    .addHelpText(
-      'after',
-      '\nbash: source <(svc completion bash)   zsh: source <(svc completion zsh)   fish: svc completion fish > ~/.config/fish/completions/svc.fish',
-    )
-    .action(
-      dispatch(async () => {
-        const m = await import('./completion/script.js');
-        // The whole program, registered by now: the script lists every command, this one included.
-        return async ({ positionals, ctx }) => m.runCompletion(m.parseCompletionShell(positionals[0]), program, ctx);
-      }),
-    );
+/** Makes every command of svc under `program`, by name; `prepare` defines what a command line needs. */
+export function registerCommands(program: Command, dispatch: Dispatch): CommandTree {
+  return buildCommandTree(program, VERBS, GROUPS, dispatch);
 }

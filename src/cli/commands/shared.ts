@@ -1,4 +1,12 @@
+import type { Command } from 'commander';
 import { usageError } from '../errors.js';
+
+/** Flags many verbs declare alike (in their `define`). */
+export const jsonFlag = (command: Command) => command.option('--json', "print JSON (the API's field names)");
+export const yesFlag = (command: Command) => command.option('-y, --yes', 'do not ask for confirmation (required without a terminal)');
+
+/** A repeatable flag's values, in order (commander's argParser). */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** What every verb of the admin groups reads from its flags besides its own. */
 export const flag = {
@@ -20,6 +28,9 @@ export function orgOf(raw: Record<string, unknown>, positional?: string): string
 export const enc = encodeURIComponent;
 
 export const ORG_ROLES = ['viewer', 'auditor', 'approver', 'operator', 'admin'] as const;
+
+/** The roles as a flag's help names them. */
+export const ROLES_HELP = ORG_ROLES.join('|');
 
 export function roleOf(value: string | undefined, flagName: string): string | undefined {
   if (value === undefined) return undefined;

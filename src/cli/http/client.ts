@@ -1,9 +1,7 @@
 import { SVC_VERSION } from '../../shared/version.js';
-import { activeCredential, type ActiveCredential } from '../auth/session.js';
 import { ApiError, CliError } from '../errors.js';
-import type { Context } from '../runtime/context.js';
-import { loginCommand } from '../auth/login-command.js';
 import { jsonBody } from './answer.js';
+import type { Credential, CredentialSource } from './credential-source.js';
 import { unreachable } from './network-error.js';
 import { isOrganizationRefusal, namedOrganization, organizationRefusal } from './org-refusal.js';
 
@@ -57,21 +55,36 @@ function problemOf(response: Response, body: unknown): ApiError {
   });
 }
 
+/** What a client is made from; a command's `Context` is one (runtime/context.ts makes its client so). */
+export interface ClientContext {
+  /** `--org`, sent as X-Org-Id. */
+  readonly globals: { readonly org: string | undefined };
+  /** Ctrl-C: aborts the request in flight. */
+  readonly signal: AbortSignal;
+  /** Where the bearer comes from; asked on the first request, not before. */
+  credentials(): Promise<CredentialSource>;
+}
+
 /**
- * The daemon's API as the CLI calls it: the bearer of the active credential, `X-Org-Id` from
- * `--org`, and a non-2xx answer thrown as an `ApiError` with the problem's code and request id.
+ * The daemon's API as the CLI calls it: the bearer of the context's credential source, `X-Org-Id`
+ * from `--org`, and a non-2xx answer thrown as an `ApiError` with the problem's code and request id.
+ * `transport` sends the requests (fetch; a test's stub, as cli/cli's tests stub the HTTP transport).
  */
 export class ApiClient {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly ctx: ClientContext,
+    private readonly transport: typeof fetch = fetch,
+  ) {}
 
   async request(request: ApiRequest): Promise<ApiResponse> {
-    let credential = await activeCredential(this.ctx);
+    const credentials = await this.ctx.credentials();
+    let credential = await credentials.current();
     let response = await this.#send(credential, request);
-    // A stored token the server calls expired (clock skew, revoked session): renew once and retry.
-    if (response.status === 401 && credential.source.kind === 'file') {
-      const body = await readBody(response.clone());
-      if ((body as { code?: unknown } | null)?.code === 'token_expired') {
-        credential = await activeCredential(this.ctx, { force: true });
+    // A token the server calls expired (clock skew, revoked session): renew once, if the source can, and retry.
+    if (response.status === 401 && ((await readBody(response.clone())) as { code?: unknown } | null)?.code === 'token_expired') {
+      const renewed = await credentials.renewed();
+      if (renewed !== undefined) {
+        credential = renewed;
         response = await this.#send(credential, request);
       }
     }
@@ -83,26 +96,16 @@ export class ApiClient {
         this.#send(credential, { method: 'GET', path: '/auth/me' }),
       );
     }
-    if (error.kind !== 'auth_required') throw error;
-    const stored = credential.stored;
-    const hint =
-      credential.source.kind === 'env'
-        ? 'SVC_TOKEN is set and was refused; unset it or set a valid token'
-        : loginCommand({
-            profile: this.ctx.globals.profile,
-            server: credential.server,
-            method: stored?.method,
-            clientId: stored?.client_id,
-          });
+    if (error.kind !== 'auth_required' || credential.refusedHint === undefined) throw error;
     throw new ApiError(error.message, {
       status: error.status!,
       code: error.code!,
       ...(error.requestId ? { requestId: error.requestId } : {}),
-      hint,
+      hint: credential.refusedHint,
     });
   }
 
-  async #send(credential: ActiveCredential, request: ApiRequest): Promise<Response> {
+  async #send(credential: Credential, request: ApiRequest): Promise<Response> {
     const url = new URL(request.path.replace(/^\/?/, '/'), `${credential.server}/`);
     for (const [key, value] of Object.entries(request.query ?? {})) for (const v of [value].flat()) url.searchParams.append(key, v);
     const headers = new Headers({ accept: 'application/json', 'user-agent': `svc/${SVC_VERSION}` });
@@ -115,7 +118,12 @@ export class ApiClient {
     }
     for (const [key, value] of Object.entries(request.headers ?? {})) headers.set(key, value);
     try {
-      return await fetch(url, { method: request.method, headers, ...(body === undefined ? {} : { body }), signal: this.ctx.signal });
+      return await this.transport(url, {
+        method: request.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        signal: this.ctx.signal,
+      });
     } catch (err) {
       if (this.ctx.signal.aborted) throw new CliError('interrupted', 'interrupted');
       throw unreachable(url, err);

@@ -1,51 +1,51 @@
 import type { CredentialStore } from '../auth/store.js';
+import { ApiClient } from '../http/client.js';
+import type { CredentialSource } from '../http/credential-source.js';
+import type { BaseContext, GlobalOptions } from './base-context.js';
 import type { IO } from './io.js';
 
-/** Options every command takes (from the root command), after the environment is applied. */
-export interface GlobalOptions {
-  /** `--profile`, else SVC_PROFILE, else `default`. */
-  readonly profile: string;
-  /** `--server`, else SVC_SERVER; undefined means the profile's stored server. */
-  readonly server: string | undefined;
-  /** `--org`: sent as X-Org-Id. */
-  readonly org: string | undefined;
-}
+export type { BaseContext, GlobalOptions } from './base-context.js';
 
 /**
- * What a run function may use, made lazily (cli/cli's factory): nothing here opens a file or the
- * network until asked.
+ * What a run function may use, made lazily (cli/cli's `cmdutil.Factory`): nothing here opens a file
+ * or the network until asked, and a test may hand in its own credential source or client.
  */
-export interface Context {
-  readonly io: IO;
-  readonly env: NodeJS.ProcessEnv;
-  readonly globals: GlobalOptions;
-  /** Aborted by Ctrl-C. */
-  readonly signal: AbortSignal;
-  /** The credential store (loaded on first use: it brings the file system and the lock). */
-  store(): Promise<CredentialStore>;
+export interface Context extends BaseContext {
+  /** Where requests' bearer comes from: SVC_TOKEN, else the profile's stored credential (auth/session.ts). */
+  credentials(): Promise<CredentialSource>;
+  /** The API client with this context's credentials and `--org` (cli/cli's `f.HttpClient()`), made on first use. */
+  apiClient(): ApiClient;
 }
 
-export function normalizeServer(server: string): string {
-  let url: URL;
-  try {
-    url = new URL(/^https?:\/\//.test(server) ? server : `https://${server}`);
-  } catch {
-    throw new TypeError(`not a server URL: ${server}`);
-  }
-  return url.toString().replace(/\/+$/, '');
+/** What a test puts in place of the real thing. */
+export interface ContextOverrides {
+  readonly credentials?: CredentialSource;
+  /** Makes the client (e.g. `new ApiClient(ctx, stubTransport)`). */
+  readonly apiClient?: (ctx: Context) => ApiClient;
 }
 
-export function parseGlobals(raw: { profile?: unknown; server?: unknown; org?: unknown }, env: NodeJS.ProcessEnv): GlobalOptions {
-  const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-  const server = str(raw.server) ?? str(env.SVC_SERVER);
-  return {
-    profile: str(raw.profile) ?? str(env.SVC_PROFILE) ?? 'default',
-    server: server === undefined ? undefined : normalizeServer(server),
-    org: str(raw.org),
-  };
-}
-
-export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, signal: AbortSignal): Context {
+export function createContext(
+  io: IO,
+  env: NodeJS.ProcessEnv,
+  globals: GlobalOptions,
+  signal: AbortSignal,
+  overrides: ContextOverrides = {},
+): Context {
   let store: Promise<CredentialStore> | undefined;
-  return { io, env, globals, signal, store: () => (store ??= import('../auth/store.js').then((m) => new m.CredentialStore(env))) };
+  let credentials: Promise<CredentialSource> | undefined;
+  let client: ApiClient | undefined;
+  const ctx: Context = {
+    io,
+    env,
+    globals,
+    signal,
+    store: () => (store ??= import('../auth/store.js').then((m) => new m.CredentialStore(env))),
+    credentials: () =>
+      (credentials ??=
+        overrides.credentials === undefined
+          ? import('../auth/session.js').then((m) => m.sessionCredentials(ctx))
+          : Promise.resolve(overrides.credentials)),
+    apiClient: () => (client ??= overrides.apiClient?.(ctx) ?? new ApiClient(ctx)),
+  };
+  return ctx;
 }

@@ -1,8 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
 import { CliError, usageError } from '../../errors.js';
-import { ApiClient, type ApiResponse } from '../../http/client.js';
+import type { ApiResponse } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, readStdin } from '../../runtime/io.js';
+import { collect } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { isPage, mergePages, nextPageQuery, type Page } from './pages.js';
 
 export interface ApiOptions {
@@ -28,6 +31,27 @@ function splitPair(text: string, separator: string, flag: string): [string, stri
   if (at <= 0) throw usageError(`${flag} takes key${separator}value, not "${text}"`);
   return [text.slice(0, at).trim(), text.slice(at + 1).trim()];
 }
+
+export function define(command: Command): void {
+  command
+    .description('Call the API and print the JSON answer, like `gh api`.')
+    .argument('<method>', 'HTTP method')
+    .argument('<path>', 'path on the server, e.g. /auth/me')
+    .addOption(
+      new Option(
+        '-F, --field <key=value>',
+        'typed field (true, false, null, numbers, @file); query of a GET, JSON body otherwise',
+      ).argParser(collect),
+    )
+    .addOption(new Option('-f, --raw-field <key=value>', 'string field').argParser(collect))
+    .option('--input <file>', 'request body from a file, or - for standard input')
+    .addOption(new Option('-H, --header <key:value>', 'extra request header').argParser(collect))
+    .option('--jq <expr>', 'print what the jq filter makes of the answer (strings raw), e.g. .items[].id')
+    .option('-i, --include', 'print the status line and headers before the body')
+    .option('--paginate', 'follow the pages of a list (offset or cursor) and print all items as one answer');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runApi(parseApiOptions(positionals[0]!, positionals[1]!, raw), ctx);
 
 /** Only parses: METHOD PATH and the repeated flags. */
 export function parseApiOptions(method: string, path: string, raw: Record<string, unknown>): ApiOptions {
@@ -98,7 +122,7 @@ export async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
       body = object;
     }
   }
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const { path, query } = splitQuery(options.path, fieldQuery);
   const send = async (pageQuery: Record<string, string[]>) => {
     const response = await client.request({ method: options.method, path, query: pageQuery, body, headers: { ...options.headers } });

@@ -1,10 +1,28 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import { resolveServer } from '../../auth/session.js';
-import { signIn, type LoginOptions } from '../../auth/sign-in.js';
+import type { LoginOptions } from '../../auth/sign-in.js';
 import { prompt } from '../../runtime/io.js';
-import { normalizeServer, type Context } from '../../runtime/context.js';
+import { normalizeServer } from '../../runtime/base-context.js';
+import type { Context } from '../../runtime/context.js';
+import type { Invoke } from '../verb.js';
 
 export type { LoginOptions } from '../../auth/sign-in.js';
+
+export function define(command: Command): void {
+  command
+    .description('Log in to an svc server (device grant over SSH or without a display, else the browser).')
+    .option('--device', 'use the device grant (a code to enter on another device)')
+    .option('--no-browser', 'print the URL but do not open a browser')
+    .option('--timeout <seconds>', 'give up waiting for the sign-in after this long', '300')
+    .option('--callback-port <port>', 'fixed loopback port for the browser redirect (providers that pin ports)')
+    .option('--client-credentials', 'log in as an automation client (client id and secret)')
+    .option('--client-id <id>', 'client id for --client-credentials (env SVC_CLIENT_ID)')
+    .option('--client-secret <secret>', 'client secret for --client-credentials (env SVC_CLIENT_SECRET); never stored')
+    .option('--with-token', 'read a token (a personal access token) from standard input');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runLogin(parseLoginOptions(raw, ctx.env), ctx);
 
 /** Only parses: commander's values and the environment into options, refusing contradictions. */
 export function parseLoginOptions(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): LoginOptions {
@@ -46,5 +64,7 @@ async function serverFor(ctx: Context): Promise<string> {
 }
 
 export async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
+  // Sign-in checks the server's answers with zod: loaded to log in, not with the flags (`svc --help` defines them).
+  const { signIn } = await import('../../auth/sign-in.js');
   await signIn(ctx, await serverFor(ctx), options);
 }

@@ -1,9 +1,17 @@
+import type { Command } from 'commander';
 import { revokeRefreshToken, type Revocation } from '../../auth/revoke.js';
 import { DamagedCredentialsError } from '../../auth/store.js';
 import type { Context } from '../../runtime/context.js';
 import { styles } from '../../runtime/io.js';
+import type { Invoke } from '../verb.js';
 
 export interface LogoutOptions {}
+
+export function define(command: Command): void {
+  command.description("Revoke the profile's refresh token at the provider and forget the stored credential.");
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runLogout(parseLogoutOptions(raw), ctx);
 
 export function parseLogoutOptions(_raw: Record<string, unknown>): LogoutOptions {
   return {};

@@ -1,13 +1,20 @@
+import type { Command } from 'commander';
 import { loginCommand } from '../../auth/login-command.js';
 import { activeCredential } from '../../auth/session.js';
 import { CliError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
+import type { Invoke } from '../verb.js';
 
 export interface StatusOptions {
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  command.description('Who is logged in, to which server, where the credential comes from, and its expiry.').option('--json', 'print JSON');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runStatus(parseStatusOptions(raw), ctx);
 
 export function parseStatusOptions(raw: Record<string, unknown>): StatusOptions {
   return { json: raw.json === true };
@@ -36,7 +43,7 @@ export async function runStatus(options: StatusOptions, ctx: Context): Promise<v
   let user: AuthStatus['user'] = null;
   let error: string | null = null;
   try {
-    const me = (await new ApiClient(ctx).request({ method: 'GET', path: '/auth/me' })).body as { sub: string; username: string };
+    const me = (await ctx.apiClient().request({ method: 'GET', path: '/auth/me' })).body as { sub: string; username: string };
     user = { sub: me.sub, username: me.username };
   } catch (err) {
     if (!(err instanceof CliError) || err.kind !== 'auth_required') throw err;
@@ -47,9 +54,9 @@ export async function runStatus(options: StatusOptions, ctx: Context): Promise<v
     profile: ctx.globals.profile,
     server: credential.server,
     logged_in: user !== null,
-    credential_source: credential.source.kind,
-    credential_location: credential.source.kind === 'env' ? credential.source.variable : credential.source.path,
-    method: credential.source.kind === 'env' ? 'token' : (stored?.method ?? null),
+    credential_source: credential.origin.kind,
+    credential_location: credential.origin.kind === 'env' ? credential.origin.variable : credential.origin.path,
+    method: credential.origin.kind === 'env' ? 'token' : (stored?.method ?? null),
     issuer: stored?.issuer ?? null,
     client_id: stored?.client_id ?? null,
     expires_at: stored?.expires_at ?? null,

@@ -1,10 +1,17 @@
-import { ApiClient } from '../../http/client.js';
+import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
+import type { Invoke } from '../verb.js';
 
 export interface WhoamiOptions {
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  command.description('Show who the credential stands for (GET /auth/me).').option('--json', 'print JSON');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runWhoami(parseWhoamiOptions(raw), ctx);
 
 export function parseWhoamiOptions(raw: Record<string, unknown>): WhoamiOptions {
   return { json: raw.json === true };
@@ -22,7 +29,7 @@ interface Me {
 
 /** `GET /auth/me`: with --json the daemon's body as is (its field names are the API's). */
 export async function runWhoami(options: WhoamiOptions, ctx: Context): Promise<void> {
-  const me = (await new ApiClient(ctx).request({ method: 'GET', path: '/auth/me' })).body as Me;
+  const me = (await ctx.apiClient().request({ method: 'GET', path: '/auth/me' })).body as Me;
   if (options.json) {
     printJson(ctx.io, me);
     return;

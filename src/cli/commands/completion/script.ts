@@ -1,9 +1,23 @@
 import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
+import type { Invoke } from '../verb.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
+
+export function define(command: Command): void {
+  command
+    .description('Print the shell completion script (bash, zsh or fish) for every command and flag.')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText(
+      'after',
+      '\nbash: source <(svc completion bash)   zsh: source <(svc completion zsh)   fish: svc completion fish > ~/.config/fish/completions/svc.fish',
+    );
+}
+
+export const invoke: Invoke = async ({ positionals, ctx, commandTree }) =>
+  runCompletion(parseCompletionShell(positionals[0]), await commandTree(), ctx);
 
 export function parseCompletionShell(shell: string | undefined): Shell {
   if ((SHELLS as readonly (string | undefined)[]).includes(shell)) return shell as Shell;

@@ -1,8 +1,9 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag, orgOf, roleOf } from '../shared.js';
+import { enc, flag, jsonFlag, orgOf, roleOf, ROLES_HELP } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import type { Mapping } from './types.js';
 
 export interface MappingsAddOptions {
@@ -14,6 +15,16 @@ export interface MappingsAddOptions {
   readonly active: boolean;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description('Map a claim value to a role in the organization.'))
+    .option('--claim <claim>', 'the claim (must be the configured group claim)', 'groups')
+    .option('--value <value>', 'the claim value, exactly as the provider emits it (e.g. /Network-Ops)')
+    .option('--role <role>', ROLES_HELP)
+    .option('--no-active', 'create it inactive');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runMappingsAdd(parseMappingsAddOptions(raw), ctx);
 
 export function parseMappingsAddOptions(raw: Record<string, unknown>): MappingsAddOptions {
   const org = orgOf(raw);
@@ -29,7 +40,7 @@ export function parseMappingsAddOptions(raw: Record<string, unknown>): MappingsA
 /** `POST /orgs/{org_ref}/idp-mappings`, with `X-Org-Id` naming the same organization (the API asks for both). */
 export async function runMappingsAdd(options: MappingsAddOptions, ctx: Context): Promise<void> {
   const mapping = (
-    await new ApiClient(ctx).request({
+    await ctx.apiClient().request({
       method: 'POST',
       path: `/orgs/${enc(options.org)}/idp-mappings`,
       headers: { 'x-org-id': options.org },

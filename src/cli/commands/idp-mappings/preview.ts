@@ -1,9 +1,10 @@
+import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { enc, flag, orgOf } from '../shared.js';
+import { collect, enc, flag, jsonFlag, orgOf } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import type { SyncPreview as Preview } from '../../../shared/api/idp-mappings.js';
 
 export interface MappingsPreviewOptions {
@@ -14,6 +15,14 @@ export interface MappingsPreviewOptions {
   readonly json: boolean;
 }
 
+export function define(command: Command): void {
+  jsonFlag(command.description('What a login of a user carrying the given group values would change (writes nothing).'))
+    .option('--user <username>', 'the user')
+    .addOption(new Option('--group <value>', 'a claim value the login carries (repeat)').argParser(collect));
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runMappingsPreview(parseMappingsPreviewOptions(raw), ctx);
+
 export function parseMappingsPreviewOptions(raw: Record<string, unknown>): MappingsPreviewOptions {
   const user = flag.string(raw, 'user');
   if (user === undefined) throw usageError('svc idp-mappings preview needs a user', 'pass --user USERNAME');
@@ -23,8 +32,7 @@ export function parseMappingsPreviewOptions(raw: Record<string, unknown>): Mappi
 /** `GET /orgs/{org_ref}/idp-mappings?preview_user=&groups=…`: what that login would change, writing nothing. */
 export async function runMappingsPreview(options: MappingsPreviewOptions, ctx: Context): Promise<void> {
   const query = { preview_user: options.user, ...(options.groups.length > 0 ? { groups: options.groups } : {}) };
-  const preview = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}/idp-mappings`, query }))
-    .body as Preview;
+  const preview = (await ctx.apiClient().request({ method: 'GET', path: `/orgs/${enc(options.org)}/idp-mappings`, query })).body as Preview;
   if (options.json) return printJson(ctx.io, preview);
   ctx.io.err(
     `A login of ${preview.user.username} with ${preview.claim} [${options.groups.join(', ')}] (${preview.authoritative ? 'authoritative' : 'additive'} sync):\n`,

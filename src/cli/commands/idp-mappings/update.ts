@@ -1,8 +1,9 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag, orgOf, roleOf } from '../shared.js';
+import { enc, flag, jsonFlag, orgOf, roleOf, ROLES_HELP } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { activeFlag, type Mapping } from './types.js';
 
 export interface MappingsUpdateOptions {
@@ -11,6 +12,15 @@ export interface MappingsUpdateOptions {
   readonly changes: { role?: string; is_active?: boolean };
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description("Change a mapping's role or (in)activate it.").argument('<id>', 'mapping id'))
+    .option('--role <role>', ROLES_HELP)
+    .option('--active', 'activate')
+    .option('--no-active', 'deactivate');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runMappingsUpdate(parseMappingsUpdateOptions(positionals[0]!, raw), ctx);
 
 export function parseMappingsUpdateOptions(id: string, raw: Record<string, unknown>): MappingsUpdateOptions {
   const changes: MappingsUpdateOptions['changes'] = {};
@@ -26,7 +36,7 @@ export function parseMappingsUpdateOptions(id: string, raw: Record<string, unkno
 /** `PATCH /orgs/{org_ref}/idp-mappings/{mapping_id}`. */
 export async function runMappingsUpdate(options: MappingsUpdateOptions, ctx: Context): Promise<void> {
   const mapping = (
-    await new ApiClient(ctx).request({
+    await ctx.apiClient().request({
       method: 'PATCH',
       path: `/orgs/${enc(options.org)}/idp-mappings/${enc(options.id)}`,
       body: options.changes,

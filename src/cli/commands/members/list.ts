@@ -1,10 +1,11 @@
-import { ApiClient } from '../../http/client.js';
+import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
 import { pageNumber } from '../orgs/list.js';
 import type { Member, Page } from '../orgs/types.js';
-import { enc, flag, orgOf } from '../shared.js';
+import { enc, flag, jsonFlag, orgOf } from '../shared.js';
+import type { Invoke } from '../verb.js';
 
 export interface MembersListOptions {
   readonly org: string;
@@ -12,6 +13,14 @@ export interface MembersListOptions {
   readonly limit: number | undefined;
   readonly offset: number | undefined;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description('Members of the organization.').argument('[org]', 'id or slug (default: --org)'))
+    .option('--limit <n>', 'at most this many (1-500)')
+    .option('--offset <n>', 'skip this many');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runMembersList(parseMembersListOptions(positionals[0], raw), ctx);
 
 export function parseMembersListOptions(org: string | undefined, raw: Record<string, unknown>): MembersListOptions {
   return { org: orgOf(raw, org), json: flag.json(raw), limit: pageNumber(raw, 'limit'), offset: pageNumber(raw, 'offset') };
@@ -22,7 +31,7 @@ export async function runMembersList(options: MembersListOptions, ctx: Context):
   const query: Record<string, string> = {};
   if (options.limit !== undefined) query.limit = String(options.limit);
   if (options.offset !== undefined) query.offset = String(options.offset);
-  const page = (await new ApiClient(ctx).request({ method: 'GET', path: `/orgs/${enc(options.org)}/members`, query })).body as Page<Member>;
+  const page = (await ctx.apiClient().request({ method: 'GET', path: `/orgs/${enc(options.org)}/members`, query })).body as Page<Member>;
   if (options.json) return printJson(ctx.io, page);
   printTable<Member>(
     ctx.io,

@@ -1,9 +1,10 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import type { Member } from '../orgs/types.js';
-import { enc, flag, orgOf, roleOf } from '../shared.js';
+import { enc, flag, jsonFlag, orgOf, roleOf, ROLES_HELP } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { memberId } from './resolve.js';
 
 export interface MembersSetRoleOptions {
@@ -13,6 +14,18 @@ export interface MembersSetRoleOptions {
   readonly json: boolean;
 }
 
+export function define(command: Command): void {
+  jsonFlag(
+    command
+      .description("Change a member's role in the organization given by --org.")
+      .argument('<user>', 'username or user id')
+      .argument('<role>', ROLES_HELP),
+  );
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) =>
+  runMembersSetRole(parseMembersSetRoleOptions(positionals[0]!, positionals[1]!, raw), ctx);
+
 export function parseMembersSetRoleOptions(user: string, role: string, raw: Record<string, unknown>): MembersSetRoleOptions {
   const checked = roleOf(role, 'ROLE');
   if (checked === undefined) throw usageError('a role is needed');
@@ -21,7 +34,7 @@ export function parseMembersSetRoleOptions(user: string, role: string, raw: Reco
 
 /** `PATCH /orgs/{org_ref}/members/{user_id}`; an `idp` membership edited by hand becomes `manual`. */
 export async function runMembersSetRole(options: MembersSetRoleOptions, ctx: Context): Promise<void> {
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await memberId(client, options.org, options.user);
   const member = (
     await client.request({ method: 'PATCH', path: `/orgs/${enc(options.org)}/members/${enc(id)}`, body: { role: options.role } })

@@ -1,8 +1,9 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { flag } from '../shared.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import type { Org } from './types.js';
 
 export interface OrgsCreateOptions {
@@ -11,6 +12,18 @@ export interface OrgsCreateOptions {
   readonly description: string | undefined;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(
+    command
+      .description('Create an organization (the slug cannot change later).')
+      .argument('<slug>', 'lower-case letters and digits, hyphen-separated'),
+  )
+    .option('--name <name>', 'display name (required)')
+    .option('--description <text>', 'description');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runOrgsCreate(parseOrgsCreateOptions(positionals[0]!, raw), ctx);
 
 export function parseOrgsCreateOptions(slug: string, raw: Record<string, unknown>): OrgsCreateOptions {
   const name = flag.string(raw, 'name');
@@ -25,7 +38,7 @@ export async function runOrgsCreate(options: OrgsCreateOptions, ctx: Context): P
     name: options.name,
     ...(options.description === undefined ? {} : { description: options.description }),
   };
-  const org = (await new ApiClient(ctx).request({ method: 'POST', path: '/orgs', body })).body as Org;
+  const org = (await ctx.apiClient().request({ method: 'POST', path: '/orgs', body })).body as Org;
   if (options.json) printJson(ctx.io, org);
   else ctx.io.err(`Created organization ${org.slug} (${org.id}).\n`);
 }

@@ -1,12 +1,19 @@
-import { ApiClient } from '../../http/client.js';
+import type { Command } from 'commander';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
-import { enc, flag } from '../shared.js';
+import { enc, flag, yesFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 
 export interface OrgsDeleteOptions {
   readonly org: string;
   readonly yes: boolean;
 }
+
+export function define(command: Command): void {
+  yesFlag(command.description('Delete an organization with its members, IdP mappings and tokens.').argument('<org>', 'id or slug'));
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runOrgsDelete(parseOrgsDeleteOptions(positionals[0]!, raw), ctx);
 
 export function parseOrgsDeleteOptions(org: string, raw: Record<string, unknown>): OrgsDeleteOptions {
   return { org, yes: flag.yes(raw) };
@@ -15,6 +22,6 @@ export function parseOrgsDeleteOptions(org: string, raw: Record<string, unknown>
 /** `DELETE /orgs/{org_ref}`: with its memberships, IdP mappings and tokens. */
 export async function runOrgsDelete(options: OrgsDeleteOptions, ctx: Context): Promise<void> {
   await confirmDestructive(ctx.io, `Delete organization ${options.org} with its members, IdP mappings and tokens`, options.yes);
-  await new ApiClient(ctx).request({ method: 'DELETE', path: `/orgs/${enc(options.org)}` });
+  await ctx.apiClient().request({ method: 'DELETE', path: `/orgs/${enc(options.org)}` });
   ctx.io.err(`Deleted organization ${options.org}.\n`);
 }

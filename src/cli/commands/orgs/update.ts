@@ -1,8 +1,9 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag } from '../shared.js';
+import { enc, flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import type { Org } from './types.js';
 
 export interface OrgsUpdateOptions {
@@ -11,6 +12,18 @@ export interface OrgsUpdateOptions {
   readonly changes: { name?: string; description?: string | null; is_active?: boolean; is_shared?: boolean };
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description('Rename, describe, (de)activate, or mark as the shared organization.').argument('<org>', 'id or slug'))
+    .option('--name <name>', 'new display name')
+    .option('--description <text>', 'new description ("" clears it)')
+    .option('--active', 'reactivate')
+    .option('--no-active', 'deactivate')
+    .option('--shared', 'make it the shared organization')
+    .option('--no-shared', 'take the shared mark off');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runOrgsUpdate(parseOrgsUpdateOptions(positionals[0]!, raw), ctx);
 
 export function parseOrgsUpdateOptions(org: string, raw: Record<string, unknown>): OrgsUpdateOptions {
   const changes: OrgsUpdateOptions['changes'] = {};
@@ -26,7 +39,7 @@ export function parseOrgsUpdateOptions(org: string, raw: Record<string, unknown>
 
 /** `PATCH /orgs/{org_ref}` (the slug is immutable). */
 export async function runOrgsUpdate(options: OrgsUpdateOptions, ctx: Context): Promise<void> {
-  const org = (await new ApiClient(ctx).request({ method: 'PATCH', path: `/orgs/${enc(options.org)}`, body: options.changes })).body as Org;
+  const org = (await ctx.apiClient().request({ method: 'PATCH', path: `/orgs/${enc(options.org)}`, body: options.changes })).body as Org;
   if (options.json) printJson(ctx.io, org);
   else ctx.io.err(`Updated organization ${org.slug}.\n`);
 }

@@ -1,8 +1,9 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { renderPermsMatrix } from '../../ui/render.js';
 import { flag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { runActions } from './actions.js';
 import { permsApi } from './api.js';
 
@@ -11,6 +12,12 @@ export interface BrowseOptions {
   /** `svc perms browse` (refuses without a terminal) rather than `svc perms` alone (lists instead). */
   readonly explicit: boolean;
 }
+
+export function define(command: Command): void {
+  command.description('Interactive action matrix: filter, pick an action, choose a policy, confirm (needs a terminal).');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runBrowse(parseBrowseOptions(raw, true), ctx);
 
 export function parseBrowseOptions(raw: Record<string, unknown>, explicit: boolean): BrowseOptions {
   return { json: flag.json(raw), explicit };
@@ -29,6 +36,6 @@ export async function runBrowse(options: BrowseOptions, ctx: Context): Promise<v
   if (!options.explicit && (options.json || !interactive)) return runActions({ json: options.json }, ctx);
   if (options.json) throw usageError('svc perms browse is interactive and has no --json', NON_INTERACTIVE);
   if (!interactive) throw usageError('svc perms browse needs a terminal (stdin and stdout)', NON_INTERACTIVE);
-  const api = permsApi(new ApiClient(ctx));
+  const api = permsApi(ctx.apiClient());
   await renderPermsMatrix({ actions: await api.actions(), api });
 }

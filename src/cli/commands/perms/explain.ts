@@ -1,8 +1,9 @@
-import { ApiClient } from '../../http/client.js';
+import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
-import { flag } from '../shared.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { routeTarget } from './route-target.js';
 
 export interface ExplainOptions {
@@ -13,6 +14,20 @@ export interface ExplainOptions {
   readonly inOrg: string | undefined;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(
+    command
+      .description('Why a caller would be allowed or refused a route.')
+      .argument('<method>', 'HTTP method')
+      .argument('<path>', 'the catalogue pattern'),
+  )
+    .option('--user <username>', 'a known user (memberships from the database); default a hypothetical caller')
+    .option('--realm-roles <roles>', 'realm roles, comma-separated (they live in the identity provider)')
+    .option('--in-org <org>', 'the organization the request would name (default: the platform default)');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runExplain(parseExplainOptions(positionals[0]!, positionals[1]!, raw), ctx);
 
 export function parseExplainOptions(method: string, path: string, raw: Record<string, unknown>): ExplainOptions {
   return {
@@ -42,7 +57,7 @@ export async function runExplain(options: ExplainOptions, ctx: Context): Promise
   if (options.user !== undefined) query.username = options.user;
   if (options.realmRoles !== undefined) query.realm_roles = options.realmRoles;
   if (options.inOrg !== undefined) query.org = options.inOrg;
-  const e = (await new ApiClient(ctx).request({ method: 'GET', path: '/settings/permissions', query })).body as Explanation;
+  const e = (await ctx.apiClient().request({ method: 'GET', path: '/settings/permissions', query })).body as Explanation;
   if (options.json) return printJson(ctx.io, e);
   const s = styles(ctx.io.colorOut);
   printRecord(ctx.io, [

@@ -1,9 +1,10 @@
+import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { flag } from '../shared.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { permsApi, type RouteRow } from './api.js';
 
 const SOURCES = ['default', 'action_override', 'route_override'] as const;
@@ -14,6 +15,16 @@ export interface RoutesOptions {
   readonly source: RouteRow['source'] | undefined;
 }
 
+export function define(command: Command): void {
+  jsonFlag(command.description('List the route matrix (effective policy of each route and where it comes from).'))
+    .option('--action <action>', 'only the routes of this action')
+    .addOption(
+      new Option('--source <source>', 'only routes whose policy comes from here').choices(['default', 'action_override', 'route_override']),
+    );
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runRoutes(parseRoutesOptions(raw), ctx);
+
 export function parseRoutesOptions(raw: Record<string, unknown>): RoutesOptions {
   const source = flag.string(raw, 'source');
   if (source !== undefined && !(SOURCES as readonly string[]).includes(source))
@@ -23,7 +34,7 @@ export function parseRoutesOptions(raw: Record<string, unknown>): RoutesOptions 
 
 /** The route matrix, filtered here (the daemon's list takes no query). `--json`: `{routes: [...]}`. */
 export async function runRoutes(options: RoutesOptions, ctx: Context): Promise<void> {
-  const routes = (await permsApi(new ApiClient(ctx)).routes()).filter(
+  const routes = (await permsApi(ctx.apiClient()).routes()).filter(
     (r) => (options.action === undefined || r.action === options.action) && (options.source === undefined || r.source === options.source),
   );
   if (options.json) return printJson(ctx.io, { routes });

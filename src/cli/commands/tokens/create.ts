@@ -1,8 +1,9 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
-import { flag } from '../shared.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import type { TokenRecord } from './types.js';
 
 export interface TokensCreateOptions {
@@ -13,6 +14,19 @@ export interface TokensCreateOptions {
   readonly expiresAt: string | undefined;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(
+    command
+      .description('Issue a token (for --user, default you, in --org, default the default organization); the plaintext is printed once.')
+      .argument('<name>', 'a name to tell it apart'),
+  )
+    .option('--user <username>', 'whose token (default: you)')
+    .option('--expires-in-days <n>', 'lifetime in days (1-366; default: no expiry)')
+    .option('--expires-at <time>', 'expiry as ISO 8601');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runTokensCreate(parseTokensCreateOptions(positionals[0]!, raw), ctx);
 
 export function parseTokensCreateOptions(name: string, raw: Record<string, unknown>): TokensCreateOptions {
   const days = flag.string(raw, 'expiresInDays');
@@ -41,7 +55,7 @@ export async function runTokensCreate(options: TokensCreateOptions, ctx: Context
     ...(options.expiresInDays === undefined ? {} : { expires_in_days: options.expiresInDays }),
     ...(options.expiresAt === undefined ? {} : { expires_at: options.expiresAt }),
   };
-  const created = (await new ApiClient(ctx).request({ method: 'POST', path: '/api-tokens', body })).body as TokenRecord & { token: string };
+  const created = (await ctx.apiClient().request({ method: 'POST', path: '/api-tokens', body })).body as TokenRecord & { token: string };
   const s = styles(ctx.io.colorErr);
   ctx.io.err(
     `Created token ${created.name} (${created.id}) for ${created.user.username} in ${created.org.slug}, expires ${created.expires_at ?? 'never'}.\n`,

@@ -1,8 +1,9 @@
-import { ApiClient } from '../../http/client.js';
+import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { flag } from '../shared.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import type { TokenRecord } from './types.js';
 
 export interface TokensListOptions {
@@ -11,6 +12,14 @@ export interface TokensListOptions {
   readonly includeRevoked: boolean;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(command.description('List tokens (never their plaintext); --org filters by organization.'))
+    .option('--user <username>', "only this user's")
+    .option('--include-revoked', 'also revoked ones');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runTokensList(parseTokensListOptions(raw), ctx);
 
 export function parseTokensListOptions(raw: Record<string, unknown>): TokensListOptions {
   return {
@@ -27,7 +36,7 @@ export async function runTokensList(options: TokensListOptions, ctx: Context): P
   if (options.user !== undefined) query.username = options.user;
   if (options.org !== undefined) query.org = options.org;
   if (options.includeRevoked) query.include_revoked = 'true';
-  const body = (await new ApiClient(ctx).request({ method: 'GET', path: '/api-tokens', query })).body as { items: TokenRecord[] };
+  const body = (await ctx.apiClient().request({ method: 'GET', path: '/api-tokens', query })).body as { items: TokenRecord[] };
   if (options.json) return printJson(ctx.io, body);
   printTable<TokenRecord>(
     ctx.io,

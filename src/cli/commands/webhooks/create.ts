@@ -1,9 +1,10 @@
+import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
-import { flag } from '../shared.js';
-import { endpointFields, type EndpointFields } from './fields.js';
+import { flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+import { endpointFieldFlags, endpointFields, type EndpointFields } from './fields.js';
 import { triggerUrl } from './resolve.js';
 import type { Endpoint } from './types.js';
 
@@ -11,6 +12,19 @@ export interface WebhooksCreateOptions {
   readonly body: EndpointFields & { name: string; flow_id: string };
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(endpointFieldFlags(command.description('Create an endpoint; prints its trigger URL and how to send to it.')))
+    .addOption(
+      new Option('--auth-mode <mode>', 'how senders authenticate; fixed at creation (default hmac_sha256)').choices([
+        'hmac_sha256',
+        'bearer',
+      ]),
+    )
+    .option('--disabled', 'create it disabled (its trigger answers 404 until enabled)');
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runWebhooksCreate(parseWebhooksCreateOptions(raw), ctx);
 
 export function parseWebhooksCreateOptions(raw: Record<string, unknown>): WebhooksCreateOptions {
   const fields = endpointFields(raw);
@@ -33,7 +47,7 @@ function sendHint(url: string, authMode: string): string {
  * record and how to send to it on stderr; `--json` prints the daemon's answer instead.
  */
 export async function runWebhooksCreate(options: WebhooksCreateOptions, ctx: Context): Promise<void> {
-  const created = (await new ApiClient(ctx).request({ method: 'POST', path: '/webhooks', body: options.body })).body as Endpoint;
+  const created = (await ctx.apiClient().request({ method: 'POST', path: '/webhooks', body: options.body })).body as Endpoint;
   const url = await triggerUrl(ctx, created.trigger_path);
   const s = styles(ctx.io.colorErr);
   ctx.io.err(

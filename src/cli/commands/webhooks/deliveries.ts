@@ -1,10 +1,11 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { enc, flag } from '../shared.js';
-import { endpointId, itemsOf } from './resolve.js';
+import { enc, flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+import { endpointArgument, endpointId, itemsOf } from './resolve.js';
 import { DELIVERY_COLUMNS, type Delivery } from './types.js';
 
 export interface WebhooksDeliveriesOptions {
@@ -23,6 +24,15 @@ function count(raw: Record<string, unknown>, key: 'limit' | 'offset', fallback: 
   return Number(text);
 }
 
+export function define(command: Command): void {
+  jsonFlag(endpointArgument(command.description("The endpoint's delivery journal, newest first (never the bodies).")))
+    .option('--limit <n>', 'at most this many (1-500, default 50)')
+    .option('--offset <n>', 'skip this many');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) =>
+  runWebhooksDeliveries(parseWebhooksDeliveriesOptions(positionals[0]!, raw), ctx);
+
 export function parseWebhooksDeliveriesOptions(endpoint: string, raw: Record<string, unknown>): WebhooksDeliveriesOptions {
   return { endpoint, limit: count(raw, 'limit', DEFAULT_LIMIT), offset: count(raw, 'offset', 0), json: flag.json(raw) };
 }
@@ -33,7 +43,7 @@ export function parseWebhooksDeliveriesOptions(endpoint: string, raw: Record<str
  * the other svc lists, because a header is lost once the body is piped on.
  */
 export async function runWebhooksDeliveries(options: WebhooksDeliveriesOptions, ctx: Context): Promise<void> {
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint, 'any');
   const answer = await client.request({
     method: 'GET',

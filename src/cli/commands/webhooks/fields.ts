@@ -1,5 +1,6 @@
+import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { flag } from '../shared.js';
+import { collect, flag } from '../shared.js';
 
 /**
  * The endpoint fields create and update share, read from their flags. Ranges, UUIDs, CIDR blocks and
@@ -18,6 +19,24 @@ export interface EndpointFields {
   flow_version?: number | null;
   allowed_source_ips?: string[] | null;
   payload_mapping_json?: Record<string, unknown>;
+}
+
+/** The flags of the fields create and update share, read back by `endpointFields`. */
+export function endpointFieldFlags(command: Command): Command {
+  return command
+    .option('--name <name>', 'label (the endpoint is addressed by its token, not its name)')
+    .option('--description <text>', 'description')
+    .option('--flow <flow_id>', 'the flow a trigger starts')
+    .option('--flow-version <n>', 'pin this committed version (default: the newest committed)')
+    .option('--secret <secret_id>', 'the secret holding the signing key (hmac_sha256) or the bearer token')
+    .option('--rate <per_minute>', 'deliveries accepted per minute (default 60)')
+    .option('--replay-window <seconds>', 'how far a signed timestamp may be from now (default 300)')
+    .addOption(
+      new Option('--allow <cidr>', 'accept triggers only from these addresses or CIDR blocks (repeat, or comma-separate)').argParser(
+        collect,
+      ),
+    )
+    .option('--payload-mapping <json>', 'payload_mapping_json, a JSON object (stored, not applied by the trigger)');
 }
 
 function wholeNumber(raw: Record<string, unknown>, key: string, name: string): number | undefined {

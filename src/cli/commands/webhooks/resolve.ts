@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { CliError, usageError } from '../../errors.js';
 import { resolveServer } from '../../auth/session.js';
 import type { ApiClient } from '../../http/client.js';
@@ -5,6 +6,9 @@ import type { Context } from '../../runtime/context.js';
 import type { EndpointListItem } from './types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** ENDPOINT, the argument of the verbs that act on one endpoint: read by `endpointId`. */
+export const endpointArgument = (command: Command) => command.argument('<endpoint>', 'endpoint id, or its name');
 
 /** Which endpoints a name may match: live ones for most verbs, deleted ones for restore, any for purge. */
 export type EndpointState = 'live' | 'deleted' | 'any';

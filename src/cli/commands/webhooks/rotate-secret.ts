@@ -1,10 +1,11 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag } from '../shared.js';
-import { endpointId } from './resolve.js';
+import { enc, flag, jsonFlag, yesFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+import { endpointArgument, endpointId } from './resolve.js';
 import type { Endpoint } from './types.js';
 
 export interface WebhooksRotateSecretOptions {
@@ -14,6 +15,16 @@ export interface WebhooksRotateSecretOptions {
   readonly yes: boolean;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  yesFlag(jsonFlag(endpointArgument(command.description('Link another secret; a cutover: only the new one verifies afterwards.')))).option(
+    '--secret <secret_id>',
+    'the new secret (required)',
+  );
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) =>
+  runWebhooksRotateSecret(parseWebhooksRotateSecretOptions(positionals[0]!, raw), ctx);
 
 export function parseWebhooksRotateSecretOptions(endpoint: string, raw: Record<string, unknown>): WebhooksRotateSecretOptions {
   const secretId = flag.string(raw, 'secret');
@@ -32,7 +43,7 @@ export async function runWebhooksRotateSecret(options: WebhooksRotateSecretOptio
     `Rotate the secret of webhook endpoint ${options.endpoint} to ${options.secretId} (senders using the old secret are refused from now on)`,
     options.yes,
   );
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint);
   const endpoint = (
     await client.request({ method: 'POST', path: `/webhooks/${enc(id)}/rotate-secret`, body: { new_secret_id: options.secretId } })

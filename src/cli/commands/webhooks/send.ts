@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { SVC_VERSION } from '../../../shared/version.js';
 import { IDEMPOTENCY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signPayload } from '../../../shared/webhooks/signing.js';
 import { ApiError, CliError, usageError } from '../../errors.js';
@@ -5,6 +6,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
 import { flag } from '../shared.js';
+import type { Invoke } from '../verb.js';
 import { readPayload, readSecret, type PayloadSource, type SecretSource } from './send-inputs.js';
 import type { TriggerEnvelope } from './types.js';
 
@@ -40,6 +42,29 @@ function secretSource(
   }
   return path === undefined ? undefined : { source: { kind: 'file', path }, flag: fileFlag };
 }
+
+export function define(command: Command): void {
+  command
+    .description('POST a JSON payload to a webhook trigger as an external system would: signed or with a bearer, without your login.')
+    .option('--token <path_token>', "the endpoint's path token, sent to <server>/hooks/<path_token> (--server or the profile's server)")
+    .option('--url <url>', 'the full trigger URL instead (e.g. behind a proxy prefix: https://host/api/hooks/<path_token>)')
+    .option('--data <json>', 'the payload')
+    .option('--file <path>', 'the payload from a file, or - for standard input')
+    .option('--secret-env <var>', 'sign (hmac_sha256) with the secret in this environment variable')
+    .option('--secret-file <path>', 'sign with the secret in this file')
+    .option('--bearer-env <var>', 'send Authorization: Bearer with the token in this environment variable (bearer mode)')
+    .option('--bearer-file <path>', 'the same with the token in this file')
+    .option('--idempotency-key <key>', 'sent as X-Idempotency-Key (a retry with the same key answers 409 with the first delivery)')
+    .option('--timestamp <epoch>', 'X-Service-Timestamp to sign with, Unix seconds (default: now)')
+    .option('--timeout <seconds>', 'give up waiting for the answer after this long', '30')
+    .option('--json', "print the answer's body")
+    .addHelpText(
+      'after',
+      '\nSecrets are read from a variable or a file, never from a flag value: a flag would land in shell history and in `ps`.',
+    );
+}
+
+export const invoke: Invoke = ({ raw, ctx }) => runWebhooksSend(parseWebhooksSendOptions(raw), ctx);
 
 /** Only parses: which endpoint, which payload, which credential. */
 export function parseWebhooksSendOptions(raw: Record<string, unknown>): WebhooksSendOptions {

@@ -1,16 +1,25 @@
+import type { Command } from 'commander';
 import { CliError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
-import { enc, flag } from '../shared.js';
-import { endpointId } from './resolve.js';
+import { enc, flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+import { endpointArgument, endpointId } from './resolve.js';
 import type { TestResult } from './types.js';
 
 export interface WebhooksTestOptions {
   readonly endpoint: string;
   readonly json: boolean;
 }
+
+export function define(command: Command): void {
+  jsonFlag(
+    endpointArgument(command.description('Check the configuration as a trigger would (sends nothing); exit 1 when it would refuse.')),
+  );
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runWebhooksTest(parseWebhooksTestOptions(positionals[0]!, raw), ctx);
 
 export function parseWebhooksTestOptions(endpoint: string, raw: Record<string, unknown>): WebhooksTestOptions {
   return { endpoint, json: flag.json(raw) };
@@ -22,7 +31,7 @@ export function parseWebhooksTestOptions(endpoint: string, raw: Record<string, u
  * so `svc webhooks test ID && …` can gate a script.
  */
 export async function runWebhooksTest(options: WebhooksTestOptions, ctx: Context): Promise<void> {
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint);
   const result = (await client.request({ method: 'POST', path: `/webhooks/${enc(id)}/test` })).body as TestResult;
   if (options.json) printJson(ctx.io, result);

@@ -1,10 +1,11 @@
+import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
-import { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag } from '../shared.js';
-import { endpointFields, type EndpointFields } from './fields.js';
-import { endpointId } from './resolve.js';
+import { enc, flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+import { endpointFieldFlags, endpointFields, type EndpointFields } from './fields.js';
+import { endpointArgument, endpointId } from './resolve.js';
 import type { Endpoint } from './types.js';
 
 export interface WebhooksUpdateOptions {
@@ -18,6 +19,16 @@ function exclusive(raw: Record<string, unknown>, a: [key: string, name: string],
   const given = (key: string) => raw[key] !== undefined && raw[key] !== false;
   if (given(a[0]) && given(b[0])) throw usageError(`give ${a[1]} or ${b[1]}, not both`);
 }
+
+export function define(command: Command): void {
+  jsonFlag(endpointFieldFlags(endpointArgument(command.description('Change an endpoint (the auth mode is fixed at creation).'))))
+    .option('--enable', 'enable it')
+    .option('--disable', 'disable it (its trigger answers 404)')
+    .option('--clear-allow-list', 'accept triggers from any address')
+    .option('--unpin', 'run the newest committed flow version again');
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runWebhooksUpdate(parseWebhooksUpdateOptions(positionals[0]!, raw), ctx);
 
 export function parseWebhooksUpdateOptions(endpoint: string, raw: Record<string, unknown>): WebhooksUpdateOptions {
   exclusive(raw, ['enable', '--enable'], ['disable', '--disable']);
@@ -39,7 +50,7 @@ export function parseWebhooksUpdateOptions(endpoint: string, raw: Record<string,
 
 /** `PATCH /webhooks/{webhook_id}`. A new `--flow` without `--flow-version` drops the pin (the daemon's rule). */
 export async function runWebhooksUpdate(options: WebhooksUpdateOptions, ctx: Context): Promise<void> {
-  const client = new ApiClient(ctx);
+  const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint);
   const endpoint = (await client.request({ method: 'PATCH', path: `/webhooks/${enc(id)}`, body: options.changes })).body as Endpoint;
   if (options.json) printJson(ctx.io, endpoint);
