@@ -1,5 +1,5 @@
 import { FIELD_TYPES } from '../../../shared/flows/field-types.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
 import { flowCaller, flowId } from './caller.js';

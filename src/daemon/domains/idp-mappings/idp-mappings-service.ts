@@ -3,7 +3,7 @@ export type { IdpMappingView };
 import { planSync, type CandidateMapping, type PlannedChange } from '../../../shared/tenancy/sync-plan.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 import type { MappingIndex } from '../../tenancy/mapping-index.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';

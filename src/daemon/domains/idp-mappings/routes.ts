@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ORG_ROLES } from '../../../shared/tenancy/org-roles.js';
-import { Problem, problems } from '../../http/problem.js';
+import { problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
 import type { IdpMappingsService, OrgRef } from './idp-mappings-service.js';
@@ -59,7 +60,7 @@ function activeOrg(ctx: AppContext): OrgRef {
 /** The spec asks creation to name the organization twice: in the path and in `X-Org-Id` (a mismatch is refused earlier). */
 function requireOrgHeader(ctx: AppContext): void {
   if (ctx.get('x-org-id') === '') {
-    throw new Problem(400, 'org_header_required', 'Send X-Org-Id naming the organization of the path.');
+    throw problem('org_header_required', 'Send X-Org-Id naming the organization of the path.');
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { isManagementAddress } from './hostname.js';
 
 export const DEFAULT_PAGE = 50;

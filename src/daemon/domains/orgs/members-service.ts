@@ -3,7 +3,7 @@ export type { MemberView };
 import type { OrgRole } from '../../../shared/tenancy/org-roles.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { OrgRecord, OrgsRepo, Tx } from '../../tenancy/orgs-repo.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 import type { UserRow, UsersRepo } from '../../tenancy/users-repo.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Problem, problems } from '../../http/problem.js';
+import { problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
 import { listQuery, noQuery, renameBody, triggerBody, triggerQuery } from './run-schemas.js';
@@ -50,7 +51,7 @@ export function runRoutes(service: RunsService): DomainRoutes {
         const force = query.force === 'true';
         // Handler-level narrowing: not reallocatable by overrides, and refused whatever the flow's switch says.
         if (force && !isPlatformAdmin(ctx)) {
-          throw new Problem(403, 'restricted_option', 'Only a platform admin may force a manual run.', { restriction: 'force_manual_run' });
+          throw problem('restricted_option', 'Only a platform admin may force a manual run.', { restriction: 'force_manual_run' });
         }
         const body = validate(triggerBody, ctx.state.body ?? {});
         const run = await service.trigger(org, body, { force }, ctx.state.audit);

@@ -7,7 +7,7 @@ import type {
 } from '../../../shared/secrets/views.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { Logger } from '../../logging/logger.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 import type { BackendRegistry } from './backends/backend-registry.js';

@@ -1,4 +1,4 @@
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
 import {

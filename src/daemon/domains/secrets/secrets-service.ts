@@ -3,7 +3,7 @@ import { orgSecretsPrefix, secretLocation, secretReference } from '../../../shar
 import type { DiscoveredSecretView, SecretDetailView, SecretProviderView, SecretView } from '../../../shared/secrets/views.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { Logger } from '../../logging/logger.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 import type { BackendRegistry } from './backends/backend-registry.js';

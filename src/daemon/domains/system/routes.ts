@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { DomainRoutes } from '../../http/types.js';
 
 export interface SystemDeps {

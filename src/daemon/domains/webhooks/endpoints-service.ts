@@ -1,7 +1,8 @@
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
-import { Problem, problems } from '../../http/problem.js';
+import { type Problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 import { pickSecretValue } from '../../../shared/secrets/pick-value.js';
 import { generatePathToken } from '../../../shared/webhooks/endpoint-rules.js';

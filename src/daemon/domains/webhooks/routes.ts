@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
 import { WEBHOOK_AUTH_MODES, webhookNameSchema } from '../../../shared/webhooks/endpoint-rules.js';

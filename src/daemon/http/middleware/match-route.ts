@@ -1,5 +1,5 @@
 import type { RouteTrie } from '../../../shared/routing/route-trie.js';
-import { problems } from '../problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { MountedRoute, Step } from '../types.js';
 
 /**
