@@ -6,7 +6,7 @@ import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../../../shared/api/problems.js';
 import { authProblems } from '../auth-problems.js';
 import type { OrgsRepo } from '../../tenancy/orgs-repo.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';
 import { digestOf } from '../secrets.js';
 import { isWellFormedPersonalAccessToken, newPersonalAccessToken } from './pat-format.js';

@@ -6,7 +6,7 @@ import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import { Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { FlowRow, FlowsRepo, FlowsTx } from './flows-repo.js';
 
 /** Who acts, where: the active organization, the subject recorded in `*_by`, and whether narrowing applies. */

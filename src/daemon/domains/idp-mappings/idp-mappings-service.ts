@@ -4,7 +4,7 @@ import { planSync, type CandidateMapping, type PlannedChange } from '../../../sh
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../../../shared/api/problems.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { MappingIndex } from '../../tenancy/mapping-index.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';
 import type { IdpMappingRow, IdpMappingsRepo } from './idp-mappings-repo.js';

@@ -5,7 +5,7 @@ import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../../../shared/api/problems.js';
 import type { OrgRecord, OrgsRepo, Tx } from '../../tenancy/orgs-repo.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { UserRow, UsersRepo } from '../../tenancy/users-repo.js';
 import type { AddableUserRow, MemberRow, MembershipsRepo } from './memberships-repo.js';
 import { orgRuleProblem, type OrgCaller, type Page } from './orgs-service.js';

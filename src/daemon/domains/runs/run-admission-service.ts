@@ -4,7 +4,7 @@ import { validateParams } from '../../../shared/flows/params.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { type Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import { unknownReferencesMessage } from '../../../shared/webhooks/trigger-body.js';
 import type { AdmissionRepo } from './admission-repo.js';
 import {

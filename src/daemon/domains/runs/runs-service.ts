@@ -2,7 +2,7 @@ import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { type Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { RunAdmission } from './run-admission.js';
 import { isFinished, nextStatus, type RunCommand } from './run-state.js';
 import { runView, type RunRow, type RunView } from './run-view.js';

@@ -3,7 +3,7 @@ import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import { type Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import { pickSecretValue } from '../../../shared/secrets/pick-value.js';
 import { generatePathToken } from '../../../shared/webhooks/endpoint-rules.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
