@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { boundedMemo } from '../../shared/bounded-memo.js';
-import { maskAddress } from '../http/client-address.js';
+import { maskAddress } from '../../shared/net/mask-address.js';
 
 /**
  * `allowed_source_ips`: CIDR blocks or bare addresses, IPv4 and IPv6. Parsing is strict where
