@@ -15,11 +15,7 @@ export class Problem extends Error {
     readonly extensions: Readonly<Record<string, unknown>> = {},
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    // A Problem is an expected outcome, not a fault: no stack trace is captured (that would be most of its cost).
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
     super(detail ?? STATUS_CODES[status] ?? code);
-    Error.stackTraceLimit = limit;
     this.name = 'Problem';
   }
 
