@@ -261,6 +261,18 @@ describe('the manual-runs switch', () => {
     }
   });
 
+  it('checks the query, then force, then the body: an invalid query is 422, force from a non-admin is 403 whatever the body', async () => {
+    const before = await runCount();
+    for (const query of ['?force=maybe', '?force=true&extra=1']) {
+      expect(await problem(await post('opal', { flow_id: ids.flow }, query))).toMatchObject({ status: 422, code: 'validation_failed' });
+    }
+    for (const body of [{}, { flow_id: 'not-a-uuid', extra: true }]) {
+      expect(await problem(await post('opal', body, '?force=true'))).toMatchObject({ status: 403, code: 'restricted_option' });
+    }
+    expect(await problem(await post('root', {}, '?force=true'))).toMatchObject({ status: 422, code: 'validation_failed' });
+    expect(await runCount()).toBe(before);
+  });
+
   it('does not stop a webhook admission (called directly), which audits trigger_source webhook', async () => {
     const admission = new RunAdmissionService(new AdmissionRepo(), daemon.services.audit, { maxTargets: MAX_TARGETS });
     const request: AdmissionRequest = {

@@ -195,6 +195,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     policies: services.overrideStore,
     trustProxyHeaders: config.trustProxyHeaders,
     maxBodyBytes: config.maxBodyBytes,
+    checkResponses: config.checkResponses,
     domains,
     isDraining: () => draining,
   });

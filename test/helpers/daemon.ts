@@ -22,6 +22,7 @@ export async function startTestDaemon(
     SERVICE_HOST: '127.0.0.1',
     SERVICE_LOG_LEVEL: 'silent',
     SERVICE_DATA_DIR: dataDir,
+    SERVICE_CHECK_RESPONSES: 'true',
     ...env,
   });
   const fresh = await freshDatabase();

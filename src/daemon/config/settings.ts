@@ -223,6 +223,12 @@ export const SETTINGS = {
     doc: 'Take the client address from the first `X-Forwarded-For` hop instead of the socket peer. Set only behind a proxy that overwrites that header.',
     parse: parseBoolean,
   }),
+  checkResponses: setting({
+    env: 'SERVICE_CHECK_RESPONSES',
+    default: 'false',
+    doc: "Check every answer of a built route against the status and schema it declares, answering 500 when it does not match. For development and tests: keeps the OpenAPI document and the CLI's types, both made from those schemas, true. Costs a JSON round trip per answer.",
+    parse: parseBoolean,
+  }),
   permissionRefreshSeconds: setting({
     env: 'SERVICE_PERMISSION_REFRESH_SECONDS',
     default: '30',

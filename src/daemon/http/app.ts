@@ -24,6 +24,7 @@ import { resolvePolicy } from './middleware/resolve-policy.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { mountRoutes } from './mount-routes.js';
 import { requestPath } from './request-path.js';
+import { checkResponse } from './route-input.js';
 import type { AppState, DomainRoutes, Finisher, MountedRoute, Step } from './types.js';
 
 export interface AppOptions {
@@ -35,6 +36,8 @@ export interface AppOptions {
   readonly orgAccess: OrgAccessRepo;
   readonly trustProxyHeaders: boolean;
   readonly maxBodyBytes: number;
+  /** Check each answer against its route's declared responses (SERVICE_CHECK_RESPONSES). */
+  readonly checkResponses?: boolean;
   readonly domains: readonly DomainRoutes[];
   /** True once shutdown has begun. */
   readonly isDraining: () => boolean;
@@ -65,7 +68,7 @@ export function createApp(options: AppOptions): AssembledApp {
     resolveOrganization(options.orgAccess),
     authorize(options.audit),
     parseBody(options.maxBodyBytes),
-    dispatch(answerProblem),
+    dispatch(answerProblem, options.checkResponses ? checkResponse : undefined),
   ];
   const finishers: Finisher[] = [drainConnections(options.isDraining), accessLog(options.log)];
   const app = new Koa<AppState>();

@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import type { Catalogue } from '../../shared/catalogue/catalogue.js';
 import type { Policy } from '../../shared/policy/policies.js';
 import { SVC_VERSION } from '../../shared/version.js';
 import type { EffectivePolicies } from '../authz/effective-policies.js';
-import type { MountedRoute } from './types.js';
+import type { MountedRoute, RouteBinding } from './types.js';
 
 const problemSchema = {
   type: 'object',
@@ -44,33 +45,93 @@ function operationId(method: string, path: string): string {
   return `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
 }
 
-/** OpenAPI 3.1 for every catalogue route: its action and policy as `x-` extensions and its security requirement. */
+/**
+ * A zod schema as JSON Schema (2020-12, OpenAPI 3.1's dialect): the input side for requests, the output side
+ * for answers. zod closes every object on the output side (it strips unknown members); an answer may carry
+ * members its schema does not name (the check is not strict), so only objects declared strict stay closed.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema: out }) => {
+      const def = zodSchema._zod.def;
+      if (def.type === 'object' && def.catchall === undefined) delete out.additionalProperties;
+    },
+  }) as Record<string, unknown>;
+  return rest;
+}
+
+/** The path parameters (typed by the route's `params` schema where it has one) and the query's, one by one. */
+function parameters(route: MountedRoute['route'], binding: RouteBinding | undefined): Record<string, unknown>[] {
+  const pathSchema = binding?.params ? jsonSchema(binding.params, 'input') : undefined;
+  const pathProperties = (pathSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const path = route.params.map((name) => ({ name, in: 'path', required: true, schema: pathProperties[name] ?? { type: 'string' } }));
+  if (!binding?.query) return path;
+  const querySchema = jsonSchema(binding.query, 'input');
+  const required = new Set((querySchema.required ?? []) as string[]);
+  const query = Object.entries((querySchema.properties ?? {}) as Record<string, Record<string, unknown>>).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+    schema,
+  }));
+  return [...path, ...query];
+}
+
+function responses(binding: RouteBinding | undefined, action: string): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(binding?.docs?.responses ?? {})) {
+    answers[status] = response.schema
+      ? { description: response.description, content: { [response.contentType ?? 'application/json']: { schema: response.schema } } }
+      : { description: response.description };
+  }
+  for (const [status, response] of Object.entries(binding?.responses ?? {})) {
+    answers[status] = response.schema
+      ? {
+          description: response.description,
+          content: { [response.contentType ?? 'application/json']: { schema: jsonSchema(response.schema, 'output') } },
+        }
+      : { description: response.description };
+  }
+  if (!binding) answers['501'] = problemResponse(`Not built yet (action ${action}).`);
+  answers.default = problemResponse('Error');
+  return answers;
+}
+
+function requestBody(binding: RouteBinding): Record<string, unknown> | undefined {
+  if (binding.docs?.requestSchema) return { required: true, content: { 'application/json': { schema: binding.docs.requestSchema } } };
+  if (typeof binding.body !== 'object') return undefined;
+  // A request without a body is validated as `{}`: the body is optional exactly when `{}` satisfies the schema.
+  const required = !binding.body.safeParse({}).success;
+  const contentType = binding.bodyMode === 'raw' ? 'application/octet-stream' : 'application/json';
+  return { required, content: { [contentType]: { schema: jsonSchema(binding.body, 'input') } } };
+}
+
+/**
+ * OpenAPI 3.1 for every catalogue route: its action and policy as `x-` extensions, its security
+ * requirement, and for a built route the parameters, body and answers made from the schemas it declares.
+ */
 export function buildOpenApi(catalogue: Catalogue, mounted: readonly MountedRoute[], policies: EffectivePolicies): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { route, binding } of mounted) {
-    const docs = binding?.docs;
-    const responses: Record<string, unknown> = {};
-    for (const [status, response] of Object.entries(docs?.responses ?? {})) {
-      responses[status] = response.schema
-        ? { description: response.description, content: { [response.contentType ?? 'application/json']: { schema: response.schema } } }
-        : { description: response.description };
-    }
-    if (!binding) responses['501'] = problemResponse(`Not built yet (action ${route.action}).`);
-    responses.default = problemResponse('Error');
     const policy = policies.policyFor(route);
     const operation: Record<string, unknown> = {
       operationId: operationId(route.method, route.path),
-      summary: docs?.summary ?? catalogue.actionByName.get(route.action)?.note ?? route.action,
+      summary: binding?.summary ?? binding?.docs?.summary ?? catalogue.actionByName.get(route.action)?.note ?? route.action,
       tags: [route.action.split(':')[0]],
       'x-action': route.action,
       'x-policy': policy,
       'x-default-policy': route.defaultPolicy,
       'x-built': binding !== undefined,
       security: security(policy),
-      parameters: route.params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-      responses,
+      parameters: parameters(route, binding),
+      responses: responses(binding, route.action),
     };
-    if (docs?.requestSchema) operation.requestBody = { required: true, content: { 'application/json': { schema: docs.requestSchema } } };
+    const body = binding && requestBody(binding);
+    if (body) operation.requestBody = body;
+    if (binding?.noBody) operation['x-body'] = 'none';
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {

@@ -1,4 +1,5 @@
 import type { ParameterizedContext } from 'koa';
+import type { z } from 'zod';
 import type { CatalogueRoute, RouteSpec } from '../../shared/catalogue/types.js';
 import type { RouteScope } from '../../shared/policy/org-scope.js';
 import type { Policy } from '../../shared/policy/policies.js';
@@ -9,21 +10,53 @@ import type { Logger } from '../logging/logger.js';
 /** How a route wants its request body: parsed JSON (default), the raw bytes (signature checks), or not read. */
 export type BodyMode = 'json' | 'raw' | 'none';
 
-/** What the OpenAPI document says about a built route beyond what the catalogue knows. */
-export interface OperationDocs {
-  readonly summary?: string;
-  readonly requestSchema?: Record<string, unknown>;
-  readonly responses?: Readonly<
-    Record<number, { readonly description: string; readonly contentType?: string; readonly schema?: Record<string, unknown> }>
-  >;
+/** One answer a route gives: its description and, when it has a body, the body's schema (as sent on the wire). */
+export interface ResponseDeclaration {
+  readonly description: string;
+  readonly schema?: z.ZodType;
+  /** `application/json` unless said. */
+  readonly contentType?: string;
 }
 
-/** The handler side of one catalogue route. */
+/** A route's answers by status. The 2xx ones are checked against what the handler answers (SERVICE_CHECK_RESPONSES). */
+export type ResponseDeclarations = Readonly<Record<number, ResponseDeclaration>>;
+
+type Parsed<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
+
+/** What `dispatch` hands the handler: each part parsed by the route's schema, or as it arrived when the route declares none. */
+export interface RouteInput<P, Q, B> {
+  readonly params: Parsed<P, Readonly<Record<string, string>>>;
+  readonly query: Parsed<Q, undefined>;
+  readonly body: Parsed<B, undefined>;
+}
+
+/**
+ * The handler side of one catalogue route, as `dispatch`, `parseBody` and the OpenAPI document read it.
+ * Domains make one with `route()` (http/route.ts), which types `handle`'s input from the schemas.
+ */
 export interface RouteBinding {
-  readonly handle: (ctx: AppContext) => Promise<void> | void;
-  readonly body?: BodyMode;
+  readonly summary?: string;
+  readonly params?: z.ZodType;
+  readonly query?: z.ZodType;
+  readonly noBody?: true;
+  readonly responses?: ResponseDeclarations;
+  /** @deprecated the form before route declarations (issue 18): removed once every domain uses `route()`. */
+  readonly docs?: {
+    readonly summary?: string;
+    readonly requestSchema?: Record<string, unknown>;
+    readonly responses?: Readonly<
+      Record<number, { readonly description: string; readonly contentType?: string; readonly schema?: Record<string, unknown> }>
+    >;
+  };
+  /** @deprecated see `docs`. */
+  readonly body?: z.ZodType | BodyMode;
+  readonly bodyMode?: BodyMode;
   readonly maxBodyBytes?: number;
-  readonly docs?: OperationDocs;
+  readonly preValidation?: (ctx: AppContext) => void;
+  readonly handle: (
+    ctx: AppContext,
+    input: { readonly params: unknown; readonly query: unknown; readonly body: unknown },
+  ) => Promise<void> | void;
 }
 
 /** A domain's handlers, keyed by the catalogue's `METHOD /path`. */

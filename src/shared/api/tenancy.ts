@@ -32,17 +32,6 @@ export interface MemberView {
   readonly updated_at: string;
 }
 
-export interface IdpMappingView {
-  readonly id: string;
-  readonly org_id: string;
-  readonly claim: string;
-  readonly value: string;
-  readonly role: string;
-  readonly is_active: boolean;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
-
 /** A page of an offset-paginated list. */
 export interface Page<T> {
   readonly items: T[];

@@ -4,6 +4,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
 import { enc, flag, orgOf } from '../shared.js';
+import type { SyncPreview as Preview } from '../../../shared/api/idp-mappings.js';
 
 export interface MappingsPreviewOptions {
   readonly org: string;
@@ -19,24 +20,6 @@ export function parseMappingsPreviewOptions(raw: Record<string, unknown>): Mappi
   return { org: orgOf(raw), user, groups: flag.strings(raw, 'group'), json: flag.json(raw) };
 }
 
-interface PreviewChange {
-  readonly kind: string;
-  readonly org: { id: string; slug: string };
-  readonly role: string;
-  readonly from?: string;
-  readonly mapping: { id: string; claim: string; value: string; role: string } | null;
-  readonly source?: string;
-  readonly why?: string;
-}
-
-interface Preview {
-  readonly user: { id: string; username: string };
-  readonly claim: string;
-  readonly authoritative: boolean;
-  readonly changes: PreviewChange[];
-  readonly hidden_changes: number;
-}
-
 /** `GET /orgs/{org_ref}/idp-mappings?preview_user=&groups=…`: what that login would change, writing nothing. */
 export async function runMappingsPreview(options: MappingsPreviewOptions, ctx: Context): Promise<void> {
   const query = { preview_user: options.user, ...(options.groups.length > 0 ? { groups: options.groups } : {}) };
@@ -46,7 +29,7 @@ export async function runMappingsPreview(options: MappingsPreviewOptions, ctx: C
   ctx.io.err(
     `A login of ${preview.user.username} with ${preview.claim} [${options.groups.join(', ')}] (${preview.authoritative ? 'authoritative' : 'additive'} sync):\n`,
   );
-  printTable<PreviewChange>(
+  printTable<Preview['changes'][number]>(
     ctx.io,
     preview.changes,
     [

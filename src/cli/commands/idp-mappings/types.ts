@@ -1,6 +1,6 @@
 import type { Column } from '../../runtime/table.js';
 
-import type { IdpMappingView as Mapping } from '../../../shared/api/tenancy.js';
+import type { IdpMapping as Mapping } from '../../../shared/api/idp-mappings.js';
 
 export type { Mapping };
 

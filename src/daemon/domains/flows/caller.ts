@@ -9,7 +9,3 @@ export function flowCaller(ctx: AppContext): FlowCaller {
   const principal = ctx.state.auth?.principal;
   return { org, sub: principal?.sub ?? null, platformAdmin: principal?.realmRoles.includes('admin') ?? false, audit: ctx.state.audit };
 }
-
-export function flowId(ctx: AppContext): string {
-  return ctx.state.params.flow_id!;
-}

@@ -1,26 +1,11 @@
+import type { FlowSummary, FlowVersionSummary } from '../../../shared/api/flows.js';
 import type { DefinitionIssue } from '../../../shared/flows/definition-schema.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { validateDefinition } from '../../../shared/flows/definition-schema.js';
 import type { FlowRow, FlowSummaryRow, FlowVersionRow, FlowVersionSummaryRow } from './flows-repo.js';
 
-export interface FlowSummaryView {
-  readonly id: string;
-  readonly org_id: string;
-  /** The flow belongs to the shared organization and is seen from another one: readable, not writable. */
-  readonly read_only: boolean;
-  readonly name: string;
-  readonly description: string | null;
-  readonly latest_version: number;
-  readonly draft_dirty: boolean;
-  readonly is_pinned: boolean;
-  readonly manual_runs_enabled: boolean;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly created_by: string | null;
-  readonly updated_by: string | null;
-  readonly deleted_at: string | null;
-  readonly deleted_by: string | null;
-}
+/** A flow as lists carry it (the wire's `flowSummary`). */
+export type FlowSummaryView = FlowSummary;
 
 export interface Validation {
   readonly valid: boolean;
@@ -33,12 +18,8 @@ export interface FlowView extends FlowSummaryView {
   readonly validation: Validation;
 }
 
-export interface FlowVersionSummaryView {
-  readonly version: number;
-  readonly message: string | null;
-  readonly committed_by: string | null;
-  readonly committed_at: string;
-}
+/** A committed version without its definition (the wire's `flowVersionSummary`). */
+export type FlowVersionSummaryView = FlowVersionSummary;
 
 export interface FlowVersionView extends FlowVersionSummaryView {
   readonly flow_id: string;

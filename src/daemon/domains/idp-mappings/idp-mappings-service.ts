@@ -1,4 +1,4 @@
-import type { IdpMappingView } from '../../../shared/api/tenancy.js';
+import type { IdpMapping as IdpMappingView, SyncPreview } from '../../../shared/api/idp-mappings.js';
 export type { IdpMappingView };
 import { planSync, type CandidateMapping, type PlannedChange } from '../../../shared/tenancy/sync-plan.js';
 import type { AuditContext } from '../../audit/audit-context.js';
@@ -21,24 +21,8 @@ export interface IdpMappingsSettings {
   readonly authoritative: boolean;
 }
 
-export interface PreviewChange {
-  readonly kind: PlannedChange['kind'];
-  readonly org: OrgRef;
-  readonly role: string;
-  readonly from?: string;
-  readonly mapping: { readonly id: string; readonly claim: string; readonly value: string; readonly role: string } | null;
-  readonly source?: 'manual' | 'idp';
-  readonly why?: string;
-}
-
-export interface SyncPreview {
-  readonly user: { readonly id: string; readonly username: string };
-  readonly claim: string;
-  readonly authoritative: boolean;
-  readonly changes: PreviewChange[];
-  /** Adds, upgrades, downgrades and removals in organizations the caller does not administer (shown only as this count). */
-  readonly hidden_changes: number;
-}
+export type PreviewChange = SyncPreview['changes'][number];
+export type { SyncPreview };
 
 /** Who asks for a preview: it decides which organizations are shown in full. */
 export interface PreviewCaller {

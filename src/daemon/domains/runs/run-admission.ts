@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
+import type { TriggerSource } from '../../../shared/api/runs.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { RunView } from './run-view.js';
 
-export const TRIGGER_SOURCES = ['manual', 'schedule', 'webhook'] as const;
-export type TriggerSource = (typeof TRIGGER_SOURCES)[number];
+export type { TriggerSource } from '../../../shared/api/runs.js';
 
 /** What a trigger path hands to admission. */
 export interface AdmissionRequest {

@@ -1,7 +1,6 @@
-import type { TriggerSource } from './run-admission.js';
+import type { Run, RunStatus, TriggerSource } from '../../../shared/api/runs.js';
 
-export const RUN_STATUSES = ['queued', 'running', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+export type { RunStatus } from '../../../shared/api/runs.js';
 
 /** A `runs` row as the repository reads it. */
 export interface RunRow {
@@ -56,33 +55,8 @@ export const RUN_COLUMNS = [
   'deleted_by',
 ] as const;
 
-/** A run on the wire: `GET /runs/{run_id}`, list items, and what admission answers. */
-export interface RunView {
-  readonly id: string;
-  readonly org_id: string;
-  readonly name: string;
-  readonly flow_id: string | null;
-  readonly flow_name: string;
-  readonly flow_version: number;
-  readonly status: RunStatus;
-  readonly params: Record<string, unknown>;
-  /** Target role -> device ids. */
-  readonly targets: Record<string, string[]>;
-  readonly trigger_source: TriggerSource;
-  readonly trigger_details: Record<string, unknown>;
-  readonly workflow_id: string;
-  readonly created_by: string | null;
-  readonly updated_by: string | null;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly started_at: string | null;
-  readonly paused_at: string | null;
-  readonly finished_at: string | null;
-  readonly cancelled_at: string | null;
-  readonly cancelled_by: string | null;
-  readonly deleted_at: string | null;
-  readonly deleted_by: string | null;
-}
+/** A run on the wire (`GET /runs/{run_id}`, list items, and what admission answers): the shared `run` schema. */
+export type RunView = Run;
 
 function iso(value: Date | string): string;
 function iso(value: Date | string | null): string | null;

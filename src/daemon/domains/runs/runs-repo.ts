@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { RunFilterOptions } from '../../../shared/api/runs.js';
 import { pageWithTotal } from '../../db/page.js';
 import type { TriggerSource } from './run-admission.js';
 import { RUN_COLUMNS, type RunRow, type RunStatus } from './run-view.js';
@@ -18,11 +19,8 @@ export interface RunFilter {
   readonly offset: number;
 }
 
-export interface FilterOptions {
-  readonly flows: { id: string; name: string }[];
-  readonly statuses: RunStatus[];
-  readonly trigger_sources: TriggerSource[];
-}
+/** What `GET /runs/filter-options` answers. */
+export type FilterOptions = RunFilterOptions;
 
 /** The columns a control route may change; `updated_at` is always stamped. */
 export type RunChange = Partial<Pick<RunRow, 'status' | 'name' | 'updated_by' | 'cancelled_by' | 'deleted_by'>> & {

@@ -1,5 +1,7 @@
+import { healthAnswer, readyAnswer } from '../../../shared/api/system.js';
 import type { Database } from '../../db/database.js';
 import { problems } from '../../../shared/api/problems.js';
+import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 
 export interface SystemDeps {
@@ -10,22 +12,19 @@ export interface SystemDeps {
   readonly isSchemaReady: () => boolean;
 }
 
-const statusSchema = { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] };
-
 /** Liveness (`/health`: the process answers) and readiness (`/ready`: the database answers too). */
 export function systemRoutes({ db, isDraining, isSchemaReady }: SystemDeps): DomainRoutes {
   return {
-    'GET /health': {
-      docs: { summary: 'Liveness: the process is up.', responses: { 200: { description: 'Alive', schema: statusSchema } } },
+    'GET /health': route({
+      summary: 'Liveness: the process is up.',
+      responses: { 200: { description: 'Alive', schema: healthAnswer } },
       handle(ctx) {
         ctx.body = { status: 'ok' };
       },
-    },
-    'GET /ready': {
-      docs: {
-        summary: 'Readiness: the database answers and the instance is not shutting down.',
-        responses: { 200: { description: 'Ready', schema: statusSchema }, 503: { description: 'Not ready' } },
-      },
+    }),
+    'GET /ready': route({
+      summary: 'Readiness: the database answers and the instance is not shutting down.',
+      responses: { 200: { description: 'Ready', schema: readyAnswer }, 503: { description: 'Not ready' } },
       async handle(ctx) {
         if (isDraining()) throw problems.shuttingDown();
         try {
@@ -37,6 +36,6 @@ export function systemRoutes({ db, isDraining, isSchemaReady }: SystemDeps): Dom
         }
         ctx.body = { status: 'ready', database: db.kind };
       },
-    },
+    }),
   };
 }
