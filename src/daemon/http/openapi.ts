@@ -103,10 +103,10 @@ function responses(binding: RouteBinding | undefined, action: string): Record<st
 function requestBody(binding: RouteBinding): Record<string, unknown> | undefined {
   if (binding.docs?.requestSchema) return { required: true, content: { 'application/json': { schema: binding.docs.requestSchema } } };
   if (typeof binding.body !== 'object') return undefined;
-  // A request without a body is validated as `{}`: the body is optional exactly when `{}` satisfies the schema.
-  const required = !binding.body.safeParse({}).success;
-  const contentType = binding.bodyMode === 'raw' ? 'application/octet-stream' : 'application/json';
-  return { required, content: { [contentType]: { schema: jsonSchema(binding.body, 'input') } } };
+  // A parsed request without a body is validated as `{}`: the body is optional exactly when `{}` satisfies the
+  // schema. A body the handler reads itself ('raw', 'none') has no such stand-in. Either way the schema is JSON's.
+  const required = (binding.bodyMode ?? 'json') !== 'json' || !binding.body.safeParse({}).success;
+  return { required, content: { 'application/json': { schema: jsonSchema(binding.body, 'input') } } };
 }
 
 /**

@@ -8,7 +8,11 @@ export function parseInput(binding: RouteBinding, ctx: AppContext): { params: un
   return {
     params: binding.params ? validate(binding.params, ctx.state.params) : ctx.state.params,
     query: binding.query ? validate(binding.query, ctx.querystring === '' ? NO_QUERY : ctx.query) : undefined,
-    body: typeof binding.body === 'object' && binding.bodyMode !== 'raw' ? validate(binding.body, ctx.state.body ?? {}) : undefined,
+    // A body the handler reads itself ('raw', 'none') is only documented by the schema.
+    body:
+      typeof binding.body === 'object' && (binding.bodyMode ?? 'json') === 'json'
+        ? validate(binding.body, ctx.state.body ?? {})
+        : undefined,
   };
 }
 

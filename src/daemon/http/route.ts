@@ -11,8 +11,9 @@ export interface RouteDeclaration<P extends z.ZodType | undefined, Q extends z.Z
   readonly params?: P;
   readonly query?: Q;
   /**
-   * The JSON body; a request without one is validated as `{}`. With `bodyMode: 'raw'` the schema only
-   * documents the body: the handler parses it itself (after a signature check, say).
+   * The JSON body; a request without one is validated as `{}`. With `bodyMode: 'raw'` (read before the handler)
+   * or `'none'` (left unread, for the handler to read from the request) the schema only documents the body: the
+   * handler parses it itself (after a signature check, say).
    */
   readonly body?: B;
   /** A POST, PUT or PATCH that takes no body says so; the OpenAPI document marks it `x-body: none`. */

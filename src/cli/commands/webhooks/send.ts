@@ -6,6 +6,7 @@ import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
 import { flag } from '../shared.js';
 import { readPayload, readSecret, type PayloadSource, type SecretSource } from './send-inputs.js';
+import type { TriggerEnvelope } from './types.js';
 
 export interface WebhooksSendOptions {
   readonly target: { readonly kind: 'token'; readonly token: string } | { readonly kind: 'url'; readonly url: URL };
@@ -151,13 +152,8 @@ async function readAnswer(response: Response): Promise<unknown> {
   }
 }
 
-interface Envelope {
-  delivery_id: string;
-  triggered_runs: { run_id: string; flow_id: string; flow_name: string; workflow_id: string }[];
-}
-
 function printEnvelope(ctx: Context, answer: unknown): void {
-  const envelope = answer as Partial<Envelope> | null;
+  const envelope = answer as Partial<TriggerEnvelope> | null;
   if (typeof envelope?.delivery_id !== 'string' || !Array.isArray(envelope.triggered_runs)) {
     printJson(ctx.io, answer);
     return;

@@ -1,57 +1,15 @@
 import type { Column } from '../../runtime/table.js';
 
-/**
- * The webhook routes' wire shapes as the CLI reads them (src/daemon/domains/webhooks/endpoint-view.ts).
- * Kept here rather than imported: the CLI must not depend on daemon modules.
- */
-export interface EndpointListItem {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly enabled: boolean;
-  readonly auth_mode: string;
-  readonly flow_id: string | null;
-  readonly flow_name: string | null;
-  readonly flow_version: number | null;
-  readonly secret_id: string | null;
-  readonly rate_limit_per_minute: number;
-  readonly last_triggered_at: string | null;
-  readonly created_at: string | null;
-  readonly deleted_at: string | null;
-}
+import type {
+  WebhookDelivery as Delivery,
+  WebhookEndpoint as Endpoint,
+  WebhookListItem as EndpointListItem,
+  WebhookTestResult as TestResult,
+  TriggerEnvelope,
+} from '../../../shared/api/webhooks.js';
 
-export interface Endpoint extends EndpointListItem {
-  readonly org_id: string;
-  readonly path_token: string;
-  readonly trigger_path: string;
-  readonly replay_window_seconds: number;
-  readonly allowed_source_ips: string[] | null;
-  readonly payload_mapping_json: Record<string, unknown>;
-  readonly updated_at: string | null;
-  readonly created_by: string | null;
-  readonly updated_by: string | null;
-  readonly deleted_by: string | null;
-}
-
-export interface Delivery {
-  readonly id: string;
-  readonly webhook_endpoint_id: string;
-  readonly idempotency_key: string | null;
-  readonly signature_valid: boolean;
-  readonly source_ip: string | null;
-  readonly request_body_hash: string | null;
-  readonly response_status: number;
-  readonly error_detail: string | null;
-  readonly run_ids: string[];
-  readonly processing_duration_ms: number | null;
-  readonly created_at: string;
-}
-
-export interface TestResult {
-  readonly valid: boolean;
-  readonly checks: Record<string, boolean>;
-  readonly errors: { readonly code: string; readonly message: string }[];
-}
+/** The webhook routes' wire shapes, inferred from the schemas the daemon answers with (types only: no zod at run time). */
+export type { Delivery, Endpoint, EndpointListItem, TestResult, TriggerEnvelope };
 
 const yes = (value: boolean) => (value ? 'yes' : 'no');
 /** A null pin runs the newest committed version. */

@@ -1,18 +1,7 @@
 import type { Knex } from 'knex';
+import type { DEVICE_SORTS } from '../../../shared/api/devices.js';
 import { containsPattern } from './repo-helpers.js';
 
-export const DEVICE_SORTS = [
-  'name',
-  '-name',
-  'hostname',
-  '-hostname',
-  'platform',
-  '-platform',
-  'created_at',
-  '-created_at',
-  'updated_at',
-  '-updated_at',
-] as const;
 export type DeviceSort = (typeof DEVICE_SORTS)[number];
 
 /**

@@ -1,6 +1,6 @@
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
-import { type Problem } from '../../../shared/api/problem.js';
+import type { Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import { canonical, changes, isUniqueViolation, notFound, providerManaged, writable, type Actor } from './access.js';

@@ -1,58 +1,16 @@
+import type { Device } from '../../../shared/api/devices.js';
+import type { Site, SiteTreeNode } from '../../../shared/api/sites.js';
 import { iso } from './access.js';
 import type { DeviceRow } from './devices-repo.js';
 import type { SiteRow } from './sites-repo.js';
 
-interface Stamps {
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly created_by: string | null;
-  readonly updated_by: string | null;
-  readonly deleted_at: string | null;
-  readonly deleted_by: string | null;
-}
+/** The wire shapes, as `src/shared/api/{sites,devices}.ts` declare them. */
+export type SiteView = Site;
+export type { SiteTreeNode };
+export type DeviceView = Device;
+export type DeviceOverlay = Device['overlay'];
 
-export interface SiteView extends Stamps {
-  readonly id: string;
-  readonly org_id: string;
-  /** The row belongs to the shared organization (readable here, not writable). */
-  readonly shared: boolean;
-  readonly name: string;
-  readonly description: string | null;
-  readonly parent_id: string | null;
-  readonly address: string | null;
-  readonly tags: string[];
-  readonly provider_id: string | null;
-  readonly external_id: string | null;
-}
-
-export interface SiteTreeNode extends SiteView {
-  readonly children: SiteTreeNode[];
-}
-
-export interface DeviceOverlay {
-  readonly tags: string[];
-  /** Local maintenance override; null when none is set. */
-  readonly maintenance: boolean | null;
-}
-
-export interface DeviceView extends Stamps {
-  readonly id: string;
-  readonly org_id: string;
-  readonly shared: boolean;
-  readonly name: string;
-  readonly hostname: string | null;
-  readonly platform: string | null;
-  readonly role: string | null;
-  readonly site_id: string | null;
-  readonly serial: string | null;
-  readonly tags: string[];
-  readonly attributes: Record<string, unknown>;
-  readonly overlay: DeviceOverlay;
-  readonly provider_id: string | null;
-  readonly external_id: string | null;
-  /** Provider-sourced: its own fields change only through provider sync; `overlay` is the local part. */
-  readonly provider_managed: boolean;
-}
+type Stamps = Pick<Site, 'created_at' | 'updated_at' | 'created_by' | 'updated_by' | 'deleted_at' | 'deleted_by'>;
 
 function stamps(row: SiteRow | DeviceRow): Stamps {
   return {

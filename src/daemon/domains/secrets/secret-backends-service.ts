@@ -1,10 +1,13 @@
 import { splitSecretLocation } from '../../../shared/secrets/reference.js';
+import type { z } from 'zod';
 import type {
+  createBackendBody,
   SecretBackendItemView,
   SecretBackendTestView,
   SecretBackendTypeView,
   SecretBackendView,
-} from '../../../shared/secrets/views.js';
+  updateBackendBody,
+} from '../../../shared/api/secrets.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../../../shared/api/problems.js';
@@ -17,13 +20,7 @@ import { secretProblems } from './secret-problems.js';
 import { SecretBackendError } from './secret-resolver.js';
 import { backendView, isBuiltinBackend } from './views.js';
 
-export interface CreateBackendInput {
-  readonly name: string;
-  readonly type: string;
-  readonly scheme: string;
-  readonly config: Record<string, unknown>;
-  readonly is_default: boolean;
-}
+export type CreateBackendInput = z.output<typeof createBackendBody>;
 
 const ACTION = 'secret_backend:manage';
 
@@ -81,11 +78,7 @@ export class SecretBackendsService {
     return this.get(id);
   }
 
-  async update(
-    id: string,
-    change: { name?: string | undefined; is_default?: boolean | undefined },
-    context?: AuditContext,
-  ): Promise<SecretBackendView> {
+  async update(id: string, change: z.output<typeof updateBackendBody>, context?: AuditContext): Promise<SecretBackendView> {
     if (!isUuid(id)) throw notFound();
     const actor = context?.subject ?? null;
     await this.repo.transaction(async (trx) => {

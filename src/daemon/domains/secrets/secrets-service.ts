@@ -1,6 +1,15 @@
 import { SECRET_MAX_KEYS, isSafeSecretPath } from '../../../shared/secrets/names.js';
 import { orgSecretsPrefix, secretLocation, secretReference } from '../../../shared/secrets/reference.js';
-import type { DiscoveredSecretView, SecretDetailView, SecretProviderView, SecretView } from '../../../shared/secrets/views.js';
+import type { z } from 'zod';
+import type {
+  createSecretBody,
+  DiscoveredSecretView,
+  duplicateSecretBody,
+  SecretDetailView,
+  SecretProviderView,
+  SecretView,
+  updateSecretBody,
+} from '../../../shared/api/secrets.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../../../shared/api/problems.js';
@@ -25,20 +34,10 @@ export interface Page {
   readonly offset: number;
 }
 
-export interface CreateSecretInput {
-  readonly name: string;
-  readonly description?: string | null | undefined;
-  readonly backend_id?: string | undefined;
-  readonly path?: string | undefined;
-  /** Absent: the secret adopts a folder already in the backend (a discovered one). */
-  readonly values?: Readonly<Record<string, string>> | undefined;
-}
+/** A secret to create, as its route parsed it; without `values` it adopts a folder already in the backend (a discovered one). */
+export type CreateSecretInput = z.output<typeof createSecretBody>;
 
-export interface UpdateSecretInput {
-  readonly description?: string | null | undefined;
-  readonly values?: Readonly<Record<string, string>> | undefined;
-  readonly remove_keys?: readonly string[] | undefined;
-}
+export type UpdateSecretInput = z.output<typeof updateSecretBody>;
 
 const ACTION = 'secret:manage';
 
@@ -180,12 +179,7 @@ export class SecretsService {
   }
 
   /** A new secret in the same backend holding a copy of the source's keys and values. */
-  async duplicate(
-    org: OrgRef,
-    id: string,
-    input: { name: string; path?: string | undefined; description?: string | null | undefined },
-    context?: AuditContext,
-  ): Promise<SecretDetailView> {
+  async duplicate(org: OrgRef, id: string, input: z.output<typeof duplicateSecretBody>, context?: AuditContext): Promise<SecretDetailView> {
     const source = await this.#find(org, id);
     const path = input.path ?? input.name;
     if (!isSafeSecretPath(path))

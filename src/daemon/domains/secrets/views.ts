@@ -1,5 +1,5 @@
 import { orgSecretsPrefix, secretReference } from '../../../shared/secrets/reference.js';
-import type { SecretBackendView, SecretDetailView, SecretProviderView, SecretView } from '../../../shared/secrets/views.js';
+import type { SecretBackendView, SecretDetailView, SecretProviderView, SecretView } from '../../../shared/api/secrets.js';
 import type { SecretBackendRow, SecretBackendWithUse } from './secret-backends-repo.js';
 import type { SecretRecord } from './secrets-repo.js';
 

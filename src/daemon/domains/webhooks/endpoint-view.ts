@@ -1,36 +1,17 @@
+import type { WebhookDelivery, WebhookEndpoint, WebhookListItem } from '../../../shared/api/webhooks.js';
 import type { DeliveryRow, WebhookEndpointWithFlow } from './webhooks-repo.js';
 
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+export type EndpointView = WebhookEndpoint;
+
+function iso(value: Date | string): string;
+function iso(value: Date | string | null): string | null;
+function iso(value: Date | string | null): string | null {
+  return value === null ? null : new Date(value).toISOString();
+}
 
 /** The flow an endpoint targets as a reader sees it: null name when the row is gone or soft-deleted. */
 function flowName(row: WebhookEndpointWithFlow): string | null {
   return row.flow_deleted ? null : row.flow_name;
-}
-
-export interface EndpointView {
-  readonly id: string;
-  readonly org_id: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly enabled: boolean;
-  readonly path_token: string;
-  readonly trigger_path: string;
-  readonly secret_id: string | null;
-  readonly auth_mode: string;
-  readonly replay_window_seconds: number;
-  readonly rate_limit_per_minute: number;
-  readonly flow_id: string | null;
-  readonly flow_name: string | null;
-  readonly flow_version: number | null;
-  readonly allowed_source_ips: string[] | null;
-  readonly payload_mapping_json: Record<string, unknown>;
-  readonly last_triggered_at: string | null;
-  readonly created_at: string | null;
-  readonly updated_at: string | null;
-  readonly created_by: string | null;
-  readonly updated_by: string | null;
-  readonly deleted_at: string | null;
-  readonly deleted_by: string | null;
 }
 
 /** The full read schema (create, read, update, restore, rotate answer it). */
@@ -69,7 +50,7 @@ export function endpointAuditView(view: EndpointView): Omit<EndpointView, 'path_
 }
 
 /** A list item: the endpoint's label, state and target; the token only in the full read. */
-export function endpointListItem(row: WebhookEndpointWithFlow) {
+export function endpointListItem(row: WebhookEndpointWithFlow): WebhookListItem {
   return {
     id: row.id,
     name: row.name,
@@ -87,7 +68,7 @@ export function endpointListItem(row: WebhookEndpointWithFlow) {
   };
 }
 
-export function deliveryView(row: DeliveryRow) {
+export function deliveryView(row: DeliveryRow): WebhookDelivery {
   return {
     id: row.id,
     webhook_endpoint_id: row.webhook_endpoint_id,

@@ -1,7 +1,9 @@
+import type { z } from 'zod';
+import type { createWebhookBody, updateWebhookBody } from '../../../shared/api/webhooks.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
-import { type Problem } from '../../../shared/api/problem.js';
+import type { Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import { pickSecretValue } from '../../../shared/secrets/pick-value.js';
@@ -15,20 +17,8 @@ export interface OrgRef {
   readonly slug: string;
 }
 
-/** What create and update accept once the request schema has parsed them. */
-export interface EndpointInput {
-  readonly name?: string;
-  readonly description?: string | null;
-  readonly enabled?: boolean;
-  readonly secret_id?: string | null;
-  readonly auth_mode?: 'hmac_sha256' | 'bearer';
-  readonly replay_window_seconds?: number;
-  readonly rate_limit_per_minute?: number;
-  readonly flow_id?: string;
-  readonly flow_version?: number | null;
-  readonly allowed_source_ips?: string[] | null;
-  readonly payload_mapping_json?: Record<string, unknown>;
-}
+/** What update accepts once its route's schema has parsed it (create: the same, with `name` and `flow_id`). */
+export type EndpointInput = z.output<typeof updateWebhookBody>;
 
 /** Tells the trigger path's per-instance state (buckets) that an endpoint changed or went away. */
 export type EndpointChanged = (endpointId: string) => void;
@@ -64,7 +54,7 @@ export class WebhookEndpointsService {
 
   async create(
     org: OrgRef,
-    input: EndpointInput & { name: string; flow_id: string },
+    input: z.output<typeof createWebhookBody>,
     context: AuditContext | undefined,
     actor: string | undefined,
   ): Promise<EndpointView> {

@@ -1,4 +1,4 @@
-import type { SecretBackendTypeView } from '../../../../shared/secrets/views.js';
+import type { SecretBackendTypeView } from '../../../../shared/api/secrets.js';
 
 /** The backend types the API knows, and whether this build can serve each. */
 export const BACKEND_TYPES: readonly SecretBackendTypeView[] = [

@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { problems } from '../../../shared/api/problems.js';
-import { isManagementAddress } from './hostname.js';
+import { isManagementAddress } from '../inventory/hostname.js';
+
+/**
+ * What the inventory's wire schemas (`sites.ts`, `devices.ts`) are made of: the field rules both resources
+ * follow, the page and bulk shapes, and the stamps every row answers with.
+ */
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 500;
@@ -49,6 +53,7 @@ const number = (max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(0).max(max));
 
+/** `limit` (50, at most 500) and `offset` of a list's query. */
 export const page = {
   limit: number(MAX_PAGE).pipe(z.number().min(1)).default(DEFAULT_PAGE),
   offset: number(10_000_000).default(0),
@@ -65,20 +70,48 @@ export const repeated = (item: z.ZodType<string>, max = 50) =>
 
 export const searchText = z.string().trim().max(255);
 
-export const bulkBody = z.object({ ids: z.array(uuid).min(1).max(MAX_BULK_IDS) }).strict();
-
 export const noQuery = z.object({}).strict();
 
-/** The JSON Schema of a request body for the OpenAPI document (input side: before trims and defaults). */
-export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-}
+/** A copy under a new name. */
+export const duplicateBody = z.object({ name }).strict();
 
-/** Fields only provider sync writes; named in a body they are refused with a pointed message. */
+/** Fields only provider sync writes; named in a body they are refused by name, before the body's schema. */
 export const SYNC_ONLY = ['provider_id', 'external_id'] as const;
 
-export function refuseSyncOnly(body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
-  const named = SYNC_ONLY.filter((key) => Object.hasOwn(body, key));
-  if (named.length > 0) throw problems.validation(named.map((key) => ({ path: key, message: 'is set by provider sync only' })));
-}
+export const bulkBody = z.object({ ids: z.array(uuid).min(1).max(MAX_BULK_IDS) }).strict();
+
+/**
+ * Per-id outcome of a bulk request. `ok`: applied; `unchanged`: already in the asked state (restoring a
+ * live row); `not_found`: unknown, another organization's, or not in a state the operation applies to;
+ * `shared_read_only`: the shared organization's; `conflict`: restoring would duplicate a live name;
+ * `in_use`: a site that still has live child sites or devices.
+ */
+export const bulkStatus = z.enum(['ok', 'unchanged', 'not_found', 'shared_read_only', 'conflict', 'in_use']);
+
+/** One result per distinct id, in the order given. */
+export const bulkAnswer = z.object({ results: z.array(z.object({ id: z.string(), status: bulkStatus })) });
+export type BulkAnswer = z.infer<typeof bulkAnswer>;
+
+export const nullableString = z.string().nullable();
+
+/** Who made, changed and soft-deleted a row, and when (ISO 8601); `deleted_*` are null on a live row. */
+export const stamps = {
+  created_at: z.string(),
+  updated_at: z.string(),
+  created_by: nullableString,
+  updated_by: nullableString,
+  deleted_at: nullableString,
+  deleted_by: nullableString,
+};
+
+/** Members every inventory row answers with. */
+export const ownedRow = {
+  id: z.string(),
+  org_id: z.string(),
+  shared: z.boolean().describe('The row belongs to the shared organization (readable here, not writable).'),
+  name: z.string(),
+};
+
+/** A page of a list: `{items, total, limit, offset}`. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
