@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { maskAddress } from '../http/client-address.js';
+import { maskAddress } from '../../shared/net/mask-address.js';
 import type { AuditContext } from './audit-context.js';
 import type { AuditRepo, AuditRow } from './audit-repo.js';
 

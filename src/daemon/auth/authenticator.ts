@@ -4,7 +4,8 @@ import type { CatalogueRoute } from '../../shared/catalogue/types.js';
 import type { Policy } from '../../shared/policy/policies.js';
 import type { AuditContext } from '../audit/audit-context.js';
 import type { Config } from '../config/config.js';
-import { problems } from '../http/problem.js';
+import { problems } from '../../shared/api/problems.js';
+import { authProblems } from './auth-problems.js';
 import type { AuthResult } from './auth-result.js';
 import { readCredential } from './credentials.js';
 import { repeatedCredentialHeader } from './repeated-header.js';
@@ -72,9 +73,9 @@ export class Authenticator {
     const expected = this.config.internalApiToken;
     if (expected === undefined) {
       if (this.config.internalApiTokenOptional) return { method: 'internal' };
-      throw problems.invalidInternalToken();
+      throw authProblems.invalidInternalToken();
     }
-    if (!internalTokenMatches(headers['x-internal-token'], expected)) throw problems.invalidInternalToken();
+    if (!internalTokenMatches(headers['x-internal-token'], expected)) throw authProblems.invalidInternalToken();
     return { method: 'internal' };
   }
 
@@ -88,12 +89,12 @@ export class Authenticator {
     const credential = readCredential(request.headers);
     switch (credential.kind) {
       case 'none':
-        throw problems.unauthenticated(BEARER_CHALLENGE);
+        throw authProblems.unauthenticated(BEARER_CHALLENGE);
       case 'basic':
         if (BASIC_ROUTES.has(request.route.key)) throw problems.notImplemented(request.route.action);
-        throw problems.basicRefused();
+        throw authProblems.basicRefused();
       case 'malformed':
-        throw problems.invalidToken();
+        throw authProblems.invalidToken();
       case 'bearer': {
         if (looksLikePersonalAccessToken(credential.token)) {
           return this.pats.authenticate(credential.token, request.audit).then((identity) => ({
@@ -102,7 +103,7 @@ export class Authenticator {
             pat: { tokenId: identity.tokenId, orgId: identity.orgId, userId: identity.userId },
           }));
         }
-        if (!this.jwt) throw problems.authNotConfigured();
+        if (!this.jwt) throw authProblems.authNotConfigured();
         const verified = this.jwt.verify(credential.token);
         return verified instanceof Promise ? verified.then(jwtOutcome) : jwtOutcome(verified);
       }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { NotifiedCache, type NotifiedCacheOptions } from '../db/notified-cache.js';
 import { prepared } from '../db/prepared.js';
-import { isUuid } from '../tenancy/orgs-repo.js';
+import { isUuid } from '../../shared/ids.js';
 import { MembershipCache } from './membership-cache.js';
 
 export interface OrgRef {

@@ -4,7 +4,7 @@ import type { Catalogue } from '../../shared/catalogue/catalogue.js';
 import { checkActionOverride, checkRouteOverride, OverrideRuleViolation } from '../../shared/policy/resolution.js';
 import type { AuditContext } from '../audit/audit-context.js';
 import type { AuditWriter } from '../audit/audit-writer.js';
-import { Problem } from '../http/problem.js';
+import { type Problem, problem } from '../../shared/api/problem.js';
 import type { OverrideRepo } from './override-repo.js';
 import type { OverrideStore } from './override-store.js';
 import { OVERRIDES_CHANNEL } from './override-sync.js';
@@ -15,7 +15,7 @@ export interface OverrideChange {
 }
 
 function ruleProblem(violation: OverrideRuleViolation): Problem {
-  return new Problem(422, 'override_rule_violation', violation.message, { rule: violation.rule });
+  return problem('override_rule_violation', violation.message, { rule: violation.rule });
 }
 
 /**

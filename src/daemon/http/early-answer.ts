@@ -6,7 +6,7 @@ import { clientAddressOf } from './middleware/client-address.js';
 import { problemBody, setProblemHeaders } from './middleware/problem-response.js';
 import { requestIdFor } from './middleware/request-id.js';
 import { SECURITY_HEADERS } from './middleware/security-headers.js';
-import type { Problem } from './problem.js';
+import type { Problem } from '../../shared/api/problem.js';
 import { headerOf } from './request-header.js';
 
 export interface EarlyAnswerOptions {

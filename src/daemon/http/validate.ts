@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { problems } from './problem.js';
+import { problems } from '../../shared/api/problems.js';
 
 /** Parses `input` with `schema`, or throws 422 `validation_failed` listing every issue with its JSON path. */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isUuid } from '../../shared/ids.js';
 
 export interface OrgRow {
   readonly id: string;
@@ -10,12 +11,6 @@ export interface OrgRow {
   readonly created_at: Date;
   readonly updated_at: Date;
   readonly settings_json: Record<string, unknown>;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }
 
 /** A knex transaction as services hand it back to repositories (services never use knex themselves). */

@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { boundedMemo } from '../../shared/bounded-memo.js';
 import { parseAllowListEntry } from '../../shared/webhooks/allow-list-rules.js';
-import { maskAddress } from '../http/client-address.js';
+import { maskAddress } from '../../shared/net/mask-address.js';
 
 /**
  * Matching callers against an endpoint's `allowed_source_ips`, and masking their address for the audit. The

@@ -1,6 +1,7 @@
 import type { ProblemCode } from '../api/problem-codes.js';
 import { findUnstorableTextInJson, UNSTORABLE_TEXT_MESSAGES } from '../json/unstorable-text.js';
 import { providerRefKey } from '../inventory/provider-ref.js';
+import { isUuid } from '../ids.js';
 
 /**
  * The trigger body rules (spec "Body rules" 1-7) as pure functions: `decodeTriggerBody` (bytes to JSON),
@@ -43,7 +44,6 @@ export interface TriggerBodyFailure {
   readonly extensions: Readonly<Record<string, unknown>>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REFERENCE_SHAPE = 'a device reference is a device UUID or {"provider_id": "...", "external_id": "..."}';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -95,7 +95,7 @@ export function decodeTriggerBody(raw: Uint8Array): { readonly ok: true; readonl
 type Reference = { readonly uuid: string } | { readonly ref: ProviderRef } | TriggerBodyFailure;
 
 function readReference(role: string, entry: unknown, path: string): Reference {
-  if (typeof entry === 'string') return UUID.test(entry) ? { uuid: entry.toLowerCase() } : invalid(path, REFERENCE_SHAPE);
+  if (typeof entry === 'string') return isUuid(entry) ? { uuid: entry.toLowerCase() } : invalid(path, REFERENCE_SHAPE);
   if (!isObject(entry)) return invalid(path, REFERENCE_SHAPE);
   const extra = Object.keys(entry).filter((key) => key !== 'provider_id' && key !== 'external_id');
   if (extra.length > 0) return invalid(`${path}.${extra[0]}`, `unknown key; ${REFERENCE_SHAPE}`);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { errors, jwtVerify } from 'jose';
 import type { Principal } from '../../../shared/auth/principal.js';
-import { Problem, problems } from '../../http/problem.js';
+import { Problem } from '../../../shared/api/problem.js';
+import { authProblems } from '../auth-problems.js';
 import type { Logger } from '../../logging/logger.js';
 import { principalFromClaims } from './claims.js';
 import { KeySource } from './key-source.js';
@@ -93,8 +94,8 @@ export class JwtVerifier {
         requiredClaims: ['exp', 'iat', 'sub'],
       });
       const now = Math.floor(Date.now() / 1000);
-      if (typeof payload.sub !== 'string' || payload.sub === '') throw problems.invalidToken();
-      if ((payload.iat as number) > now + CLOCK_SKEW_SECONDS) throw problems.invalidToken();
+      if (typeof payload.sub !== 'string' || payload.sub === '') throw authProblems.invalidToken();
+      if ((payload.iat as number) > now + CLOCK_SKEW_SECONDS) throw authProblems.invalidToken();
       const principal = principalFromClaims(payload, this.options.audience);
       this.#cache.set(digest, principal, ((payload.exp as number) + CLOCK_SKEW_SECONDS) * 1000);
       const session = typeof payload.sid === 'string' && payload.sid !== '' ? `sid:${payload.sid}` : `token:${digest}`;
@@ -102,11 +103,11 @@ export class JwtVerifier {
       return { principal, fresh, claimValues: fresh ? claimValues(payload[this.options.groupClaim]) : undefined };
     } catch (error) {
       if (error instanceof Problem) throw error;
-      if (error instanceof errors.JWTExpired) throw problems.tokenExpired();
-      if (TOKEN_FAULTS.some((fault) => error instanceof fault)) throw problems.invalidToken();
+      if (error instanceof errors.JWTExpired) throw authProblems.tokenExpired();
+      if (TOKEN_FAULTS.some((fault) => error instanceof fault)) throw authProblems.invalidToken();
       // Anything else (timeout, refused connection, a key set that is not JSON) is the provider's fault, not the caller's.
       this.log.warn({ err: error }, 'identity provider keys unavailable');
-      throw problems.authUnavailable();
+      throw authProblems.authUnavailable();
     }
   }
 }

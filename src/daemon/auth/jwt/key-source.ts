@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
-import { problems } from '../../http/problem.js';
+import { authProblems } from '../auth-problems.js';
 import type { Logger } from '../../logging/logger.js';
 
 export interface KeySourceOptions {
@@ -32,7 +32,7 @@ export class KeySource {
 
   async resolver(): Promise<JWTVerifyGetKey> {
     if (this.#keys) return this.#keys;
-    if (Date.now() - this.#failedAt < DISCOVERY_RETRY_MS) throw problems.authUnavailable();
+    if (Date.now() - this.#failedAt < DISCOVERY_RETRY_MS) throw authProblems.authUnavailable();
     this.#pending ??= this.#discover().finally(() => (this.#pending = undefined));
     return this.#pending;
   }
@@ -57,7 +57,7 @@ export class KeySource {
     } catch (error) {
       this.#failedAt = Date.now();
       this.log.error({ err: error, discovery: url }, 'identity provider keys unavailable: tokens cannot be verified');
-      throw problems.authUnavailable();
+      throw authProblems.authUnavailable();
     }
   }
 

@@ -3,9 +3,10 @@ export type { PatView };
 import type { Principal } from '../../../shared/auth/principal.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
+import { authProblems } from '../auth-problems.js';
 import type { OrgsRepo } from '../../tenancy/orgs-repo.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';
 import { digestOf } from '../secrets.js';
 import { isWellFormedPersonalAccessToken, newPersonalAccessToken } from './pat-format.js';
@@ -125,9 +126,9 @@ export class PatService {
    * 401 and an `auth.failed` entry owned by the token's owner.
    */
   async authenticate(token: string, context?: AuditContext): Promise<PatIdentity> {
-    if (!isWellFormedPersonalAccessToken(token)) throw problems.invalidToken();
+    if (!isWellFormedPersonalAccessToken(token)) throw authProblems.invalidToken();
     const row = await this.tokens.findByDigest(digestOf(token));
-    if (!row) throw problems.invalidToken();
+    if (!row) throw authProblems.invalidToken();
     const reason = row.revoked_at
       ? 'revoked'
       : row.expires_at && new Date(row.expires_at).getTime() <= Date.now()
@@ -146,7 +147,7 @@ export class PatService {
         orgId: row.org_id,
         details: { reason, auth_method: 'pat' },
       });
-      throw reason === 'user_deactivated' ? problems.accountDisabled() : problems.invalidToken();
+      throw reason === 'user_deactivated' ? authProblems.accountDisabled() : authProblems.invalidToken();
     }
     await this.tokens.touch(row.id);
     return {

@@ -1,5 +1,5 @@
 import { principalFromWire, principalToWire, type Principal } from '../../../shared/auth/principal.js';
-import { problems } from '../../http/problem.js';
+import { authProblems } from '../auth-problems.js';
 import { digestOf, randomSecret } from '../secrets.js';
 import type { TicketsRepo } from './tickets-repo.js';
 
@@ -40,9 +40,9 @@ export class TicketsService {
 
   /** The principal the ticket stands for; the ticket is spent. */
   async redeem(ticket: string | undefined): Promise<{ principal: Principal; authMethod: string; orgId: string | null }> {
-    if (!ticket || ticket.length > 128) throw problems.invalidTicket();
+    if (!ticket || ticket.length > 128) throw authProblems.invalidTicket();
     const wire = await this.repo.consume(digestOf(ticket));
-    if (!wire) throw problems.invalidTicket();
+    if (!wire) throw authProblems.invalidTicket();
     return { principal: principalFromWire(wire), authMethod: String(wire.auth_method), orgId: (wire.org_id as string | null) ?? null };
   }
 }

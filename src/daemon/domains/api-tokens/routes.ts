@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PatService } from '../../auth/pat/pat-service.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
 

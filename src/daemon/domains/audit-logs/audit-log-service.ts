@@ -1,8 +1,8 @@
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditFields } from '../../audit/audit-repo.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { problems } from '../../http/problem.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { problems } from '../../../shared/api/problems.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { AuditLogFilter, AuditLogPosition, AuditLogRepo, AuditLogRow, Tally } from './audit-log-repo.js';
 
 export interface AuditLogEntry extends AuditFields {

@@ -4,7 +4,7 @@ import { SVC_VERSION } from '../../../shared/version.js';
 import type { TicketsService } from '../../auth/tickets/tickets-service.js';
 import type { Explainer } from '../../authz/explain.js';
 import type { Config } from '../../config/config.js';
-import { problems } from '../../http/problem.js';
+import { authProblems } from '../../auth/auth-problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';
 
@@ -17,7 +17,7 @@ export interface AuthRoutesDeps {
 
 function principalOf(ctx: AppContext) {
   const principal = ctx.state.auth?.principal;
-  if (!principal) throw problems.unauthenticated('Bearer realm="svc"');
+  if (!principal) throw authProblems.unauthenticated('Bearer realm="svc"');
   return principal;
 }
 
@@ -95,7 +95,7 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
         responses: { 201: { description: 'The ticket' } },
       },
       async handle(ctx) {
-        if (config.authDisabled) throw problems.ticketsUnavailable();
+        if (config.authDisabled) throw authProblems.ticketsUnavailable();
         const principal = principalOf(ctx);
         const { method, pat } = ctx.state.auth!;
         const issued = await tickets.issue(principal, { authMethod: method, orgId: pat?.orgId, patId: pat?.tokenId });

@@ -1,5 +1,5 @@
 import type { AppContext, DomainRoutes } from '../../http/types.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { AssetCache, assetFromText, isAssetName, type Asset } from './assets.js';
 import { OAUTH2_REDIRECT_PAGE, PAGE_CSP, REDOC_PAGE, SWAGGER_INIT, SWAGGER_PAGE } from './pages.js';
 

@@ -1,4 +1,4 @@
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext } from '../../http/types.js';
 import type { FlowCaller } from './flow-access.js';
 

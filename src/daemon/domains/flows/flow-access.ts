@@ -4,8 +4,9 @@ import { sameJson } from '../../../shared/flows/same-json.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
-import { Problem, problems } from '../../http/problem.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { Problem, problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { FlowRow, FlowsRepo, FlowsTx } from './flows-repo.js';
 
 /** Who acts, where: the active organization, the subject recorded in `*_by`, and whether narrowing applies. */
@@ -59,7 +60,7 @@ export class FlowAccess {
     const ownFlow = row.org_id === caller.org.id;
     // Another organization's deleted flow is as invisible as it is to reads.
     if (row.deleted_at && (deleted === 'refuse' || !ownFlow)) throw notFound();
-    if (!ownFlow) throw new Problem(403, 'shared_read_only', 'This flow belongs to the shared organization: duplicate it to change it.');
+    if (!ownFlow) throw problem('shared_read_only', 'This flow belongs to the shared organization: duplicate it to change it.');
     return row;
   }
 
@@ -72,7 +73,7 @@ export class FlowAccess {
     const changes = restrictedChanges(current, next);
     const [first] = changes;
     if (!first) return;
-    throw new Problem(403, 'restricted_option', `Only a platform admin may set this option: ${first.path} (${first.message}).`, {
+    throw problem('restricted_option', `Only a platform admin may set this option: ${first.path} (${first.message}).`, {
       restriction: first.restriction,
       path: first.path,
       restrictions: changes,

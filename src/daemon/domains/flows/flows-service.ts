@@ -1,6 +1,7 @@
 import { EMPTY_DEFINITION, type FlowDefinition } from '../../../shared/flows/definition.js';
 import { sameJson } from '../../../shared/flows/same-json.js';
-import { Problem, problems } from '../../http/problem.js';
+import { type Problem, problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { draftSummary, type FlowAccess, type FlowCaller } from './flow-access.js';
 import { flowSummaryView, flowView, validation, type FlowSummaryView, type FlowView } from './flow-view.js';
 import type { FlowRow, FlowsRepo, FlowsTx } from './flows-repo.js';
@@ -260,7 +261,7 @@ export class FlowsService {
   async #checkGuards(trx: FlowsTx, flow: FlowRow, kind: 'delete' | 'purge'): Promise<void> {
     for (const guard of this.#guards) {
       const reason = await guard({ id: flow.id, org_id: flow.org_id, name: flow.name }, kind, trx);
-      if (reason !== undefined) throw new Problem(409, 'conflict', reason);
+      if (reason !== undefined) throw problem('conflict', reason);
     }
   }
 

@@ -19,7 +19,7 @@ import {
   versionPageQuery,
 } from '../../../shared/api/flows.js';
 import { FIELD_TYPES } from '../../../shared/flows/field-types.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { flowCaller } from './caller.js';

@@ -2,7 +2,8 @@ import { diffDefinitions, type DefinitionDiff } from '../../../shared/flows/defi
 import { validateDefinition } from '../../../shared/flows/definition-schema.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { sameJson } from '../../../shared/flows/same-json.js';
-import { Problem, problems } from '../../http/problem.js';
+import { problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { draftSummary, type FlowAccess, type FlowCaller } from './flow-access.js';
 import {
   flowView,
@@ -40,7 +41,7 @@ export class VersionsService {
     return this.repo.transaction(async (trx) => {
       const flow = await this.access.lockWritable(trx, orgIds, caller, id);
       if (flow.latest_version > 0 && !(await this.access.dirty(trx, flow, flow.draft_json))) {
-        throw new Problem(409, 'nothing_to_commit', `The draft is the same as version ${flow.latest_version}.`, {
+        throw problem('nothing_to_commit', `The draft is the same as version ${flow.latest_version}.`, {
           latest_version: flow.latest_version,
         });
       }

@@ -7,7 +7,8 @@ import {
   idpMappingsQuery,
   updateIdpMappingBody,
 } from '../../../shared/api/idp-mappings.js';
-import { Problem, problems } from '../../http/problem.js';
+import { problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import type { IdpMappingsService, OrgRef } from './idp-mappings-service.js';
@@ -21,7 +22,7 @@ function activeOrg(ctx: AppContext): OrgRef {
 /** The spec asks creation to name the organization twice: in the path and in `X-Org-Id` (a mismatch is refused earlier). */
 function requireOrgHeader(ctx: AppContext): void {
   if (ctx.get('x-org-id') === '') {
-    throw new Problem(400, 'org_header_required', 'Send X-Org-Id naming the organization of the path.');
+    throw problem('org_header_required', 'Send X-Org-Id naming the organization of the path.');
   }
 }
 

@@ -1,5 +1,6 @@
 import type { AuditContext } from '../../audit/audit-context.js';
-import { Problem, problems } from '../../http/problem.js';
+import { type Problem, problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 
 /** Who acts and where: the active organization, the subject stored in `*_by`, the request's audit context. */
 export interface Actor {
@@ -17,7 +18,7 @@ export interface OwnedRow {
 }
 
 export function sharedReadOnly(what: string): Problem {
-  return new Problem(403, 'shared_read_only', `This ${what} belongs to the shared organization: it may be read here, changed only there.`);
+  return problem('shared_read_only', `This ${what} belongs to the shared organization: it may be read here, changed only there.`);
 }
 
 /**
@@ -85,8 +86,7 @@ export function changes(
  * route for local annotations where the resource has one.
  */
 export function providerManaged(fields: readonly string[], overlay?: string): Problem {
-  return new Problem(
-    409,
+  return problem(
     'provider_managed',
     'These fields belong to the inventory provider and change only through provider sync.',
     overlay ? { fields, overlay } : { fields },

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { providerRefKey, type ProviderRef } from '../../../shared/inventory/provider-ref.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import { prepared } from '../../db/prepared.js';
 
 export { providerRefKey, type ProviderRef };

@@ -1,7 +1,8 @@
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
-import { type Problem, problems } from '../../http/problem.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import type { Problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
+import { isUuid } from '../../../shared/ids.js';
 import { canonical, changes, isUniqueViolation, notFound, providerManaged, writable, type Actor } from './access.js';
 import { distinct, results, triage, withoutNameClashes, type BulkResult } from './bulk.js';
 import type { DeviceFilter, DeviceSort } from './device-filter.js';

@@ -1,5 +1,5 @@
 import { SYNC_ONLY } from '../../../shared/api/inventory.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext } from '../../http/types.js';
 import { notFound, type Actor } from './access.js';
 

@@ -1,7 +1,8 @@
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
-import { Problem, problems } from '../../http/problem.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { type Problem, problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
+import { isUuid } from '../../../shared/ids.js';
 import { changes, isUniqueViolation, notFound, providerManaged, writable, type Actor } from './access.js';
 import { distinct, results, triage, withoutNameClashes, type BulkResult } from './bulk.js';
 import { buildSiteTree } from './site-tree.js';
@@ -141,7 +142,7 @@ export class SitesService {
       const children = (await this.repo.liveChildren(trx, [id])).length;
       const devices = (await this.repo.liveDeviceCounts(trx, [id])).get(id) ?? 0;
       if (children > 0 || devices > 0) {
-        throw new Problem(409, 'site_in_use', 'The site still has live child sites or devices; move or delete them first.', {
+        throw problem('site_in_use', 'The site still has live child sites or devices; move or delete them first.', {
           children,
           devices,
         });

@@ -2,7 +2,8 @@ import type { OrgAccess, OrgListItem, OrgView, Page } from '../../../shared/api/
 export type { OrgAccess, OrgListItem, OrgView, Page };
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { Problem, problems } from '../../http/problem.js';
+import { type Problem, problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { MAPPINGS_CHANNEL } from '../../tenancy/mapping-sync.js';
 import type { OrgChanges, OrgRecord, OrgsRepo, Tx, VisibleOrgRow } from '../../tenancy/orgs-repo.js';
 
@@ -22,7 +23,7 @@ export type OrgRule = 'default_org_protected' | 'last_org_admin';
  * problem codes has) with a `rule` member naming it, and `errors` like any other validation failure.
  */
 export function orgRuleProblem(rule: OrgRule, path: string, message: string): Problem {
-  return new Problem(422, 'validation_failed', message, { rule, errors: [{ path, message }] });
+  return problem('validation_failed', message, { rule, errors: [{ path, message }] });
 }
 
 function iso(value: Date | string): string {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DEFAULT_ORG_ROLE, ORG_ROLES } from '../../../shared/tenancy/org-roles.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { MembersService } from './members-service.js';
 import type { OrgCaller, OrgsService } from './orgs-service.js';
 

@@ -6,7 +6,7 @@ import type { Explainer } from '../../authz/explain.js';
 import type { OverrideService } from '../../authz/override-service.js';
 import type { OverrideStore } from '../../authz/override-store.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
 

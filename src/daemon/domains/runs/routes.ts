@@ -9,7 +9,8 @@ import {
   triggerRunBody,
   triggerRunQuery,
 } from '../../../shared/api/runs.js';
-import { Problem, problems } from '../../http/problem.js';
+import { problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import type { OrgRef, RunsService } from './runs-service.js';
@@ -32,7 +33,7 @@ function isPlatformAdmin(ctx: AppContext): boolean {
 function refuseForceUnlessAdmin(ctx: AppContext): void {
   const query = triggerRunQuery.safeParse(ctx.query);
   if (query.success && query.data.force === 'true' && !isPlatformAdmin(ctx)) {
-    throw new Problem(403, 'restricted_option', 'Only a platform admin may force a manual run.', { restriction: 'force_manual_run' });
+    throw problem('restricted_option', 'Only a platform admin may force a manual run.', { restriction: 'force_manual_run' });
   }
 }
 

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { validateParams } from '../../../shared/flows/params.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { Problem, problems } from '../../http/problem.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { type Problem, problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
+import { isUuid } from '../../../shared/ids.js';
 import { unknownReferencesMessage } from '../../../shared/webhooks/trigger-body.js';
 import type { AdmissionRepo } from './admission-repo.js';
 import {
@@ -53,7 +54,7 @@ export class RunAdmissionService implements RunAdmission {
   ): Promise<AdmittedRun> {
     const count = countTargets(request.targets);
     if (count > this.settings.maxTargets) {
-      throw new Problem(422, 'too_many_targets', `The run names ${count} targets; at most ${this.settings.maxTargets} are allowed.`, {
+      throw problem('too_many_targets', `The run names ${count} targets; at most ${this.settings.maxTargets} are allowed.`, {
         limit: this.settings.maxTargets,
         count,
       });
@@ -63,13 +64,13 @@ export class RunAdmissionService implements RunAdmission {
     // For a webhook the flow is the endpoint's configuration, not the caller's input: the spec answers 422.
     if (!flow) throw flowNotFound(source);
     if (source === 'manual' && !flow.manual_runs_enabled && !request.forceManual) {
-      throw new Problem(409, 'manual_runs_disabled', 'Manual runs of this flow are switched off.', { flow_id: flow.id });
+      throw problem('manual_runs_disabled', 'Manual runs of this flow are switched off.', { flow_id: flow.id });
     }
     if (request.version === null && flow.latest_version === 0) {
-      throw new Problem(400, 'flow_not_committed', 'The flow has no committed version to run.', { flow_id: flow.id });
+      throw problem('flow_not_committed', 'The flow has no committed version to run.', { flow_id: flow.id });
     }
     if (flow.version === null || flow.definition_json === null) {
-      throw new Problem(404, 'flow_version_not_found', `The flow has no version ${request.version ?? flow.latest_version}.`, {
+      throw problem('flow_version_not_found', `The flow has no version ${request.version ?? flow.latest_version}.`, {
         flow_id: flow.id,
         version: request.version ?? flow.latest_version,
       });
@@ -161,11 +162,9 @@ export class RunAdmissionService implements RunAdmission {
 }
 
 function flowNotFound(source: TriggerSource): Problem {
-  return new Problem(
-    source === 'webhook' ? 422 : 404,
-    'flow_not_found',
-    'No live flow with this id in the organization or the shared one.',
-  );
+  const notFound = problem('flow_not_found', 'No live flow with this id in the organization or the shared one.');
+  // For a webhook the flow is the endpoint's configuration: the code table's one documented other status.
+  return source === 'webhook' ? notFound.withStatus(422) : notFound;
 }
 
 /** 400 naming each target that is not a live device of the organization or the shared one (from `live`), if any. */
@@ -183,5 +182,5 @@ function refuseMissing(targets: Record<string, string[]>, live: ReadonlySet<stri
     source === 'webhook'
       ? unknownReferencesMessage(missing)
       : `targets name devices not in this organization's inventory: ${named}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}`;
-  throw new Problem(400, 'unknown_device_reference', message, { missing: missing.slice(0, MISSING_SHOWN), missing_count: missing.length });
+  throw problem('unknown_device_reference', message, { missing: missing.slice(0, MISSING_SHOWN), missing_count: missing.length });
 }

@@ -1,7 +1,8 @@
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { Problem, problems } from '../../http/problem.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { type Problem, problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { RunAdmission } from './run-admission.js';
 import { isFinished, nextStatus, type RunCommand } from './run-state.js';
 import { runView, type RunRow, type RunView } from './run-view.js';
@@ -30,7 +31,7 @@ function notFound(): Problem {
 }
 
 function invalidState(run: RunRow, what: string): Problem {
-  return new Problem(409, 'invalid_run_state', `A ${run.status} run cannot be ${what}.`, { status: run.status });
+  return problem('invalid_run_state', `A ${run.status} run cannot be ${what}.`, { status: run.status });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { FlowTargetRole } from '../../../shared/flows/definition.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 
 export interface TargetIssue {
   readonly path: string;

@@ -1,7 +1,7 @@
 import { pickSecretValue } from '../../../shared/secrets/pick-value.js';
 import { parseSecretReference, secretLocation } from '../../../shared/secrets/reference.js';
 import { NotifiedCache } from '../../db/notified-cache.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { BackendRegistry } from './backends/backend-registry.js';
 import type { SecretBackendsRepo } from './secret-backends-repo.js';
 import { SecretNotFoundError, SecretReferenceError, type SecretResolver, type SecretSummary } from './secret-resolver.js';

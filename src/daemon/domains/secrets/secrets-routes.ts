@@ -12,7 +12,7 @@ import {
   updateSecretBody,
 } from '../../../shared/api/secrets.js';
 import { noQuery } from '../../../shared/api/query.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';

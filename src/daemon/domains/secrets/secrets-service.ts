@@ -12,9 +12,9 @@ import type {
 } from '../../../shared/api/secrets.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { Logger } from '../../logging/logger.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { BackendRegistry } from './backends/backend-registry.js';
 import { isAvailableType } from './backends/backend-types.js';
 import type { SecretBackend } from './backends/secret-backend.js';

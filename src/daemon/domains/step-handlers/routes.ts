@@ -1,5 +1,5 @@
 import { findHandler } from '../../../shared/flows/step-handlers/index.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { handlerDocs } from './handler-docs.js';
 

@@ -1,6 +1,6 @@
 import { healthAnswer, readyAnswer } from '../../../shared/api/system.js';
 import type { Database } from '../../db/database.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 

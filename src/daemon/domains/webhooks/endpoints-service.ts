@@ -3,8 +3,9 @@ import type { createWebhookBody, updateWebhookBody } from '../../../shared/api/w
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
-import { Problem, problems } from '../../http/problem.js';
-import { isUuid } from '../../tenancy/orgs-repo.js';
+import type { Problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
+import { isUuid } from '../../../shared/ids.js';
 import { pickSecretValue } from '../../../shared/secrets/pick-value.js';
 import { generatePathToken } from '../../../shared/webhooks/endpoint-rules.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';

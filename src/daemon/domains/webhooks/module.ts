@@ -1,5 +1,5 @@
 import type { Services } from '../../daemon.js';
-import { Problem } from '../../http/problem.js';
+import { problem } from '../../../shared/api/problem.js';
 import type { DomainRoutes } from '../../http/types.js';
 import type { FlowDeleteGuard } from '../flows/module.js';
 import type { DeviceDirectory } from '../inventory/device-directory.js';
@@ -54,8 +54,7 @@ export function webhooksModule(
       const live = await referencingFlow(flow.id, trx);
       if (live.length === 0) return undefined;
       // Thrown rather than answered as a reason: the guard's string cannot carry the list a client can follow.
-      throw new Problem(
-        409,
+      throw problem(
         'conflict',
         `Live webhook endpoints trigger this flow: ${live.map((e) => `${e.name} (${e.href})`).join(', ')}. Delete or retarget them first.`,
         {

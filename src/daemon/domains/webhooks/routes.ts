@@ -14,7 +14,7 @@ import {
   webhookTestResult,
 } from '../../../shared/api/webhooks.js';
 import { noQuery } from '../../../shared/api/query.js';
-import { problems } from '../../http/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import type { OrgRef, WebhookEndpointsService } from './endpoints-service.js';

@@ -1,7 +1,7 @@
 import { decide } from '../../../shared/policy/decision.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { recordDenial } from '../../authz/record-denial.js';
-import { problems } from '../problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { Step } from '../types.js';
 
 /** The effective policy against the caller; a refusal is 403 and an `authz.denied` audit entry. */

@@ -1,4 +1,5 @@
-import { problems, type Problem } from '../problem.js';
+import type { Problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import { parseInput, type ResponseCheck } from '../route-input.js';
 import type { MountedRoute, ProblemResponder, Step } from '../types.js';
 

@@ -1,5 +1,5 @@
 import type { RouteTrie } from '../../../shared/routing/route-trie.js';
-import { problems } from '../problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { MountedRoute, Step } from '../types.js';
 
 /**
@@ -7,6 +7,9 @@ import type { MountedRoute, Step } from '../types.js';
  * by the GET route; OPTIONS on a known path lists its methods.
  */
 export function matchRoute(trie: RouteTrie<MountedRoute>): Step {
+  // The same for every request: made once, so a flood of unknown paths makes no Problem (and captures no stack) each.
+  const notFound = problems.notFound();
+  const invalidPath = problems.invalidPath();
   return function matchRouteStep(ctx) {
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     const match = trie.match(method, ctx.path);
@@ -16,9 +19,9 @@ export function matchRoute(trie: RouteTrie<MountedRoute>): Step {
         ctx.state.params = match.params;
         return;
       case 'bad_path':
-        throw problems.invalidPath();
+        throw invalidPath;
       case 'not_found':
-        throw problems.notFound();
+        throw notFound;
       case 'method_not_allowed': {
         const allow = match.allow.includes('GET') ? [...match.allow, 'HEAD'] : [...match.allow];
         if (ctx.method === 'OPTIONS') {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { findUnstorableTextInJson, UNSTORABLE_TEXT_MESSAGES } from '../../../shared/json/unstorable-text.js';
-import { problems } from '../problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { AppContext, BodyMode, Step } from '../types.js';
 import { requestHeader } from '../request-header.js';
 

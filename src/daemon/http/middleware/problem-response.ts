@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { problemType } from '../../../shared/api/problem-codes.js';
 import { isDatabaseUnavailable } from '../../db/database-errors.js';
-import { Problem, problems } from '../problem.js';
+import { Problem } from '../../../shared/api/problem.js';
+import { problems } from '../../../shared/api/problems.js';
 import type { ProblemResponder } from '../types.js';
 
 const PROBLEM_JSON = 'application/problem+json';

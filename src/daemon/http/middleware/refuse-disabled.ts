@@ -1,6 +1,6 @@
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { recordDenial } from '../../authz/record-denial.js';
-import { Problem } from '../problem.js';
+import { problem } from '../../../shared/api/problem.js';
 import type { Step } from '../types.js';
 
 /**
@@ -12,7 +12,7 @@ export function refuseDisabled(audit: AuditWriter): Step {
     if (ctx.state.policy !== 'disabled') return;
     const route = ctx.state.mounted!.route;
     return recordDenial(audit, ctx.state.audit, route, { policy: 'disabled', reason: 'the route is disabled' }).then(() => {
-      throw new Problem(403, 'route_disabled', 'This route is disabled.', { action: route.action, policy: 'disabled' });
+      throw problem('route_disabled', 'This route is disabled.', { action: route.action, policy: 'disabled' });
     });
   };
 }

@@ -4,7 +4,7 @@ import { DEFAULT_ORG_SLUG, scopeOf } from '../../../shared/policy/org-scope.js';
 import { STRUCTURAL_POLICIES } from '../../../shared/policy/policies.js';
 import type { AuthResult } from '../../auth/auth-result.js';
 import type { OrgAccessRepo, OrgRef } from '../../authz/org-access-repo.js';
-import { Problem } from '../problem.js';
+import { problem } from '../../../shared/api/problem.js';
 import { requestHeader } from '../request-header.js';
 import type { AppContext, Step } from '../types.js';
 
@@ -28,7 +28,7 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     if (!needsOrg || !auth?.principal) return;
     const header = requestHeader(ctx, 'x-org-id');
     if (header !== '' && (header.length > 100 || !ORG_REF.test(header))) {
-      throw new Problem(400, 'invalid_org_header', 'X-Org-Id must be one organization id or slug.');
+      throw problem('invalid_org_header', 'X-Org-Id must be one organization id or slug.');
     }
     const pathRef = ctx.state.params.org_ref;
     const ref = pathRef ?? (header || undefined) ?? auth.pat?.orgId ?? DEFAULT_ORG_SLUG;
@@ -49,7 +49,7 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     const org = await access.org(ref);
     if (pathRef && header && org) {
       const named = header === org.id || header === org.slug ? org : await access.org(header);
-      if (named?.id !== org.id) throw new Problem(400, 'org_header_mismatch', 'X-Org-Id names another organization than the path.');
+      if (named?.id !== org.id) throw problem('org_header_mismatch', 'X-Org-Id names another organization than the path.');
     }
     return enter(ctx, auth, principal, ref, org);
   }
@@ -58,7 +58,7 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     const platformAdmin = principal.realmRoles.includes('admin');
     if (!org?.is_active) {
       // A platform admin sees every organization, so telling it that this one is not there reveals nothing.
-      if (platformAdmin) throw new Problem(404, 'org_not_found', org ? `Organization ${ref} is deactivated.` : `No organization ${ref}.`);
+      if (platformAdmin) throw problem('org_not_found', org ? `Organization ${ref} is deactivated.` : `No organization ${ref}.`);
       return;
     }
     ctx.state.org = { id: org.id, slug: org.slug };

@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import type { StringFormat } from './types.js';
 import { hasTemplate } from './templates.js';
+import { isUuid } from '../../ids.js';
 
 /**
  * Checks a non-empty string against its format. Answers why it is refused, or undefined. A value holding
@@ -12,7 +13,6 @@ export function formatProblem(format: StringFormat, value: string): string | und
   return CHECKS[format](value);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Docker's own units: 1024, 512m, 2g, 1.5GiB, 512 MB.
 const MEMORY = /^(\d+(?:\.\d+)?) ?[kmgtp]?i?b?$/i;
 const CPUS = /^\d+(?:\.\d+)?$/;
@@ -27,7 +27,7 @@ const CONTAINER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const MOUNT_OPTIONS = /^[A-Za-z0-9][A-Za-z0-9,=_-]*$/;
 
 const CHECKS: Record<StringFormat, (value: string) => string | undefined> = {
-  uuid: (v) => (UUID.test(v) ? undefined : 'must be a UUID'),
+  uuid: (v) => (isUuid(v) ? undefined : 'must be a UUID'),
   http_url: (v) => {
     const url = parseUrl(v);
     return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''

@@ -1,4 +1,4 @@
-import { Problem } from '../../../http/problem.js';
+import { type Problem, problem } from '../../../../shared/api/problem.js';
 
 export type TriggerLimit = 'global' | 'endpoint_ingress' | 'endpoint_delivery';
 
@@ -10,20 +10,19 @@ const rateLimitedProblems = new Map<string, Problem>();
 
 export function rateLimited(retryAfterSeconds: number, limit: TriggerLimit): Problem {
   const key = `${limit} ${retryAfterSeconds}`;
-  let problem = rateLimitedProblems.get(key);
-  if (!problem) {
-    problem = new Problem(
-      429,
+  let refusal = rateLimitedProblems.get(key);
+  if (!refusal) {
+    refusal = problem(
       'rate_limited',
       'Too many webhook requests; retry after `Retry-After` seconds.',
       { limit },
       { 'Retry-After': String(retryAfterSeconds) },
     );
-    if (rateLimitedProblems.size < 1000) rateLimitedProblems.set(key, problem);
+    if (rateLimitedProblems.size < 1000) rateLimitedProblems.set(key, refusal);
   }
-  return problem;
+  return refusal;
 }
 
 export function endpointNotFound(): Problem {
-  return new Problem(404, 'resource_not_found', 'No enabled webhook endpoint has this address.');
+  return problem('resource_not_found', 'No enabled webhook endpoint has this address.');
 }

@@ -4,7 +4,8 @@ import type { AuditContext } from '../../../audit/audit-context.js';
 import type { AuditRow } from '../../../audit/audit-repo.js';
 import type { AuditEvent, AuditWriter } from '../../../audit/audit-writer.js';
 import { readLimited } from '../../../http/middleware/parse-body.js';
-import { Problem, problems } from '../../../http/problem.js';
+import { Problem, problem } from '../../../../shared/api/problem.js';
+import { problems } from '../../../../shared/api/problems.js';
 import { repeatedCredentialHeader } from '../../../auth/repeated-header.js';
 import type { Logger } from '../../../logging/logger.js';
 import { IngressBackstop } from '../../../webhooks/ingress-backstop.js';
@@ -174,7 +175,7 @@ export class WebhookTrigger {
       this.authenticate(endpoint, key, request.body, raw);
       if (!this.#allowLists.allows(endpoint, request.clientIp)) {
         throw new Refusal(
-          new Problem(403, 'source_not_allowed', "The caller's address is not in the endpoint's allow-list."),
+          problem('source_not_allowed', "The caller's address is not in the endpoint's allow-list."),
           'source_not_allowed',
           true,
           true,
@@ -195,7 +196,7 @@ export class WebhookTrigger {
       charged = true;
       const body = this.parseBody(raw);
       const targets = await this.resolveTargets(endpoint, body);
-      if (!endpoint.flow_id) throw new Refusal(new Problem(422, 'no_linked_flow', 'No linked flow'), 'no_linked_flow', true, true);
+      if (!endpoint.flow_id) throw new Refusal(problem('no_linked_flow', 'No linked flow'), 'no_linked_flow', true, true);
 
       const touch = this.touchDue(endpoint.id);
       // The run, its entry, the journal row and `webhook.triggered` in one statement: no transaction.
@@ -313,13 +314,7 @@ export class WebhookTrigger {
   private async resolveKey(endpoint: WebhookEndpointRow): Promise<string> {
     const unavailable = (reason: string) =>
       new Refusal(
-        new Problem(
-          503,
-          'secret_backend_unavailable',
-          "The endpoint's secret cannot be resolved; retry later.",
-          {},
-          { 'Retry-After': '30' },
-        ),
+        problem('secret_backend_unavailable', "The endpoint's secret cannot be resolved; retry later.", {}, { 'Retry-After': '30' }),
         reason,
         false,
         false,
@@ -356,14 +351,13 @@ export class WebhookTrigger {
           });
     if (!result.ok) {
       const challenge = endpoint.auth_mode === 'bearer' ? WEBHOOK_BEARER_CHALLENGE : WEBHOOK_SIGNATURE_CHALLENGE;
-      const problem = new Problem(
-        401,
+      const refused = problem(
         'webhook_auth_failed',
         'The request is not authenticated for this endpoint.',
         { reason: result.reason },
         { 'WWW-Authenticate': challenge },
       );
-      throw new Refusal(problem, result.reason, true, false);
+      throw new Refusal(refused, result.reason, true, false);
     }
   }
 
@@ -410,8 +404,8 @@ export class WebhookTrigger {
     if (error instanceof Refusal) return error;
     if (error instanceof Problem) {
       // Admission speaks for every trigger path; for a webhook a flow that is gone is the endpoint's configuration problem.
-      const problem = error.code === 'flow_not_found' ? new Problem(422, error.code, error.message, error.extensions) : error;
-      return new Refusal(problem, error.code, true, true);
+      const answered = error.code === 'flow_not_found' ? error.withStatus(422) : error;
+      return new Refusal(answered, error.code, true, true);
     }
     return undefined;
   }
@@ -527,16 +521,16 @@ export class WebhookTrigger {
 }
 
 function bodyRefusal(failure: TriggerBodyFailure): Refusal {
-  return new Refusal(new Problem(failure.status, failure.code, failure.detail, failure.extensions), failure.code, true, true);
+  return new Refusal(problem(failure.code, failure.detail, failure.extensions), failure.code, true, true);
 }
 
 function invalidPayload(message: string): Problem {
-  return new Problem(422, 'invalid_payload', message);
+  return problem('invalid_payload', message);
 }
 
 function duplicate(existing: { id: string; run_ids: string[] }): Refusal {
   return new Refusal(
-    new Problem(409, 'duplicate_delivery', 'This idempotency key was already accepted for this endpoint.', {
+    problem('duplicate_delivery', 'This idempotency key was already accepted for this endpoint.', {
       delivery_id: existing.id,
       run_id: existing.run_ids[0] ?? null,
     }),
