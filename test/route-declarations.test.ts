@@ -12,11 +12,8 @@ const METHODS_WITH_BODY = new Set(['post', 'put', 'patch']);
  * lines, and the list must shrink to nothing.
  */
 const NOT_YET_DECLARED = new Set<string>([
-  'DELETE /api-tokens/by-user/{username}',
-  'DELETE /api-tokens/{token_id}',
   'DELETE /settings/permissions/actions/override',
   'DELETE /settings/permissions/override',
-  'GET /api-tokens',
   'GET /audit-logs',
   'GET /audit-logs/filter-options',
   'GET /audit-logs/resource/{resource_type}/{resource_id}',
@@ -33,7 +30,6 @@ const NOT_YET_DECLARED = new Set<string>([
   'GET /redoc',
   'GET /settings/permissions',
   'GET /settings/permissions/actions',
-  'POST /api-tokens',
   'POST /audit-logs/cleanup',
   'POST /auth/bff/ticket',
   'PUT /settings/permissions/actions/override',

@@ -3,7 +3,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
 import { flag } from '../shared.js';
-import type { TokenRecord } from './types.js';
+import type { TokenList, TokenRecord } from './types.js';
 
 export interface TokensListOptions {
   readonly user: string | undefined;
@@ -27,7 +27,7 @@ export async function runTokensList(options: TokensListOptions, ctx: Context): P
   if (options.user !== undefined) query.username = options.user;
   if (options.org !== undefined) query.org = options.org;
   if (options.includeRevoked) query.include_revoked = 'true';
-  const body = (await new ApiClient(ctx).request({ method: 'GET', path: '/api-tokens', query })).body as { items: TokenRecord[] };
+  const body = (await new ApiClient(ctx).request({ method: 'GET', path: '/api-tokens', query })).body as TokenList;
   if (options.json) return printJson(ctx.io, body);
   printTable<TokenRecord>(
     ctx.io,
