@@ -19,10 +19,6 @@ const NOT_YET_DECLARED = new Set<string>([
   'GET /audit-logs/resource/{resource_type}/{resource_id}',
   'GET /audit-logs/stats',
   'GET /audit-logs/{audit_id}',
-  'GET /auth/bff/validate',
-  'GET /auth/capabilities',
-  'GET /auth/config',
-  'GET /auth/me',
   'GET /docs',
   'GET /docs/oauth2-redirect',
   'GET /flows/step-handler-types/{handler_id}/docs',
@@ -31,7 +27,6 @@ const NOT_YET_DECLARED = new Set<string>([
   'GET /settings/permissions',
   'GET /settings/permissions/actions',
   'POST /audit-logs/cleanup',
-  'POST /auth/bff/ticket',
   'PUT /settings/permissions/actions/override',
   'PUT /settings/permissions/override',
 ]);
