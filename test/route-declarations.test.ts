@@ -12,17 +12,11 @@ const METHODS_WITH_BODY = new Set(['post', 'put', 'patch']);
  * lines, and the list must shrink to nothing.
  */
 const NOT_YET_DECLARED = new Set<string>([
-  'GET /audit-logs',
-  'GET /audit-logs/filter-options',
-  'GET /audit-logs/resource/{resource_type}/{resource_id}',
-  'GET /audit-logs/stats',
-  'GET /audit-logs/{audit_id}',
   'GET /docs',
   'GET /docs/oauth2-redirect',
   'GET /flows/step-handler-types/{handler_id}/docs',
   'GET /openapi.json',
   'GET /redoc',
-  'POST /audit-logs/cleanup',
 ]);
 
 /** Probe handlers on catalogue routes nobody has built: one keeps its word, the others answer what they do not declare. */
