@@ -14,7 +14,6 @@ const METHODS_WITH_BODY = new Set(['post', 'put', 'patch']);
 const NOT_YET_DECLARED = new Set<string>([
   'GET /docs',
   'GET /docs/oauth2-redirect',
-  'GET /flows/step-handler-types/{handler_id}/docs',
   'GET /openapi.json',
   'GET /redoc',
 ]);
