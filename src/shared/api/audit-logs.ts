@@ -58,7 +58,6 @@ export const resourceAuditLogsQuery = z
   .strict()
   .refine(ordered.check, ordered.message);
 export const auditStatsQuery = z.object(rangeShape).strict().refine(ordered.check, ordered.message);
-export const noQuery = z.object({}).strict();
 
 /** `audit_id` stays a string: one that is not a UUID is answered 404, as an unknown one. */
 export const auditEntryPath = z.object({ audit_id: z.string() });

@@ -31,7 +31,6 @@ export const membersQuery = z.object(pageShape).strict();
 export const addableUsersQuery = z
   .object({ q: z.string().max(255).optional(), limit: count(MAX_ADDABLE).pipe(z.number().min(1)).default(20) })
   .strict();
-export const noQuery = z.object({}).strict();
 
 const name = z.string().trim().min(1).max(255);
 const description = z.string().max(10_000).nullable();

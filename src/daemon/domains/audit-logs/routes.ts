@@ -10,9 +10,9 @@ import {
   auditStats,
   auditStatsQuery,
   cleanupBody,
-  noQuery,
   resourceAuditLogsQuery,
 } from '../../../shared/api/audit-logs.js';
+import { noQuery } from '../../../shared/api/query.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import type { AuditLogFilter } from './audit-log-repo.js';

@@ -9,13 +9,13 @@ import {
   memberPath,
   membersQuery,
   memberView,
-  noQuery,
   ORG_IMMUTABLE,
   orgList,
   orgPath,
   orgView,
   updateOrgBody,
 } from '../../../shared/api/tenancy.js';
+import { noQuery } from '../../../shared/api/query.js';
 import { problems } from '../../http/problem.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
