@@ -86,6 +86,13 @@ describe('stream tickets', () => {
     expect((await validate('x'.repeat(500))).status).toBe(401);
     expect((await fetch(`${daemon.url}/auth/bff/validate`)).status).toBe(401);
   });
+
+  it('count a repeated ticket parameter as no ticket: 401 invalid_ticket, not a malformed query', async () => {
+    const ticket = await newTicket();
+    const response = await fetch(`${daemon.url}/auth/bff/validate?ticket=${ticket}&ticket=${ticket}`);
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { code: string }).code).toBe('invalid_ticket');
+  });
 });
 
 describe('a stream ticket lives no longer than the credential that obtained it', () => {

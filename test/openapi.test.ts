@@ -66,6 +66,14 @@ describe('the API description', () => {
     const unknown = await fetch(`${daemon.url}/docs?asset=../../package.json`);
     expect(unknown.status).toBe(404);
   });
+
+  it('answers 404 for an empty or repeated asset name, as for an unknown one', async () => {
+    for (const path of ['/docs?asset=', '/redoc?asset=redoc.standalone.js&asset=redoc.standalone.js']) {
+      const response = await fetch(daemon.url + path);
+      expect(response.status, path).toBe(404);
+      expect(((await response.json()) as { code: string }).code, path).toBe('not_found');
+    }
+  });
 });
 
 describe('docs/status.md', () => {

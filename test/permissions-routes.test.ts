@@ -174,6 +174,46 @@ describe('permission overrides through the API', () => {
   });
 });
 
+describe('an override target and the matrix query', () => {
+  const delWithBody = (path: string, body: unknown) =>
+    fetch(`${daemon.url}${path}`, { method: 'DELETE', headers: admin, body: JSON.stringify(body) });
+
+  it('clear an override named in a JSON body instead of the query, the body winning over the query', async () => {
+    await put('/settings/permissions/actions/override', { action: 'run:view', policy: 'admin' });
+    const cleared = await delWithBody('/settings/permissions/actions/override?action=system:health', { action: 'run:view' });
+    expect(cleared.status).toBe(200);
+    expect(await cleared.json()).toEqual({ action: 'run:view', previous: 'admin', policy: null });
+    await put('/settings/permissions/override', { method: 'GET', path: '/runs', policy: 'admin' });
+    const route = await delWithBody('/settings/permissions/override', { method: 'get', path: '/runs' });
+    expect(await route.json()).toEqual({ method: 'GET', path: '/runs', previous: 'admin', policy: null });
+  });
+
+  it.each([
+    ['no target', '/settings/permissions/actions/override', undefined],
+    ['an empty body', '/settings/permissions/actions/override', {}],
+    ['an unknown query parameter', '/settings/permissions/actions/override?action=run:view&layer=action', undefined],
+    ['an unknown body member', '/settings/permissions/actions/override', { action: 'run:view', layer: 'action' }],
+    ['a route without its path', '/settings/permissions/override?method=GET', undefined],
+    ['a body naming half the route', '/settings/permissions/override?method=GET&path=/runs', { method: 'GET' }],
+  ])('refuse a DELETE with %s with 422 validation_failed', async (_, path, body) => {
+    const response = body === undefined ? await del(path) : await delWithBody(path, body);
+    expect(response.status).toBe(422);
+    expect(await code(response)).toBe('validation_failed');
+  });
+
+  it.each([
+    ['an explain parameter without explain', '?method=GET&path=/runs'],
+    ['explain without a method', '?explain=1&path=/runs'],
+    ['explain without a path', '?explain=true&method=GET'],
+    ['explain=0', '?explain=0&method=GET&path=/runs'],
+    ['an unknown parameter', '?explain=1&method=GET&path=/runs&verbose=1'],
+  ])('refuse %s on the matrix with 422 validation_failed', async (_, query) => {
+    const response = await fetch(`${daemon.url}/settings/permissions${query}`, { headers: admin });
+    expect(response.status).toBe(422);
+    expect(await code(response)).toBe('validation_failed');
+  });
+});
+
 describe('the active organization', () => {
   it('is refused alike whether foreign or nonexistent', async () => {
     const foreign = await fetch(`${daemon.url}/runs`, { headers: { ...viewer, 'x-org-id': 'acme' } });

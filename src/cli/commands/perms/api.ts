@@ -1,38 +1,8 @@
+import type { ActionRow, Explanation, OverrideChange, RouteRow } from '../../../shared/api/permissions.js';
 import type { ApiClient } from '../../http/client.js';
 
-/** A row of `GET /settings/permissions/actions` (the daemon's field names). */
-export interface ActionRow {
-  readonly action: string;
-  readonly default_policy: string;
-  readonly override: string | null;
-  readonly effective_policy: string;
-  readonly overridable: boolean;
-  readonly routes: number;
-  readonly updated_by: string | null;
-  readonly updated_at: string | null;
-}
-
-/** A row of `GET /settings/permissions`. */
-export interface RouteRow {
-  readonly method: string;
-  readonly path: string;
-  readonly action: string;
-  readonly scope: 'org' | 'platform';
-  readonly default_policy: string;
-  readonly action_override: string | null;
-  readonly route_override: string | null;
-  readonly effective_policy: string;
-  readonly source: 'default' | 'action_override' | 'route_override';
-}
-
-/** The answer of a PUT or DELETE on an override: the target, the previous policy and the new one (null when cleared). */
-export interface OverrideChange {
-  readonly action?: string;
-  readonly method?: string;
-  readonly path?: string;
-  readonly previous: string | null;
-  readonly policy: string | null;
-}
+/** The daemon's wire shapes (src/shared/api/permissions.ts); types only, so zod is not loaded. */
+export type { ActionRow, Explanation, OverrideChange, RouteRow };
 
 /** The override API as the commands and the interactive view use it. */
 export interface PermsApi {

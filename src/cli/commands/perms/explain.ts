@@ -4,6 +4,7 @@ import { printJson, styles } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
+import type { Explanation } from './api.js';
 import { routeTarget } from './route-target.js';
 
 export interface ExplainOptions {
@@ -37,18 +38,6 @@ export function parseExplainOptions(method: string, path: string, raw: Record<st
     inOrg: flag.string(raw, 'inOrg'),
     json: flag.json(raw),
   };
-}
-
-interface Explanation {
-  readonly route: { method: string; path: string; action: string };
-  readonly scope: string;
-  readonly policy: string;
-  readonly source: string;
-  readonly default_policy: string;
-  readonly organization: { id: string; slug: string; role: string | null } | null;
-  readonly allowed: boolean;
-  readonly reason: string;
-  readonly required_roles: string[];
 }
 
 /** `GET /settings/permissions?explain=1&…`: the decision the request path would make, and why. */

@@ -4,7 +4,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
-import type { TokenRecord } from './types.js';
+import type { CreatedToken } from './types.js';
 
 export interface TokensCreateOptions {
   readonly name: string;
@@ -55,7 +55,7 @@ export async function runTokensCreate(options: TokensCreateOptions, ctx: Context
     ...(options.expiresInDays === undefined ? {} : { expires_in_days: options.expiresInDays }),
     ...(options.expiresAt === undefined ? {} : { expires_at: options.expiresAt }),
   };
-  const created = (await ctx.apiClient().request({ method: 'POST', path: '/api-tokens', body })).body as TokenRecord & { token: string };
+  const created = (await ctx.apiClient().request({ method: 'POST', path: '/api-tokens', body })).body as CreatedToken;
   const s = styles(ctx.io.colorErr);
   ctx.io.err(
     `Created token ${created.name} (${created.id}) for ${created.user.username} in ${created.org.slug}, expires ${created.expires_at ?? 'never'}.\n`,

@@ -4,7 +4,7 @@ import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
-import type { TokenRecord } from './types.js';
+import type { TokenList, TokenRecord } from './types.js';
 
 export interface TokensListOptions {
   readonly user: string | undefined;
@@ -36,7 +36,7 @@ export async function runTokensList(options: TokensListOptions, ctx: Context): P
   if (options.user !== undefined) query.username = options.user;
   if (options.org !== undefined) query.org = options.org;
   if (options.includeRevoked) query.include_revoked = 'true';
-  const body = (await ctx.apiClient().request({ method: 'GET', path: '/api-tokens', query })).body as { items: TokenRecord[] };
+  const body = (await ctx.apiClient().request({ method: 'GET', path: '/api-tokens', query })).body as TokenList;
   if (options.json) return printJson(ctx.io, body);
   printTable<TokenRecord>(
     ctx.io,

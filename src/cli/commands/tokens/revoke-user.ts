@@ -4,6 +4,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { enc, flag, jsonFlag, yesFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
+import type { RevokedTokens } from './types.js';
 
 export interface TokensRevokeUserOptions {
   readonly username: string;
@@ -24,9 +25,8 @@ export function parseTokensRevokeUserOptions(username: string, raw: Record<strin
 /** `DELETE /api-tokens/by-user/{username}`. `--json`: `{revoked: n}`. */
 export async function runTokensRevokeUser(options: TokensRevokeUserOptions, ctx: Context): Promise<void> {
   await confirmDestructive(ctx.io, `Revoke every token of ${options.username}`, options.yes);
-  const body = (await ctx.apiClient().request({ method: 'DELETE', path: `/api-tokens/by-user/${enc(options.username)}` })).body as {
-    revoked: number;
-  };
+  const body = (await ctx.apiClient().request({ method: 'DELETE', path: `/api-tokens/by-user/${enc(options.username)}` }))
+    .body as RevokedTokens;
   if (options.json) printJson(ctx.io, body);
   else ctx.io.err(`Revoked ${body.revoked} token(s) of ${options.username}.\n`);
 }

@@ -1,2 +1,2 @@
-/** A personal access token's record, as the daemon sends it (src/shared/api/tokens.ts). */
-export type { PatView as TokenRecord } from '../../../shared/api/tokens.js';
+/** The daemon's wire shapes of `/api-tokens` (src/shared/api/tokens.ts), under the names the commands use; types only, so zod is not loaded. */
+export type { CreatedToken, PatView as TokenRecord, RevokedTokens, TokenList } from '../../../shared/api/tokens.js';

@@ -1,34 +1,21 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import {
+  createdToken,
+  createTokenBody,
+  listTokensQuery,
+  MAX_LIFETIME_DAYS,
+  revokedTokens,
+  tokenList,
+  tokenPath,
+  tokenUserPath,
+} from '../../../shared/api/tokens.js';
 import type { PatService } from '../../auth/pat/pat-service.js';
 import { problems } from '../../../shared/api/problems.js';
+import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
-import { validate } from '../../http/validate.js';
 
-const MAX_LIFETIME_DAYS = 366;
-
-export const createTokenSchema = z
-  .object({
-    name: z.string().trim().min(1).max(100),
-    username: z.string().min(1).max(255).optional(),
-    org: z.string().min(1).max(100).optional(),
-    expires_at: z.iso.datetime({ offset: true }).optional(),
-    expires_in_days: z.number().int().min(1).max(MAX_LIFETIME_DAYS).optional(),
-  })
-  .strict()
-  .refine((body) => !(body.expires_at && body.expires_in_days), {
-    message: 'give expires_at or expires_in_days, not both',
-    path: ['expires_at'],
-  });
-
-const listQuerySchema = z
-  .object({
-    username: z.string().min(1).optional(),
-    org: z.string().min(1).optional(),
-    include_revoked: z.enum(['true', 'false']).optional(),
-  })
-  .strict();
-
-function expiryOf(body: z.output<typeof createTokenSchema>): Date | null {
+/** The expiry the body asks for; an instant is checked here, against the clock, after the body's schema. */
+function expiryOf(body: z.output<typeof createTokenBody>): Date | null {
   if (body.expires_in_days) return new Date(Date.now() + body.expires_in_days * 86_400_000);
   if (!body.expires_at) return null;
   const at = new Date(body.expires_at);
@@ -45,13 +32,11 @@ function actor(ctx: AppContext) {
 /** Personal access tokens (`api_token:manage`). */
 export function apiTokenRoutes(pats: PatService): DomainRoutes {
   return {
-    'POST /api-tokens': {
-      docs: {
-        summary: 'Issue a personal access token; the plaintext is in this response only.',
-        responses: { 201: { description: 'The token, with its plaintext' } },
-      },
-      async handle(ctx) {
-        const body = validate(createTokenSchema, ctx.state.body ?? {});
+    'POST /api-tokens': route({
+      summary: 'Issue a personal access token; the plaintext is in this response only.',
+      body: createTokenBody,
+      responses: { 201: { description: 'The token, with its plaintext', schema: createdToken } },
+      async handle(ctx, { body }) {
         const created = await pats.create(
           {
             name: body.name,
@@ -65,31 +50,33 @@ export function apiTokenRoutes(pats: PatService): DomainRoutes {
         ctx.status = 201;
         ctx.body = created;
       },
-    },
-    'GET /api-tokens': {
-      docs: {
-        summary: 'List tokens (never their plaintext); filter by `username`, `org`, `include_revoked`.',
-        responses: { 200: { description: 'Tokens' } },
-      },
-      async handle(ctx) {
-        const query = validate(listQuerySchema, ctx.query);
+    }),
+    'GET /api-tokens': route({
+      summary: 'List tokens (never their plaintext); filter by `username`, `org`, `include_revoked`.',
+      query: listTokensQuery,
+      responses: { 200: { description: 'Tokens', schema: tokenList } },
+      async handle(ctx, { query }) {
         ctx.body = {
           items: await pats.list({ username: query.username, org: query.org, includeRevoked: query.include_revoked === 'true' }),
         };
       },
-    },
-    'DELETE /api-tokens/{token_id}': {
-      docs: { summary: 'Revoke one token.', responses: { 204: { description: 'Revoked' } } },
-      async handle(ctx) {
-        await pats.revoke(ctx.state.params.token_id!, actor(ctx), ctx.state.audit);
+    }),
+    'DELETE /api-tokens/{token_id}': route({
+      summary: 'Revoke one token.',
+      params: tokenPath,
+      responses: { 204: { description: 'Revoked' } },
+      async handle(ctx, { params }) {
+        await pats.revoke(params.token_id, actor(ctx), ctx.state.audit);
         ctx.status = 204;
       },
-    },
-    'DELETE /api-tokens/by-user/{username}': {
-      docs: { summary: 'Revoke every token of a user.', responses: { 200: { description: 'How many were revoked' } } },
-      async handle(ctx) {
-        ctx.body = { revoked: await pats.revokeAllOfUser(ctx.state.params.username!, actor(ctx), ctx.state.audit) };
+    }),
+    'DELETE /api-tokens/by-user/{username}': route({
+      summary: 'Revoke every token of a user.',
+      params: tokenUserPath,
+      responses: { 200: { description: 'How many were revoked', schema: revokedTokens } },
+      async handle(ctx, { params }) {
+        ctx.body = { revoked: await pats.revokeAllOfUser(params.username, actor(ctx), ctx.state.audit) };
       },
-    },
+    }),
   };
 }

@@ -1,20 +1,11 @@
+import type { AuditLogEntry, AuditLogPage } from '../../../shared/api/audit-logs.js';
 import type { AuditContext } from '../../audit/audit-context.js';
-import type { AuditFields } from '../../audit/audit-repo.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { AuditLogFilter, AuditLogPosition, AuditLogRepo, AuditLogRow, Tally } from './audit-log-repo.js';
 
-export interface AuditLogEntry extends AuditFields {
-  readonly id: string;
-  readonly ts: string;
-  readonly details: Record<string, unknown>;
-}
-
-export interface AuditLogPage {
-  readonly items: AuditLogEntry[];
-  readonly next_cursor: string | null;
-}
+export type { AuditLogEntry, AuditLogPage };
 
 const POSITION_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 

@@ -1,9 +1,12 @@
+import { authConfig, authMe, capabilities, redeemedTicket, streamTicket, ticketQuery } from '../../../shared/api/auth.js';
 import { principalToWire } from '../../../shared/auth/principal.js';
 import { CATALOGUE } from '../../../shared/catalogue/catalogue.js';
 import { SVC_VERSION } from '../../../shared/version.js';
 import type { TicketsService } from '../../auth/tickets/tickets-service.js';
 import type { Explainer } from '../../authz/explain.js';
 import type { Config } from '../../config/config.js';
+import { problems } from '../../../shared/api/problems.js';
+import { route } from '../../http/route.js';
 import { authProblems } from '../../auth/auth-problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';
@@ -24,8 +27,9 @@ function principalOf(ctx: AppContext) {
 /** Login configuration, the caller's identity and capabilities, and stream tickets. */
 export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps): DomainRoutes {
   return {
-    'GET /auth/config': {
-      docs: { summary: 'What a browser app or the CLI needs to sign in.', responses: { 200: { description: 'Sign-in configuration' } } },
+    'GET /auth/config': route({
+      summary: 'What a browser app or the CLI needs to sign in.',
+      responses: { 200: { description: 'Sign-in configuration', schema: authConfig } },
       handle(ctx) {
         const issuer = config.idpPublicIssuer ?? config.idpIssuer ?? null;
         ctx.body = {
@@ -41,12 +45,10 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
           scopes: ['openid', 'profile', 'email'],
         };
       },
-    },
-    'GET /auth/me': {
-      docs: {
-        summary: 'The caller: identity, realm and client roles, groups, memberships, authentication method.',
-        responses: { 200: { description: 'The caller' } },
-      },
+    }),
+    'GET /auth/me': route({
+      summary: 'The caller: identity, realm and client roles, groups, memberships, authentication method.',
+      responses: { 200: { description: 'The caller', schema: authMe } },
       async handle(ctx) {
         const principal = principalOf(ctx);
         const auth = ctx.state.auth!;
@@ -60,12 +62,10 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
           ...(auth.pat ? { token: { id: auth.pat.tokenId, org_id: auth.pat.orgId } } : {}),
         };
       },
-    },
-    'GET /auth/capabilities': {
-      docs: {
-        summary: 'What the caller may do, per action, under the effective policies.',
-        responses: { 200: { description: 'Capabilities per action' } },
-      },
+    }),
+    'GET /auth/capabilities': route({
+      summary: 'What the caller may do, per action, under the effective policies.',
+      responses: { 200: { description: 'Capabilities per action', schema: capabilities } },
       async handle(ctx) {
         const principal = principalOf(ctx);
         const header = ctx.get('x-org-id') || undefined;
@@ -88,12 +88,11 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
         }
         ctx.body = { organization: header ?? null, actions };
       },
-    },
-    'POST /auth/bff/ticket': {
-      docs: {
-        summary: 'Exchange the bearer token for a single-use stream ticket (five minutes).',
-        responses: { 201: { description: 'The ticket' } },
-      },
+    }),
+    'POST /auth/bff/ticket': route({
+      summary: 'Exchange the bearer token for a single-use stream ticket (five minutes).',
+      noBody: true,
+      responses: { 201: { description: 'The ticket', schema: streamTicket } },
       async handle(ctx) {
         if (config.authDisabled) throw authProblems.ticketsUnavailable();
         const principal = principalOf(ctx);
@@ -106,15 +105,13 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
           expires_in: Math.max(0, Math.round((new Date(issued.expiresAt).getTime() - Date.now()) / 1000)),
         };
       },
-    },
-    'GET /auth/bff/validate': {
-      docs: {
-        summary: 'Validate and consume a stream ticket (`?ticket=`).',
-        responses: { 200: { description: 'The principal the ticket stood for' } },
-      },
-      async handle(ctx) {
-        const ticket = ctx.query.ticket;
-        const redeemed = await tickets.redeem(typeof ticket === 'string' ? ticket : undefined);
+    }),
+    'GET /auth/bff/validate': route({
+      summary: 'Validate and consume a stream ticket (`?ticket=`).',
+      query: ticketQuery,
+      responses: { 200: { description: 'The principal the ticket stood for', schema: redeemedTicket } },
+      async handle(ctx, { query }) {
+        const redeemed = await tickets.redeem(query.ticket);
         ctx.body = {
           valid: true,
           principal: principalToWire(redeemed.principal),
@@ -122,6 +119,6 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
           org_id: redeemed.orgId,
         };
       },
-    },
+    }),
   };
 }

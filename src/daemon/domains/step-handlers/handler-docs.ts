@@ -1,39 +1,5 @@
+import type { FieldDocs, HandlerDocs } from '../../../shared/api/step-handlers.js';
 import { RESERVED_KEY_PREFIX, rulesOf, type HandlerField, type StepHandler } from '../../../shared/flows/step-handlers/index.js';
-
-/** One field as the docs route serves it (snake_case, like the rest of the API; absent properties omitted). */
-export interface FieldDocs {
-  readonly key: string;
-  readonly type: string;
-  readonly required: boolean;
-  readonly default?: unknown;
-  readonly default_text?: string;
-  readonly enum?: readonly string[];
-  readonly item_enum?: readonly string[];
-  readonly min?: number;
-  readonly max?: number;
-  readonly clamped?: boolean;
-  readonly format?: string;
-  readonly key_value?: string;
-  readonly grouped_keys?: boolean;
-  readonly secret_values?: boolean;
-  readonly variants?: readonly string[];
-  readonly entries?: { readonly modes: readonly string[]; readonly mode_requires?: Readonly<Record<string, string>> };
-  readonly narrowing?: string;
-  readonly meaning: string;
-}
-
-export interface HandlerDocs {
-  readonly id: string;
-  readonly category: string;
-  readonly kinds: readonly string[];
-  readonly description: string;
-  readonly internal: boolean;
-  readonly open_config: boolean;
-  readonly reserved_key_prefix: string;
-  readonly fields: readonly FieldDocs[];
-  readonly rules: readonly { readonly id: string; readonly description: string }[];
-  readonly markdown: string;
-}
 
 function fieldDocs(field: HandlerField): FieldDocs {
   const docs: Record<string, unknown> = { key: field.key, type: field.type, required: field.required === true };
@@ -66,7 +32,7 @@ export function handlerDocs(handler: StepHandler): HandlerDocs {
   return {
     id: handler.id,
     category: handler.category,
-    kinds: handler.kinds,
+    kinds: [...handler.kinds],
     description: handler.description,
     internal: handler.internal,
     open_config: handler.openConfig === true,
