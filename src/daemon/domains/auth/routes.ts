@@ -5,7 +5,6 @@ import { SVC_VERSION } from '../../../shared/version.js';
 import type { TicketsService } from '../../auth/tickets/tickets-service.js';
 import type { Explainer } from '../../authz/explain.js';
 import type { Config } from '../../config/config.js';
-import { problems } from '../../../shared/api/problems.js';
 import { route } from '../../http/route.js';
 import { authProblems } from '../../auth/auth-problems.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
