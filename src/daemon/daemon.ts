@@ -37,7 +37,7 @@ import { runsModule } from './domains/runs/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { webhooksModule } from './domains/webhooks/module.js';
-import { IdpMappingsRepo } from './domains/idp-mappings/idp-mappings-repo.js';
+import { IdpMappingsRepo } from './tenancy/idp-mappings-repo.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
 import { MembersService } from './domains/orgs/members-service.js';

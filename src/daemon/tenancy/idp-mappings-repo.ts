@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { CandidateMapping, ExistingMembership } from '../../../shared/tenancy/sync-plan.js';
-import { MAPPINGS_CHANNEL, notify } from '../../db/channels.js';
+import type { CandidateMapping, ExistingMembership } from '../../shared/tenancy/sync-plan.js';
+import { MAPPINGS_CHANNEL, notify } from '../db/channels.js';
 
 export interface IdpMappingRow {
   readonly id: string;
