@@ -5,7 +5,7 @@ import { AuditRepo } from '../src/daemon/audit/audit-repo.js';
 import { AuditWriter } from '../src/daemon/audit/audit-writer.js';
 import { openDatabase } from '../src/daemon/db/database.js';
 import { migrateToLatest } from '../src/daemon/db/migrate.js';
-import { IdpMappingsRepo } from '../src/daemon/domains/idp-mappings/idp-mappings-repo.js';
+import { IdpMappingsRepo } from '../src/daemon/tenancy/idp-mappings-repo.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { LoginSync } from '../src/daemon/tenancy/login-sync.js';
 import { LoginSyncRepo } from '../src/daemon/tenancy/login-sync-repo.js';

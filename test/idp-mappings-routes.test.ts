@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
-import { IdpMappingsRepo } from '../src/daemon/domains/idp-mappings/idp-mappings-repo.js';
+import { IdpMappingsRepo } from '../src/daemon/tenancy/idp-mappings-repo.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { MappingIndex } from '../src/daemon/tenancy/mapping-index.js';
 import type { CandidateMapping } from '../src/shared/tenancy/sync-plan.js';

@@ -1,30 +1,11 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CATALOGUE } from '../shared/catalogue/catalogue.js';
-import { AuditRepo } from './audit/audit-repo.js';
-import { AuditWriter } from './audit/audit-writer.js';
-import { Authenticator } from './auth/authenticator.js';
-import { JwtVerifier } from './auth/jwt/jwt-verifier.js';
-import { PatRepo } from './auth/pat/pat-repo.js';
-import { PatService } from './auth/pat/pat-service.js';
-import { TicketsRepo } from './auth/tickets/tickets-repo.js';
-import { TicketsService } from './auth/tickets/tickets-service.js';
-import { Explainer } from './authz/explain.js';
-import { MembershipCache } from './authz/membership-cache.js';
-import { MembershipSync } from './authz/membership-sync.js';
-import { OrgAccessRepo } from './authz/org-access-repo.js';
-import { OverrideRepo } from './authz/override-repo.js';
-import { OverrideService } from './authz/override-service.js';
-import { OverrideStore } from './authz/override-store.js';
-import { OverrideSync } from './authz/override-sync.js';
+import type { OverrideStore } from './authz/override-store.js';
 import type { Config } from './config/config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { SchemaKeeper } from './db/schema-keeper.js';
-import type { SyncOptions } from './db/reload-triggers.js';
-import { TriggerConfig } from './db/trigger-config.js';
-import { frontDoor } from './http/front-door.js';
-import { GracefulClose } from './http/graceful-close.js';
 import { apiTokenRoutes } from './domains/api-tokens/routes.js';
 import { AuditLogRepo } from './domains/audit-logs/audit-log-repo.js';
 import { AuditLogService } from './domains/audit-logs/audit-log-service.js';
@@ -32,56 +13,31 @@ import { auditLogRoutes } from './domains/audit-logs/routes.js';
 import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
 import { flowsModule } from './domains/flows/module.js';
-import { inventoryModule } from './domains/inventory/module.js';
-import { runsModule } from './domains/runs/module.js';
-import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
-import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
-import { webhooksModule } from './domains/webhooks/module.js';
-import { IdpMappingsRepo } from './domains/idp-mappings/idp-mappings-repo.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
+import { inventoryModule } from './domains/inventory/module.js';
 import { MembersService } from './domains/orgs/members-service.js';
 import { MembershipsRepo } from './domains/orgs/memberships-repo.js';
 import { OrgsService } from './domains/orgs/orgs-service.js';
 import { orgRoutes } from './domains/orgs/routes.js';
 import { permissionRoutes } from './domains/permissions/routes.js';
+import { runsModule } from './domains/runs/module.js';
+import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
+import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
+import { webhooksModule } from './domains/webhooks/module.js';
 import { createApp } from './http/app.js';
+import { frontDoor, type FrontDoorCheck } from './http/front-door.js';
+import { GracefulClose } from './http/graceful-close.js';
 import { buildOpenApi } from './http/openapi.js';
 import type { DomainRoutes, MountedRoute } from './http/types.js';
 import type { Logger } from './logging/logger.js';
-import { OrgsRepo } from './tenancy/orgs-repo.js';
-import { LoginSync } from './tenancy/login-sync.js';
-import { LoginSyncRepo } from './tenancy/login-sync-repo.js';
-import { MappingIndex } from './tenancy/mapping-index.js';
-import { MappingSync } from './tenancy/mapping-sync.js';
-import { UsersRepo } from './tenancy/users-repo.js';
+import { buildServices, startSyncs, stopSyncs, type Services } from './services.js';
 
-/** What the domains are built from; grows as domains are added. */
-export interface Services {
-  readonly config: Config;
-  readonly log: Logger;
-  readonly db: Database;
-  readonly audit: AuditWriter;
-  readonly users: UsersRepo;
-  readonly orgs: OrgsRepo;
-  readonly pats: PatService;
-  readonly tickets: TicketsService;
-  readonly overrideStore: OverrideStore;
-  readonly overrideSync: OverrideSync;
-  readonly overrides: OverrideService;
-  readonly orgAccess: OrgAccessRepo;
-  readonly membershipCache: MembershipCache;
-  readonly membershipSync: MembershipSync;
-  /** Caches of the run-starting paths and what empties them. */
-  readonly triggerConfig: TriggerConfig;
-  readonly explainer: Explainer;
-  readonly authenticator: Authenticator;
-  readonly idpMappings: IdpMappingsRepo;
-  readonly mappingIndex: MappingIndex;
-  readonly mappingSync: MappingSync;
-  readonly loginSync: LoginSync;
-}
+export type { Services } from './services.js';
+
+/** Exit code for a configuration the daemon refuses (sysexits EX_CONFIG): a secrets key found wrong after start-up. */
+const EXIT_CONFIG = 78;
 
 export interface DaemonOptions {
   /** An already open database (tests hand in a copy of a migrated template); otherwise opened from config. */
@@ -100,88 +56,105 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
+/** Whether the daemon is shutting down: /ready answers 503 and every answer closes its connection. */
+type IsDraining = () => boolean;
+
 /**
- * The composition root: config -> database -> migrations -> services -> app -> listen. A database that
- * is down at start-up does not stop the daemon: it serves (registry defaults, /ready 503) and migrates
- * and loads overrides and the IdP mapping index as soon as the database answers.
+ * The composition root: database -> migrations -> services -> app -> listen. A database that is down at
+ * start-up does not stop the daemon: it serves (registry defaults, /ready 503) and migrates and loads
+ * overrides and the IdP mapping index as soon as the database answers. A start that fails stops what it
+ * had started with the sequence a graceful stop ends with (`stopRunning`).
  */
 export async function startDaemon(config: Config, log: Logger, options: DaemonOptions = {}): Promise<RunningDaemon> {
   const started = performance.now();
   const db = options.database ?? (await openDatabase(config, log));
-  const schema = new SchemaKeeper(db, log);
   const services = buildServices(config, log, db);
-  // Set once the secrets module opens; when the schema is ready at start-up, opening checks the key itself.
-  let secretsOpening: Promise<SecretsModule> | undefined;
-  await schema.start(() => {
-    services.overrideSync.refresh();
-    void services.mappingIndex.refresh();
-    // The database came up after start-up: the secrets key is checked now, and a wrong one stops the process (EX_CONFIG).
-    void secretsOpening?.then(
-      (opened) =>
-        opened.verifyKeyLater((error) => {
-          log.fatal({ variables: error.problems.map((p) => p.variable) }, error.message);
-          process.exit(78);
-        }),
-      () => undefined,
-    );
-  });
-  services.overrideSync.start();
-  services.mappingSync.start();
-  services.membershipSync.start();
-  services.triggerConfig.start();
-
-  // The platform core, in dependency order: triggers need runs, runs need flows, devices and secrets.
-  secretsOpening = openSecretsModule(services, { schemaReady: schema.ready });
-  let secrets: SecretsModule;
+  const schema = new SchemaKeeper(db, log);
+  let draining = false;
+  const isDraining = () => draining;
+  let server: Listening;
   try {
-    secrets = await secretsOpening;
+    await migrate(schema, services);
+    const secrets = await openSecrets(schema, services);
+    const { domains, frontDoorChecks } = makeDomains(services, schema, secrets, isDraining, options);
+    server = await listen(config, makeApp(services, domains, isDraining), frontDoorChecks);
   } catch (error) {
-    // A refused start (a wrong secrets key) leaves nothing running behind it.
-    schema.stop();
-    await services.overrideSync.stop();
-    await services.mappingSync.stop();
-    await services.membershipSync.stop();
-    await services.triggerConfig.stop();
-    if (!options.database) await db.close();
+    // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
+    // leaves nothing running behind it; a database handed in stays its caller's to close.
+    await stopRunning(services, schema, { closeDatabase: !options.database });
     throw error;
   }
+  log.info({ url: server.url, database: db.kind, startup_ms: Math.round(performance.now() - started) }, `svcd listening on ${server.url}`);
+
+  return {
+    url: server.url,
+    services,
+    stop: async () => {
+      draining = true;
+      await server.connections.close(config.shutdownGraceSeconds * 1000, log);
+      await stopRunning(services, schema, { closeDatabase: true });
+      log.info('svcd stopped');
+    },
+  };
+}
+
+/**
+ * Brings the schema up to date, or with the database down keeps retrying; starts the syncs of the
+ * in-process copies, and has those that a failed first load left empty reload once the database answers.
+ */
+async function migrate(schema: SchemaKeeper, services: Services): Promise<void> {
+  await schema.start();
+  if (!schema.ready) {
+    schema.whenReady(() => {
+      services.overrideSync.refresh();
+      void services.mappingIndex.refresh();
+    });
+  }
+  startSyncs(services);
+}
+
+/**
+ * The secrets module, its key checked against the database at once when the schema is ready (a wrong
+ * key refuses the start), else when the database answers: a wrong key then stops the process (EX_CONFIG).
+ */
+async function openSecrets(schema: SchemaKeeper, services: Services): Promise<SecretsModule> {
+  const checkedNow = schema.ready;
+  const secrets = await openSecretsModule(services, { schemaReady: checkedNow });
+  if (!checkedNow) {
+    schema.whenReady(() =>
+      secrets.verifyKeyLater((error) => {
+        services.log.fatal({ variables: error.problems.map((p) => p.variable) }, error.message);
+        process.exit(EXIT_CONFIG);
+      }),
+    );
+  }
+  return secrets;
+}
+
+/**
+ * Every domain's routes, the platform core's modules opened in dependency order (triggers need runs,
+ * runs need flows, devices and secrets), and the front door's checks (the webhook trigger's backstop).
+ */
+function makeDomains(
+  services: Services,
+  schema: SchemaKeeper,
+  secrets: SecretsModule,
+  isDraining: IsDraining,
+  options: DaemonOptions,
+): { domains: DomainRoutes[]; frontDoorChecks: FrontDoorCheck[] } {
+  const { config, db } = services;
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
-
-  let draining = false;
-  const openApi = openApiCache(() => mounted, services.overrideStore);
   const domains: DomainRoutes[] = [
-    systemRoutes({ db, isDraining: () => draining, isSchemaReady: () => schema.ready }),
-    docsRoutes({ openApi }),
+    systemRoutes({ db, isDraining, isSchemaReady: () => schema.ready }),
     authRoutes(services),
     apiTokenRoutes(services.pats),
     permissionRoutes(services),
     auditLogRoutes(new AuditLogService(new AuditLogRepo(db.knex), services.audit)),
-    orgRoutes({
-      orgs: new OrgsService(services.orgs, services.audit, async () => {
-        services.orgAccess.invalidate();
-        services.triggerConfig.invalidate();
-        await services.mappingIndex.refresh();
-      }),
-      members: new MembersService(services.orgs, new MembershipsRepo(db.knex), services.users, services.audit, () =>
-        services.membershipCache.invalidate(),
-      ),
-    }),
-    idpMappingRoutes(
-      new IdpMappingsService(
-        services.idpMappings,
-        services.users,
-        services.audit,
-        {
-          groupClaim: config.orgIdpGroupClaim,
-          authoritative: config.orgIdpSyncAuthoritative,
-        },
-        services.mappingIndex,
-      ),
-    ),
+    ...tenancyRoutes(services),
     ...secrets.routes,
     ...inventory.routes,
     stepHandlerRoutes(),
@@ -190,42 +163,43 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     ...webhooks.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
+  const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
+  return { domains, frontDoorChecks: [shedding] };
+}
+
+/** Organizations, their members and their IdP mappings. */
+function tenancyRoutes(services: Services): DomainRoutes[] {
+  const { config, db } = services;
+  const onOrgChange = async () => {
+    services.orgAccess.invalidate();
+    services.triggerConfig.invalidate();
+    await services.mappingIndex.refresh();
+  };
+  const mappingOptions = { groupClaim: config.orgIdpGroupClaim, authoritative: config.orgIdpSyncAuthoritative };
+  return [
+    orgRoutes({
+      orgs: new OrgsService(services.orgs, services.audit, onOrgChange),
+      members: new MembersService(services.orgs, new MembershipsRepo(db.knex), services.users, services.audit, () =>
+        services.membershipCache.invalidate(),
+      ),
+    }),
+    idpMappingRoutes(new IdpMappingsService(services.idpMappings, services.users, services.audit, mappingOptions, services.mappingIndex)),
+  ];
+}
+
+/** The Koa app over every route, with the docs routes, which serve the OpenAPI document of what was mounted. */
+function makeApp(services: Services, domains: readonly DomainRoutes[], isDraining: IsDraining): RequestListener {
+  const openApi = openApiCache(() => mounted, services.overrideStore);
   const { app, mounted } = createApp({
     ...services,
     policies: services.overrideStore,
-    trustProxyHeaders: config.trustProxyHeaders,
-    maxBodyBytes: config.maxBodyBytes,
-    checkResponses: config.checkResponses,
-    domains,
-    isDraining: () => draining,
+    trustProxyHeaders: services.config.trustProxyHeaders,
+    maxBodyBytes: services.config.maxBodyBytes,
+    checkResponses: services.config.checkResponses,
+    domains: [docsRoutes({ openApi }), ...domains],
+    isDraining,
   });
-
-  const shedding = webhooks.frontDoor({ log, trustProxyHeaders: config.trustProxyHeaders, isDraining: () => draining });
-  const server = createServer();
-  const connections = new GracefulClose(server);
-  server.on('request', connections.track(frontDoor(app.callback(), [shedding])));
-  server.listen(config.port, config.host);
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
-  log.info({ url, database: db.kind, startup_ms: Math.round(performance.now() - started) }, `svcd listening on ${url}`);
-
-  return {
-    url,
-    services,
-    stop: async () => {
-      draining = true;
-      await connections.close(config.shutdownGraceSeconds * 1000, log);
-      schema.stop();
-      await services.overrideSync.stop();
-      await services.mappingSync.stop();
-      await services.membershipSync.stop();
-      await services.triggerConfig.stop();
-      await db.close();
-      log.info('svcd stopped');
-    },
-  };
+  return app.callback();
 }
 
 /** The OpenAPI document, rebuilt only when the overrides (and so the security requirements) change. */
@@ -241,71 +215,29 @@ function openApiCache(mounted: () => readonly MountedRoute[], store: OverrideSto
   };
 }
 
-function buildServices(config: Config, log: Logger, db: Database): Services {
-  const audit = new AuditWriter(new AuditRepo(db.knex));
-  const users = new UsersRepo(db.knex);
-  const orgs = new OrgsRepo(db.knex);
-  const pats = new PatService(new PatRepo(db.knex), users, orgs, audit);
-  const tickets = new TicketsService(new TicketsRepo(db.knex), config.ticketTtlSeconds);
-  const jwt = config.idpIssuer
-    ? new JwtVerifier(
-        {
-          issuer: config.idpIssuer,
-          publicIssuer: config.idpPublicIssuer,
-          audience: config.idpAudience,
-          jwksCacheSeconds: config.idpJwksCacheTtl,
-          minRefreshSeconds: config.idpJwksMinRefreshSeconds,
-          fetchTimeoutMs: config.idpHttpTimeoutMs,
-          cacheSize: config.tokenCacheSize,
-          groupClaim: config.orgIdpGroupClaim,
-        },
-        log,
-      )
-    : undefined;
-  const overrideRepo = new OverrideRepo(db.knex);
-  const overrideStore = new OverrideStore(overrideRepo, log);
-  const sync: SyncOptions = { listen: db.listen, refreshSeconds: config.permissionRefreshSeconds };
-  const overrideSync = new OverrideSync(overrideStore, sync, log);
-  const overrides = new OverrideService(db.knex, CATALOGUE, overrideRepo, overrideStore, audit);
-  const membershipCache = new MembershipCache({ ttlMs: config.permissionRefreshSeconds * 1000 });
-  const orgAccess = new OrgAccessRepo(db.knex, membershipCache, { ttlMs: config.permissionRefreshSeconds * 1000 });
-  const membershipSync = new MembershipSync(orgAccess, sync);
-  const triggerConfig = new TriggerConfig(sync);
-  const explainer = new Explainer(overrideStore, orgAccess);
-  const authenticator = new Authenticator(config, jwt, pats, tickets);
-  const idpMappings = new IdpMappingsRepo(db.knex);
-  const mappingIndex = new MappingIndex(idpMappings, log);
-  const mappingSync = new MappingSync(mappingIndex, sync);
-  const loginSyncOptions = {
-    sync: config.orgIdpSync,
-    groupClaim: config.orgIdpGroupClaim,
-    authoritative: config.orgIdpSyncAuthoritative,
-    autoJoin: config.orgAutoJoin,
-  };
-  const loginSync = new LoginSync(db.knex, users, new LoginSyncRepo(db.knex), idpMappings, mappingIndex, audit, loginSyncOptions, () =>
-    membershipCache.invalidate(),
-  );
-  return {
-    config,
-    log,
-    db,
-    audit,
-    users,
-    orgs,
-    pats,
-    tickets,
-    overrideStore,
-    overrideSync,
-    overrides,
-    orgAccess,
-    membershipCache,
-    membershipSync,
-    triggerConfig,
-    explainer,
-    authenticator,
-    idpMappings,
-    mappingIndex,
-    mappingSync,
-    loginSync,
-  };
+interface Listening {
+  readonly url: string;
+  /** Tracks the open connections, for a graceful close. */
+  readonly connections: GracefulClose;
+}
+
+async function listen(config: Config, app: RequestListener, checks: readonly FrontDoorCheck[]): Promise<Listening> {
+  const server = createServer();
+  const connections = new GracefulClose(server);
+  server.on('request', connections.track(frontDoor(app, checks)));
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return { url: `http://${host}:${port}`, connections };
+}
+
+/**
+ * What start-up set going, stopped: the migration retry, the syncs, and the database when this daemon
+ * owns it. Safe at any point of start-up.
+ */
+async function stopRunning(services: Services, schema: SchemaKeeper, { closeDatabase }: { closeDatabase: boolean }): Promise<void> {
+  schema.stop();
+  await stopSyncs(services);
+  if (closeDatabase) await services.db.close();
 }

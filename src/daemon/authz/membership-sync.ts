@@ -1,13 +1,6 @@
+import { MEMBERSHIPS_CHANNEL } from '../db/channels.js';
 import { ReloadTriggers, type SyncOptions } from '../db/reload-triggers.js';
 import type { OrgAccessRepo } from './org-access-repo.js';
-
-/**
- * Sent by database triggers (migrations 20261123100000 and 20261125100000) on every write to
- * `org_memberships`, every change of a user's activity or deletion, and every change of an
- * organization's slug, activity, sharing or existence, committed with the write: plain SQL edits, the
- * only way users are deactivated, reach every instance too.
- */
-export const MEMBERSHIPS_CHANNEL = 'svc_memberships';
 
 /**
  * Empties the organization access caches (organizations, the shared one, roles: `OrgAccessRepo.invalidate`)

@@ -5,9 +5,9 @@ import { checkActionOverride, checkRouteOverride, OverrideRuleViolation } from '
 import type { AuditContext } from '../audit/audit-context.js';
 import type { AuditWriter } from '../audit/audit-writer.js';
 import { type Problem, problem } from '../../shared/api/problem.js';
+import { notify, OVERRIDES_CHANNEL } from '../db/channels.js';
 import type { OverrideRepo } from './override-repo.js';
 import type { OverrideStore } from './override-store.js';
-import { OVERRIDES_CHANNEL } from './override-sync.js';
 
 export interface OverrideChange {
   readonly previous: string | null;
@@ -103,7 +103,7 @@ export class OverrideService {
         },
         trx,
       );
-      await trx.raw('SELECT pg_notify(?, ?)', [OVERRIDES_CHANNEL, target.route ?? target.action!]);
+      await notify(trx, OVERRIDES_CHANNEL, target.route ?? target.action!);
       return outcome;
     });
     await this.store.reload();

@@ -1,8 +1,7 @@
+import { OVERRIDES_CHANNEL } from '../db/channels.js';
 import { ReloadTriggers, type SyncOptions } from '../db/reload-triggers.js';
 import type { Logger } from '../logging/logger.js';
 import type { OverrideStore } from './override-store.js';
-
-export const OVERRIDES_CHANNEL = 'svc_permission_overrides';
 
 /**
  * Keeps the store current across instances: a NOTIFY from the saving instance triggers a reload at

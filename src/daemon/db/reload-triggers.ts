@@ -1,3 +1,4 @@
+import type { Channel } from './channels.js';
 import type { Database, Listening } from './database.js';
 
 /** What an in-process copy's sync takes from the database and the configuration. */
@@ -9,7 +10,7 @@ export interface SyncOptions {
 
 export interface ReloadTriggerOptions extends SyncOptions {
   /** The NOTIFY channel writers signal on, in the transaction of their change. */
-  readonly channel: string;
+  readonly channel: Channel;
   /** Starts a reload; it must not throw (failures are the reloader's to log). */
   readonly reload: () => void;
 }

@@ -12,6 +12,7 @@ const RETRY_MS = 2000;
 export class SchemaKeeper {
   #ready = false;
   #timer: NodeJS.Timeout | undefined;
+  readonly #waiting: (() => void)[] = [];
 
   constructor(
     private readonly db: Database,
@@ -22,13 +23,19 @@ export class SchemaKeeper {
     return this.#ready;
   }
 
-  async start(onReady: () => void): Promise<void> {
+  async start(): Promise<void> {
     if (await this.#attempt()) return;
     const retry = async () => {
-      if (await this.#attempt()) onReady();
+      if (await this.#attempt()) for (const run of this.#waiting.splice(0)) run();
       else this.#timer = setTimeout(() => void retry(), RETRY_MS);
     };
     this.#timer = setTimeout(() => void retry(), RETRY_MS);
+  }
+
+  /** Runs `callback` once the schema is ready: at once if it is, else when the database first answers. */
+  whenReady(callback: () => void): void {
+    if (this.#ready) callback();
+    else this.#waiting.push(callback);
   }
 
   stop(): void {

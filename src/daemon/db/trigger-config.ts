@@ -1,12 +1,6 @@
+import { TRIGGER_CONFIG_CHANNEL } from './channels.js';
 import { CacheGroup, NotifiedCache } from './notified-cache.js';
 import { ReloadTriggers, type SyncOptions } from './reload-triggers.js';
-
-/**
- * Sent by database triggers (migration 20261124100000) on every change an accepted trigger or a run
- * admission could have cached: flows (not their drafts), flow versions, the shared organization,
- * webhook endpoints (not `last_triggered_at`), secrets and their values.
- */
-export const TRIGGER_CONFIG_CHANNEL = 'svc_trigger_config';
 
 /**
  * The caches of the run-starting paths (the flow with its version, the endpoint by its token, the

@@ -6,7 +6,7 @@ import type { AuditContext } from '../audit/audit-context.js';
 import type { AuditWriter } from '../audit/audit-writer.js';
 import type { UsersRepo } from './users-repo.js';
 import type { LoginSyncRepo } from './login-sync-repo.js';
-import type { IdpMappingsRepo } from '../domains/idp-mappings/idp-mappings-repo.js';
+import type { IdpMappingsRepo } from './idp-mappings-repo.js';
 import type { MappingIndex } from './mapping-index.js';
 
 export interface LoginSyncOptions {

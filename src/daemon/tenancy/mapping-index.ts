@@ -1,5 +1,5 @@
 import type { CandidateMapping } from '../../shared/tenancy/sync-plan.js';
-import type { IdpMappingsRepo } from '../domains/idp-mappings/idp-mappings-repo.js';
+import type { IdpMappingsRepo } from './idp-mappings-repo.js';
 import type { Logger } from '../logging/logger.js';
 
 /** claim -> value -> the active mappings of active organizations for that exact value. */

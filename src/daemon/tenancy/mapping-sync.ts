@@ -1,8 +1,6 @@
+import { MAPPINGS_CHANNEL } from '../db/channels.js';
 import { ReloadTriggers, type SyncOptions } from '../db/reload-triggers.js';
 import type { MappingIndex } from './mapping-index.js';
-
-/** Sent in the transaction of every mapping write and every change to an organization's activity. */
-export const MAPPINGS_CHANNEL = 'svc_idp_mappings';
 
 /**
  * Keeps the mapping index current across instances, with the same triggers as the permission

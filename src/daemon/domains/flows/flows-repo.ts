@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
+import { SoftDeleteTable } from '../../db/soft-delete.js';
 import { TransactionalRepo } from '../../db/transactional-repo.js';
 
 export interface FlowRow {
@@ -50,18 +51,7 @@ export interface FlowListFilter {
 }
 
 export type FlowChanges = Partial<
-  Pick<
-    FlowRow,
-    | 'name'
-    | 'description'
-    | 'draft_json'
-    | 'draft_dirty'
-    | 'latest_version'
-    | 'is_pinned'
-    | 'manual_runs_enabled'
-    | 'deleted_at'
-    | 'deleted_by'
-  >
+  Pick<FlowRow, 'name' | 'description' | 'draft_json' | 'draft_dirty' | 'latest_version' | 'is_pinned' | 'manual_runs_enabled'>
 > & {
   readonly updated_by: string | null;
 };
@@ -84,6 +74,7 @@ const SUMMARY = [
 ] as const;
 const FULL = [...SUMMARY, 'draft_json'] as const;
 const VERSION_SUMMARY = ['id', 'flow_id', 'version', 'message', 'committed_by', 'committed_at'] as const;
+const FLOWS = new SoftDeleteTable<Record<string, unknown>>('flows', FULL);
 
 /** jsonb comes back parsed from pg; parse it here too should a driver hand back text. */
 function parsed<T>(value: unknown): T {
@@ -113,9 +104,7 @@ export class FlowsRepo extends TransactionalRepo {
 
   async list(filter: FlowListFilter): Promise<{ rows: FlowSummaryRow[]; total: number }> {
     const [own] = filter.orgIds;
-    const query = this.knex('flows').whereIn('org_id', filter.orgIds);
-    if (filter.includeDeleted) query.andWhere((w) => w.whereNull('deleted_at').orWhere('org_id', own!));
-    else query.whereNull('deleted_at');
+    const query = FLOWS.visible(this.knex, { orgId: own!, orgIds: filter.orgIds, includeDeleted: filter.includeDeleted });
     if (filter.q) query.andWhereRaw(`name ILIKE ? ESCAPE '\\'`, [likeContains(filter.q)]);
     if (filter.pinned !== undefined) query.andWhere('is_pinned', filter.pinned);
     const [count, rows] = await Promise.all([
@@ -133,7 +122,7 @@ export class FlowsRepo extends TransactionalRepo {
 
   /** Whether a live flow of the organization has this name (other than `exceptId`). */
   async nameTaken(trx: FlowsTx, orgId: string, name: string, exceptId?: string): Promise<boolean> {
-    const query = trx('flows').where({ org_id: orgId, name }).whereNull('deleted_at');
+    const query = FLOWS.live(trx).where({ org_id: orgId, name });
     if (exceptId) query.whereNot({ id: exceptId });
     return (await query.first('id')) !== undefined;
   }
@@ -164,9 +153,19 @@ export class FlowsRepo extends TransactionalRepo {
     return flow(row)!;
   }
 
+  /** Marks the flow deleted; for a flow that is a change too (`updated_at`, `updated_by`), as it always was. */
+  async softDelete(trx: FlowsTx, id: string, by: string | null): Promise<void> {
+    await FLOWS.markDeleted(trx, [id], by, { updated_at: trx.fn.now(), updated_by: by });
+  }
+
+  async restore(trx: FlowsTx, id: string, by: string | null): Promise<FlowRow> {
+    const [row] = await FLOWS.restore(trx, [id], by);
+    return flow(row)!;
+  }
+
   /** Deletes the flow and (cascade) its versions; runs keep their snapshot and lose the link. */
   async purge(trx: FlowsTx, id: string): Promise<void> {
-    await trx('flows').where({ id }).delete();
+    await FLOWS.purge(trx, [id]);
   }
 
   async version(db: FlowsTx | undefined, flowId: string, version: number): Promise<FlowVersionRow | undefined> {

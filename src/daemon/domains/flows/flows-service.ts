@@ -172,7 +172,7 @@ export class FlowsService {
     await this.repo.transaction(async (trx) => {
       const flow = await this.access.lockWritable(trx, orgIds, caller, id);
       await this.#checkGuards(trx, flow, 'delete');
-      await this.repo.update(trx, flow.id, { deleted_at: new Date(), deleted_by: caller.sub, updated_by: caller.sub });
+      await this.repo.softDelete(trx, flow.id, caller.sub);
       await this.access.record(trx, caller, { eventType: 'entity.deleted', action: MANAGE, flow });
     });
   }
@@ -186,7 +186,7 @@ export class FlowsService {
         if (!flow.deleted_at) throw problems.conflict('This flow is not deleted.');
         if (await this.repo.nameTaken(trx, flow.org_id, flow.name))
           throw problems.conflict("A live flow has taken this flow's name: rename that one first.");
-        const row = await this.repo.update(trx, flow.id, { deleted_at: null, deleted_by: null, updated_by: caller.sub });
+        const row = await this.repo.restore(trx, flow.id, caller.sub);
         await this.access.record(trx, caller, { eventType: 'entity.restored', action: MANAGE, flow: row });
         return flowView(row, caller.org.id);
       }),

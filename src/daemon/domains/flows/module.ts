@@ -1,4 +1,4 @@
-import type { Services } from '../../daemon.js';
+import type { Services } from '../../services.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { FlowAccess } from './flow-access.js';
 import { flowRoutes } from './flow-routes.js';

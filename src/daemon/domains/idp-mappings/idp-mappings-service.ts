@@ -7,7 +7,7 @@ import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { MappingIndex } from '../../tenancy/mapping-index.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';
-import type { IdpMappingRow, IdpMappingsRepo } from './idp-mappings-repo.js';
+import type { IdpMappingRow, IdpMappingsRepo } from '../../tenancy/idp-mappings-repo.js';
 
 export interface OrgRef {
   readonly id: string;

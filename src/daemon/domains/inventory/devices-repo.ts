@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { pageWithTotal } from '../../db/page.js';
+import { cleared, SoftDeleteTable, type Visibility } from '../../db/soft-delete.js';
 import { applyDeviceFilter, type DeviceFilter, type DeviceSort } from './device-filter.js';
-import { visibleIn } from './repo-helpers.js';
 
 export interface DeviceRow {
   readonly id: string;
@@ -61,6 +61,8 @@ export const DEVICE_COLUMNS = [
   'deleted_by',
 ] as const;
 
+const DEVICES = new SoftDeleteTable<DeviceRow>('devices', DEVICE_COLUMNS);
+
 function writeFields(fields: Partial<DeviceFields>): Record<string, unknown> {
   const { attributes, tags, ...plain } = fields;
   const row: Record<string, unknown> = { ...plain };
@@ -79,7 +81,7 @@ export class DevicesRepo {
   }
 
   async findLive(orgIds: readonly string[], id: string): Promise<DeviceRow | undefined> {
-    return this.knex('devices').where({ id }).whereIn('org_id', orgIds).whereNull('deleted_at').first(DEVICE_COLUMNS);
+    return DEVICES.live(this.knex).where({ id }).whereIn('org_id', orgIds).first(DEVICE_COLUMNS);
   }
 
   /** A device of one of `orgIds`, live or not, locked for the rest of the transaction. */
@@ -96,18 +98,18 @@ export class DevicesRepo {
    * searches pass `includeDeleted: false` and may narrow `orgIds` to one side.
    */
   async list(
-    scope: { orgId: string; orgIds: readonly string[]; includeDeleted: boolean },
+    scope: Visibility,
     filter: DeviceFilter,
     page: { limit: number; offset: number; sort?: DeviceSort | undefined },
   ): Promise<{ rows: DeviceRow[]; total: number }> {
-    const query = this.knex('devices').where((b) => visibleIn(b, scope.orgId, scope.orgIds, scope.includeDeleted));
+    const query = DEVICES.visible(this.knex, scope);
     applyDeviceFilter(query, filter);
     return pageWithTotal<DeviceRow>(this.knex, query, DEVICE_COLUMNS, order(page.sort), page);
   }
 
   /** Ids of the live devices matching, in name order, at most `cap`, and how many match in all. */
   async ids(orgIds: readonly string[], filter: DeviceFilter, cap: number): Promise<{ ids: string[]; total: number }> {
-    const query = this.knex('devices').whereIn('org_id', orgIds).whereNull('deleted_at');
+    const query = DEVICES.live(this.knex).whereIn('org_id', orgIds);
     applyDeviceFilter(query, filter);
     const [counted] = await query.clone().count<{ n: string | number }[]>('* as n');
     const rows: { id: string }[] = await query.select('id').orderBy(order(undefined)).limit(cap);
@@ -116,7 +118,7 @@ export class DevicesRepo {
 
   async liveNames(trx: DevicesTx, orgId: string, names: readonly string[], exceptId?: string): Promise<Set<string>> {
     if (names.length === 0) return new Set();
-    const query = trx('devices').where({ org_id: orgId }).whereNull('deleted_at').whereIn('name', names);
+    const query = DEVICES.live(trx).where({ org_id: orgId }).whereIn('name', names);
     if (exceptId) query.whereNot('id', exceptId);
     return new Set((await query.select('name')).map((r: { name: string }) => r.name));
   }
@@ -145,21 +147,16 @@ export class DevicesRepo {
   }
 
   async softDelete(trx: DevicesTx, ids: readonly string[], by: string | null): Promise<DeviceRow[]> {
-    if (ids.length === 0) return [];
-    return trx('devices').whereIn('id', ids).update({ deleted_at: trx.fn.now(), deleted_by: by }).returning(DEVICE_COLUMNS);
+    return DEVICES.markDeleted(trx, ids, by);
   }
 
   /** Brings devices back; those in `detach` lose a site that is no longer live. */
   async restore(trx: DevicesTx, ids: readonly string[], detach: ReadonlySet<string>, by: string | null): Promise<DeviceRow[]> {
-    if (ids.length === 0) return [];
-    const set: Record<string, unknown> = { deleted_at: null, deleted_by: null, updated_at: trx.fn.now(), updated_by: by };
-    if (detach.size > 0) set.site_id = trx.raw(`CASE WHEN id = ANY(?::uuid[]) THEN NULL ELSE site_id END`, [[...detach]]);
-    return trx('devices').whereIn('id', ids).update(set).returning(DEVICE_COLUMNS);
+    return DEVICES.restore(trx, ids, by, cleared(trx, 'site_id', detach));
   }
 
   async purge(trx: DevicesTx, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await trx('devices').whereIn('id', ids).delete();
+    await DEVICES.purge(trx, ids);
   }
 }
 

@@ -3,10 +3,11 @@ import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import type { Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
-import { canonical, changes, isUniqueViolation, notFound, providerManaged, writable, type Actor } from './access.js';
-import { distinct, results, triage, withoutNameClashes, type BulkResult } from './bulk.js';
+import { canonical, changes, notFound, providerManaged, writable, type Actor } from './access.js';
+import type { BulkResult } from './bulk.js';
 import type { DeviceFilter, DeviceSort } from './device-filter.js';
 import type { DeviceFields, DeviceRow, DevicesRepo, DevicesTx } from './devices-repo.js';
+import { Lifecycle } from './lifecycle.js';
 import type { SitesRepo } from './sites-repo.js';
 import { deviceView, overlayOf, type DeviceView } from './views.js';
 
@@ -71,13 +72,26 @@ function nameTaken(): Problem {
  * As in SitesService, the readable organizations are looked up before a transaction opens.
  */
 export class DevicesService {
+  readonly #lifecycle: Lifecycle<DeviceRow>;
+
   constructor(
     private readonly repo: DevicesRepo,
     private readonly sites: SitesRepo,
     private readonly access: OrgAccessRepo,
-    private readonly audit: AuditWriter,
+    audit: AuditWriter,
     private readonly maxTargets: number,
-  ) {}
+  ) {
+    this.#lifecycle = new Lifecycle({
+      what: WHAT,
+      actions: { manage: MANAGE, purge: PURGE },
+      repo,
+      audit,
+      readable: (actor) => this.#readable(actor),
+      snapshot,
+      nameTaken,
+      link: { column: 'site_id', of: (row) => row.site_id, liveTargets: (trx, orgId, ids) => sites.liveIdsOfOrg(trx, orgId, ids) },
+    });
+  }
 
   async get(actor: Actor, id: string): Promise<DeviceView> {
     const row = isUuid(id) ? await this.repo.findLive(await this.#readable(actor), id) : undefined;
@@ -111,13 +125,13 @@ export class DevicesService {
   }
 
   async create(actor: Actor, input: DeviceInput, duplicatedFrom?: string): Promise<DeviceView> {
-    return this.#guardNames(() =>
+    return this.#lifecycle.guardNames(() =>
       this.repo.transaction(async (trx) => {
         const fields = fieldsOf(input);
         if ((await this.repo.liveNames(trx, actor.org.id, [fields.name])).size > 0) throw nameTaken();
         if (fields.site_id) await this.#checkSite(trx, actor.org.id, fields.site_id);
         const row = await this.repo.insert(trx, { ...fields, org_id: actor.org.id, created_by: actor.sub });
-        await this.#record(actor, trx, 'entity.created', MANAGE, row, {
+        await this.#lifecycle.record(actor, trx, 'entity.created', MANAGE, row, {
           snapshot: snapshot(row),
           ...(duplicatedFrom ? { duplicated_from: duplicatedFrom } : {}),
         });
@@ -144,7 +158,7 @@ export class DevicesService {
   async replace(actor: Actor, id: string, input: DeviceInput): Promise<DeviceView> {
     if (!isUuid(id)) throw notFound(WHAT);
     const orgIds = await this.#readable(actor);
-    return this.#guardNames(() =>
+    return this.#lifecycle.guardNames(() =>
       this.repo.transaction(async (trx) => {
         const before = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
         const after = fieldsOf(input);
@@ -157,7 +171,7 @@ export class DevicesService {
           Object.keys(changed).map((key) => [key, after[key as keyof DeviceFields]]),
         ) as Partial<DeviceFields>;
         const row = await this.repo.update(trx, id, fields, actor.sub);
-        await this.#record(actor, trx, 'entity.updated', MANAGE, row, { changes: changed });
+        await this.#lifecycle.record(actor, trx, 'entity.updated', MANAGE, row, { changes: changed });
         return deviceView(row, actor.org.id);
       }),
     );
@@ -175,110 +189,35 @@ export class DevicesService {
       }
       if (canonical(overlay) === canonical(before.overlay_json)) return deviceView(before, actor.org.id);
       const row = await this.repo.setOverlay(trx, id, overlay, actor.sub);
-      await this.#record(actor, trx, 'entity.updated', ANNOTATE, row, { overlay: { old: overlayOf(before), new: overlayOf(row) } });
+      await this.#lifecycle.record(actor, trx, 'entity.updated', ANNOTATE, row, {
+        overlay: { old: overlayOf(before), new: overlayOf(row) },
+      });
       return deviceView(row, actor.org.id);
     });
   }
 
   async remove(actor: Actor, id: string): Promise<void> {
-    if (!isUuid(id)) throw notFound(WHAT);
-    const orgIds = await this.#readable(actor);
-    await this.repo.transaction(async (trx) => {
-      writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
-      const [row] = await this.repo.softDelete(trx, [id], actor.sub);
-      await this.#record(actor, trx, 'entity.deleted', MANAGE, row!, {});
-    });
+    await this.#lifecycle.remove(actor, id);
   }
 
   async restore(actor: Actor, id: string): Promise<DeviceView> {
-    if (!isUuid(id)) throw notFound(WHAT);
-    const orgIds = await this.#readable(actor);
-    return this.#guardNames(() =>
-      this.repo.transaction(async (trx) => {
-        const row = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, false);
-        if (row.deleted_at === null) return deviceView(row, actor.org.id);
-        if ((await this.repo.liveNames(trx, actor.org.id, [row.name])).size > 0) throw nameTaken();
-        const [restored] = await this.#restoreRows(actor, trx, [row]);
-        return deviceView(restored!, actor.org.id);
-      }),
-    );
+    return deviceView(await this.#lifecycle.restore(actor, id), actor.org.id);
   }
 
   async purge(actor: Actor, id: string): Promise<void> {
-    if (!isUuid(id)) throw notFound(WHAT);
-    const orgIds = await this.#readable(actor);
-    await this.repo.transaction(async (trx) => {
-      const row = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, false);
-      await this.repo.purge(trx, [id]);
-      await this.#record(actor, trx, 'entity.purged', PURGE, row, { snapshot: snapshot(row), was_deleted: row.deleted_at !== null });
-    });
+    await this.#lifecycle.purge(actor, id);
   }
 
   async bulkDelete(actor: Actor, ids: readonly string[]): Promise<{ results: BulkResult[] }> {
-    const wanted = distinct(ids);
-    const orgIds = await this.#readable(actor);
-    return this.repo.transaction(async (trx) => {
-      const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'live');
-      const deleted = await this.repo.softDelete(
-        trx,
-        candidates.map((row) => row.id),
-        actor.sub,
-      );
-      for (const row of deleted) await this.#record(actor, trx, 'entity.deleted', MANAGE, row, { bulk: true });
-      return results(wanted, verdicts);
-    });
+    return this.#lifecycle.bulkDelete(actor, ids);
   }
 
   async bulkRestore(actor: Actor, ids: readonly string[]): Promise<{ results: BulkResult[] }> {
-    const wanted = distinct(ids);
-    const orgIds = await this.#readable(actor);
-    return this.#guardNames(() =>
-      this.repo.transaction(async (trx) => {
-        const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'deleted');
-        const live = await this.repo.liveNames(trx, actor.org.id, distinct(candidates.map((row) => row.name)));
-        await this.#restoreRows(actor, trx, withoutNameClashes(candidates, live, verdicts), true);
-        return results(wanted, verdicts);
-      }),
-    );
+    return this.#lifecycle.bulkRestore(actor, ids);
   }
 
   async bulkPurge(actor: Actor, ids: readonly string[]): Promise<{ results: BulkResult[] }> {
-    const wanted = distinct(ids);
-    const orgIds = await this.#readable(actor);
-    return this.repo.transaction(async (trx) => {
-      const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'any');
-      await this.repo.purge(
-        trx,
-        candidates.map((row) => row.id),
-      );
-      for (const row of candidates) {
-        await this.#record(actor, trx, 'entity.purged', PURGE, row, {
-          snapshot: snapshot(row),
-          was_deleted: row.deleted_at !== null,
-          bulk: true,
-        });
-      }
-      return results(wanted, verdicts);
-    });
-  }
-
-  /** Restores devices whose names are known free; one whose site is no longer live comes back without a site. */
-  async #restoreRows(actor: Actor, trx: DevicesTx, rows: readonly DeviceRow[], bulk = false): Promise<DeviceRow[]> {
-    const siteIds = distinct(rows.map((row) => row.site_id).filter((id): id is string => id !== null));
-    const liveSites = await this.sites.liveIdsOfOrg(trx, actor.org.id, siteIds);
-    const detach = new Set(rows.filter((row) => row.site_id !== null && !liveSites.has(row.site_id)).map((row) => row.id));
-    const restored = await this.repo.restore(
-      trx,
-      rows.map((row) => row.id),
-      detach,
-      actor.sub,
-    );
-    const before = new Map(rows.map((row) => [row.id, row]));
-    for (const row of restored) {
-      const detached = detach.has(row.id) ? { detached_site_id: before.get(row.id)!.site_id } : {};
-      await this.#record(actor, trx, 'entity.restored', MANAGE, row, { snapshot: snapshot(row), ...detached, ...(bulk ? { bulk } : {}) });
-    }
-    return restored;
+    return this.#lifecycle.bulkPurge(actor, ids);
   }
 
   /** A device's site is a live site of its own organization, held until the transaction ends. */
@@ -296,37 +235,5 @@ export class DevicesService {
     if (scope === 'own') return [actor.org.id];
     if (scope === 'shared') return readable.filter((id) => id !== actor.org.id);
     return readable;
-  }
-
-  async #record(
-    actor: Actor,
-    trx: DevicesTx,
-    eventType: string,
-    action: string,
-    row: DeviceRow,
-    details: Record<string, unknown>,
-  ): Promise<void> {
-    await this.audit.record(
-      actor.audit,
-      {
-        eventType,
-        action,
-        resourceType: WHAT,
-        resourceId: row.id,
-        outcome: 'success',
-        orgId: actor.org.id,
-        details: { name: row.name, ...details },
-      },
-      trx,
-    );
-  }
-
-  async #guardNames<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken();
-      throw error;
-    }
   }
 }

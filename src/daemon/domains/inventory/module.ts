@@ -1,4 +1,4 @@
-import type { Services } from '../../daemon.js';
+import type { Services } from '../../services.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { DeviceDirectory } from './device-directory.js';
 import { deviceRoutes } from './device-routes.js';

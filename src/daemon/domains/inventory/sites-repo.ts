@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { containsPattern, visibleIn } from './repo-helpers.js';
+import { cleared, SoftDeleteTable, whereLive } from '../../db/soft-delete.js';
+import { containsPattern } from './repo-helpers.js';
 
 export interface SiteRow {
   readonly id: string;
@@ -59,6 +60,8 @@ const COLUMNS = [
   'deleted_by',
 ] as const;
 
+const SITES = new SoftDeleteTable<SiteRow>('sites', COLUMNS);
+
 function writeFields(fields: Partial<SiteFields>): Record<string, unknown> {
   const row: Record<string, unknown> = { ...fields };
   // pg would send a JS array as a PostgreSQL array literal, not as JSON.
@@ -76,7 +79,7 @@ export class SitesRepo {
 
   /** A live site of one of `orgIds`. */
   async findLive(orgIds: readonly string[], id: string): Promise<SiteRow | undefined> {
-    return this.knex('sites').where({ id }).whereIn('org_id', orgIds).whereNull('deleted_at').first(COLUMNS);
+    return SITES.live(this.knex).where({ id }).whereIn('org_id', orgIds).first(COLUMNS);
   }
 
   /** A site of one of `orgIds`, live or not, locked for the rest of the transaction. */
@@ -93,11 +96,11 @@ export class SitesRepo {
    * it waits, then sees the new child or device and refuses.
    */
   async holdLive(trx: SitesTx, orgId: string, id: string): Promise<SiteRow | undefined> {
-    return trx('sites').where({ id, org_id: orgId }).whereNull('deleted_at').forShare().first(COLUMNS);
+    return SITES.live(trx).where({ id, org_id: orgId }).forShare().first(COLUMNS);
   }
 
   async list(filter: SiteListFilter): Promise<{ rows: SiteRow[]; total: number }> {
-    const query = this.knex('sites').where((b) => visibleIn(b, filter.orgId, filter.orgIds, filter.includeDeleted));
+    const query = SITES.visible(this.knex, filter);
     if (filter.q) {
       const pattern = containsPattern(filter.q);
       query.andWhere((b) => b.whereILike('name', pattern).orWhereILike('description', pattern).orWhereILike('address', pattern));
@@ -115,9 +118,8 @@ export class SitesRepo {
 
   /** Every live site of `orgIds`: what the tree is built from. */
   async allLive(orgIds: readonly string[]): Promise<SiteRow[]> {
-    return this.knex('sites')
+    return SITES.live(this.knex)
       .whereIn('org_id', orgIds)
-      .whereNull('deleted_at')
       .select(COLUMNS)
       .orderBy([{ column: 'name' }, { column: 'id' }]);
   }
@@ -146,7 +148,7 @@ export class SitesRepo {
   /** Which of `names` live sites of the organization hold (other than `exceptId`). */
   async liveNames(trx: SitesTx, orgId: string, names: readonly string[], exceptId?: string): Promise<Set<string>> {
     if (names.length === 0) return new Set();
-    const query = trx('sites').where({ org_id: orgId }).whereNull('deleted_at').whereIn('name', names);
+    const query = SITES.live(trx).where({ org_id: orgId }).whereIn('name', names);
     if (exceptId) query.whereNot('id', exceptId);
     return new Set((await query.select('name')).map((r: { name: string }) => r.name));
   }
@@ -167,43 +169,36 @@ export class SitesRepo {
   }
 
   async softDelete(trx: SitesTx, ids: readonly string[], by: string | null): Promise<SiteRow[]> {
-    if (ids.length === 0) return [];
-    return trx('sites').whereIn('id', ids).update({ deleted_at: trx.fn.now(), deleted_by: by }).returning(COLUMNS);
+    return SITES.markDeleted(trx, ids, by);
   }
 
   /** Brings sites back; those in `detach` lose a parent that is no longer live. */
   async restore(trx: SitesTx, ids: readonly string[], detach: ReadonlySet<string>, by: string | null): Promise<SiteRow[]> {
-    if (ids.length === 0) return [];
-    const set: Record<string, unknown> = { deleted_at: null, deleted_by: null, updated_at: trx.fn.now(), updated_by: by };
-    if (detach.size > 0) set.parent_id = trx.raw(`CASE WHEN id = ANY(?::uuid[]) THEN NULL ELSE parent_id END`, [[...detach]]);
-    return trx('sites').whereIn('id', ids).update(set).returning(COLUMNS);
+    return SITES.restore(trx, ids, by, cleared(trx, 'parent_id', detach));
   }
 
   /** Removes sites for good: child sites and devices keep existing, detached (ON DELETE SET NULL). */
   async purge(trx: SitesTx, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await trx('sites').whereIn('id', ids).delete();
+    await SITES.purge(trx, ids);
   }
 
   /** Of `ids`, those naming live sites of the organization. */
   async liveIdsOfOrg(trx: SitesTx, orgId: string, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows: { id: string }[] = await trx('sites').where({ org_id: orgId }).whereIn('id', ids).whereNull('deleted_at').select('id');
+    const rows: { id: string }[] = await SITES.live(trx).where({ org_id: orgId }).whereIn('id', ids).select('id');
     return new Set(rows.map((r) => r.id));
   }
 
   /** Live child sites of `parentIds`. */
   async liveChildren(trx: SitesTx, parentIds: readonly string[]): Promise<{ id: string; parent_id: string }[]> {
     if (parentIds.length === 0) return [];
-    return trx('sites').whereIn('parent_id', parentIds).whereNull('deleted_at').select('id', 'parent_id');
+    return SITES.live(trx).whereIn('parent_id', parentIds).select('id', 'parent_id');
   }
 
   /** How many live devices each of `siteIds` holds (sites holding none are absent). */
   async liveDeviceCounts(trx: SitesTx, siteIds: readonly string[]): Promise<Map<string, number>> {
     if (siteIds.length === 0) return new Map();
-    const rows: { site_id: string; n: string | number }[] = await trx('devices')
-      .whereIn('site_id', siteIds)
-      .whereNull('deleted_at')
+    const rows: { site_id: string; n: string | number }[] = await whereLive(trx('devices').whereIn('site_id', siteIds))
       .groupBy('site_id')
       .select('site_id')
       .count('* as n');

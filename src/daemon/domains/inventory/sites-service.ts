@@ -3,10 +3,11 @@ import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import { type Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
-import { changes, isUniqueViolation, notFound, providerManaged, writable, type Actor } from './access.js';
-import { distinct, results, triage, withoutNameClashes, type BulkResult } from './bulk.js';
+import { changes, notFound, providerManaged, writable, type Actor } from './access.js';
+import type { BulkResult, BulkStatus } from './bulk.js';
 import { buildSiteTree } from './site-tree.js';
 import type { SiteFields, SiteRow, SitesRepo, SitesTx } from './sites-repo.js';
+import { Lifecycle } from './lifecycle.js';
 import { siteView, type SiteTreeNode, type SiteView } from './views.js';
 
 const WHAT = 'site';
@@ -44,6 +45,45 @@ function badParent(message: string): Problem {
   return problems.validation([{ path: 'parent_id', message }]);
 }
 
+/** A site holding live child sites or devices is not deleted: 409 `site_in_use` with how many. */
+async function refuseInUse(repo: SitesRepo, trx: SitesTx, row: SiteRow): Promise<void> {
+  const children = (await repo.liveChildren(trx, [row.id])).length;
+  const devices = (await repo.liveDeviceCounts(trx, [row.id])).get(row.id) ?? 0;
+  if (children > 0 || devices > 0) {
+    throw problem('site_in_use', 'The site still has live child sites or devices; move or delete them first.', {
+      children,
+      devices,
+    });
+  }
+}
+
+/**
+ * Of the sites a bulk delete found, those that go: a site keeping a live child outside the request, or
+ * a live device, stays (`in_use`), and so, in turn, does its parent.
+ */
+async function keepOutInUse(
+  repo: SitesRepo,
+  trx: SitesTx,
+  candidates: readonly SiteRow[],
+  verdicts: Map<string, BulkStatus>,
+): Promise<SiteRow[]> {
+  const candidateIds = candidates.map((row) => row.id);
+  const children = await repo.liveChildren(trx, candidateIds);
+  const withDevices = await repo.liveDeviceCounts(trx, candidateIds);
+  const going = new Set(candidateIds);
+  for (let settled = false; !settled;) {
+    settled = true;
+    for (const id of going) {
+      if (withDevices.has(id) || children.some((child) => child.parent_id === id && !going.has(child.id))) {
+        going.delete(id);
+        verdicts.set(id, 'in_use');
+        settled = false;
+      }
+    }
+  }
+  return candidates.filter((row) => going.has(row.id));
+}
+
 /**
  * Sites of the active organization, readable together with the shared organization's (`site:view`,
  * `site:manage`, `site:purge`). Every change is one transaction with its audit entries. The readable
@@ -51,11 +91,28 @@ function badParent(message: string): Problem {
  * connection, which the open transaction holds, so a lookup inside it would wait forever.
  */
 export class SitesService {
+  readonly #lifecycle: Lifecycle<SiteRow>;
+
   constructor(
     private readonly repo: SitesRepo,
     private readonly access: OrgAccessRepo,
-    private readonly audit: AuditWriter,
-  ) {}
+    audit: AuditWriter,
+  ) {
+    this.#lifecycle = new Lifecycle({
+      what: WHAT,
+      actions: { manage: MANAGE, purge: PURGE },
+      repo,
+      audit,
+      readable: (actor) => this.#readable(actor),
+      snapshot,
+      nameTaken,
+      link: { column: 'parent_id', of: (row) => row.parent_id, liveTargets: (trx, orgId, ids) => repo.liveIdsOfOrg(trx, orgId, ids) },
+      inUse: {
+        refuse: (trx, row) => refuseInUse(repo, trx, row),
+        keepOut: (trx, candidates, verdicts) => keepOutInUse(repo, trx, candidates, verdicts),
+      },
+    });
+  }
 
   async get(actor: Actor, id: string): Promise<SiteView> {
     const row = isUuid(id) ? await this.repo.findLive(await this.#readable(actor), id) : undefined;
@@ -75,7 +132,7 @@ export class SitesService {
   }
 
   async create(actor: Actor, input: SiteInput, duplicatedFrom?: string): Promise<SiteView> {
-    return this.#guardNames(() =>
+    return this.#lifecycle.guardNames(() =>
       this.repo.transaction(async (trx) => {
         if ((await this.repo.liveNames(trx, actor.org.id, [input.name])).size > 0) throw nameTaken();
         if (input.parent_id && !(await this.repo.holdLive(trx, actor.org.id, input.parent_id)))
@@ -88,7 +145,7 @@ export class SitesService {
           tags: input.tags ?? [],
         };
         const row = await this.repo.insert(trx, { ...fields, org_id: actor.org.id, created_by: actor.sub });
-        await this.#record(actor, trx, 'entity.created', MANAGE, row, {
+        await this.#lifecycle.record(actor, trx, 'entity.created', MANAGE, row, {
           snapshot: snapshot(row),
           ...(duplicatedFrom ? { duplicated_from: duplicatedFrom } : {}),
         });
@@ -117,7 +174,7 @@ export class SitesService {
   async update(actor: Actor, id: string, patch: SitePatch): Promise<SiteView> {
     if (!isUuid(id)) throw notFound(WHAT);
     const orgIds = await this.#readable(actor);
-    return this.#guardNames(() =>
+    return this.#lifecycle.guardNames(() =>
       this.repo.transaction(async (trx) => {
         const before = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
         const after = { ...snapshot(before), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
@@ -128,135 +185,34 @@ export class SitesService {
         if (changed.parent_id && patch.parent_id) await this.#checkMove(trx, actor.org.id, id, patch.parent_id);
         const fields = Object.fromEntries(Object.keys(changed).map((key) => [key, after[key]])) as Partial<SiteFields>;
         const row = await this.repo.update(trx, id, fields, actor.sub);
-        await this.#record(actor, trx, 'entity.updated', MANAGE, row, { changes: changed });
+        await this.#lifecycle.record(actor, trx, 'entity.updated', MANAGE, row, { changes: changed });
         return siteView(row, actor.org.id);
       }),
     );
   }
 
   async remove(actor: Actor, id: string): Promise<void> {
-    if (!isUuid(id)) throw notFound(WHAT);
-    const orgIds = await this.#readable(actor);
-    await this.repo.transaction(async (trx) => {
-      const row = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
-      const children = (await this.repo.liveChildren(trx, [id])).length;
-      const devices = (await this.repo.liveDeviceCounts(trx, [id])).get(id) ?? 0;
-      if (children > 0 || devices > 0) {
-        throw problem('site_in_use', 'The site still has live child sites or devices; move or delete them first.', {
-          children,
-          devices,
-        });
-      }
-      const [deleted] = await this.repo.softDelete(trx, [id], actor.sub);
-      await this.#record(actor, trx, 'entity.deleted', MANAGE, deleted ?? row, {});
-    });
+    await this.#lifecycle.remove(actor, id);
   }
 
   async restore(actor: Actor, id: string): Promise<SiteView> {
-    if (!isUuid(id)) throw notFound(WHAT);
-    const orgIds = await this.#readable(actor);
-    return this.#guardNames(() =>
-      this.repo.transaction(async (trx) => {
-        const row = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, false);
-        if (row.deleted_at === null) return siteView(row, actor.org.id);
-        if ((await this.repo.liveNames(trx, actor.org.id, [row.name])).size > 0) throw nameTaken();
-        const [restored] = await this.#restoreRows(actor, trx, [row]);
-        return siteView(restored!, actor.org.id);
-      }),
-    );
+    return siteView(await this.#lifecycle.restore(actor, id), actor.org.id);
   }
 
   async purge(actor: Actor, id: string): Promise<void> {
-    if (!isUuid(id)) throw notFound(WHAT);
-    const orgIds = await this.#readable(actor);
-    await this.repo.transaction(async (trx) => {
-      const row = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, false);
-      await this.repo.purge(trx, [id]);
-      await this.#record(actor, trx, 'entity.purged', PURGE, row, { snapshot: snapshot(row), was_deleted: row.deleted_at !== null });
-    });
+    await this.#lifecycle.purge(actor, id);
   }
 
-  /**
-   * Soft-deletes the found live sites of the organization together. A site keeping a live child outside
-   * the request, or a live device, stays (`in_use`), and so, in turn, does its parent.
-   */
   async bulkDelete(actor: Actor, ids: readonly string[]): Promise<{ results: BulkResult[] }> {
-    const wanted = distinct(ids);
-    const orgIds = await this.#readable(actor);
-    return this.repo.transaction(async (trx) => {
-      const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'live');
-      const candidateIds = candidates.map((row) => row.id);
-      const children = await this.repo.liveChildren(trx, candidateIds);
-      const withDevices = await this.repo.liveDeviceCounts(trx, candidateIds);
-      const going = new Set(candidateIds);
-      for (let settled = false; !settled;) {
-        settled = true;
-        for (const id of going) {
-          if (withDevices.has(id) || children.some((child) => child.parent_id === id && !going.has(child.id))) {
-            going.delete(id);
-            verdicts.set(id, 'in_use');
-            settled = false;
-          }
-        }
-      }
-      const deleted = await this.repo.softDelete(trx, [...going], actor.sub);
-      for (const row of deleted) await this.#record(actor, trx, 'entity.deleted', MANAGE, row, { bulk: true });
-      return results(wanted, verdicts);
-    });
+    return this.#lifecycle.bulkDelete(actor, ids);
   }
 
   async bulkRestore(actor: Actor, ids: readonly string[]): Promise<{ results: BulkResult[] }> {
-    const wanted = distinct(ids);
-    const orgIds = await this.#readable(actor);
-    return this.#guardNames(() =>
-      this.repo.transaction(async (trx) => {
-        const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'deleted');
-        const live = await this.repo.liveNames(trx, actor.org.id, distinct(candidates.map((row) => row.name)));
-        await this.#restoreRows(actor, trx, withoutNameClashes(candidates, live, verdicts), true);
-        return results(wanted, verdicts);
-      }),
-    );
+    return this.#lifecycle.bulkRestore(actor, ids);
   }
 
   async bulkPurge(actor: Actor, ids: readonly string[]): Promise<{ results: BulkResult[] }> {
-    const wanted = distinct(ids);
-    const orgIds = await this.#readable(actor);
-    return this.repo.transaction(async (trx) => {
-      const { candidates, verdicts } = triage(wanted, await this.repo.lockMany(trx, orgIds, wanted), actor.org.id, 'any');
-      await this.repo.purge(
-        trx,
-        candidates.map((row) => row.id),
-      );
-      for (const row of candidates) {
-        await this.#record(actor, trx, 'entity.purged', PURGE, row, {
-          snapshot: snapshot(row),
-          was_deleted: row.deleted_at !== null,
-          bulk: true,
-        });
-      }
-      return results(wanted, verdicts);
-    });
-  }
-
-  /**
-   * Restores rows whose names are known free. A parent that is no longer live (deleted meanwhile, and
-   * not restored by the same request) is let go: the site comes back at the top level, as a file
-   * restored from a trash whose folder is gone comes back at the root.
-   */
-  async #restoreRows(actor: Actor, trx: SitesTx, rows: readonly SiteRow[], bulk = false): Promise<SiteRow[]> {
-    const restoring = new Set(rows.map((row) => row.id));
-    const parentIds = distinct(rows.map((row) => row.parent_id).filter((id): id is string => id !== null));
-    const liveParents = await this.repo.liveIdsOfOrg(trx, actor.org.id, parentIds);
-    const detach = new Set(
-      rows.filter((row) => row.parent_id !== null && !liveParents.has(row.parent_id) && !restoring.has(row.parent_id)).map((row) => row.id),
-    );
-    const restored = await this.repo.restore(trx, [...restoring], detach, actor.sub);
-    const before = new Map(rows.map((row) => [row.id, row]));
-    for (const row of restored) {
-      const detached = detach.has(row.id) ? { detached_parent_id: before.get(row.id)!.parent_id } : {};
-      await this.#record(actor, trx, 'entity.restored', MANAGE, row, { snapshot: snapshot(row), ...detached, ...(bulk ? { bulk } : {}) });
-    }
-    return restored;
+    return this.#lifecycle.bulkPurge(actor, ids);
   }
 
   /** A new parent must be a live site of the organization and not the site itself or one of its descendants. */
@@ -269,38 +225,5 @@ export class SitesService {
 
   #readable(actor: Actor): Promise<string[]> {
     return this.access.readableOrgIds(actor.org.id);
-  }
-
-  async #record(
-    actor: Actor,
-    trx: SitesTx,
-    eventType: string,
-    action: string,
-    row: SiteRow,
-    details: Record<string, unknown>,
-  ): Promise<void> {
-    await this.audit.record(
-      actor.audit,
-      {
-        eventType,
-        action,
-        resourceType: WHAT,
-        resourceId: row.id,
-        outcome: 'success',
-        orgId: actor.org.id,
-        details: { name: row.name, ...details },
-      },
-      trx,
-    );
-  }
-
-  /** The unique index has the last word on names: a race past the check above still answers 409. */
-  async #guardNames<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken();
-      throw error;
-    }
   }
 }

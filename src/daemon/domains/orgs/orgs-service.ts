@@ -4,7 +4,7 @@ import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { type Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
-import { MAPPINGS_CHANNEL } from '../../tenancy/mapping-sync.js';
+import { MAPPINGS_CHANNEL, notify } from '../../db/channels.js';
 import type { OrgChanges, OrgRecord, OrgsRepo, Tx, VisibleOrgRow } from '../../tenancy/orgs-repo.js';
 
 /** Who is calling, as the organizations API needs to know it. */
@@ -245,5 +245,5 @@ export class OrgsService {
 
 /** Only mappings of active organizations match at login: other instances reload theirs on this. */
 async function notifyMappings(trx: Tx, orgId: string): Promise<void> {
-  await trx.raw('SELECT pg_notify(?, ?)', [MAPPINGS_CHANNEL, orgId]);
+  await notify(trx, MAPPINGS_CHANNEL, orgId);
 }

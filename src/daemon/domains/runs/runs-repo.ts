@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { RunFilterOptions } from '../../../shared/api/runs.js';
 import { pageWithTotal } from '../../db/page.js';
+import { SoftDeleteTable, whereLive } from '../../db/soft-delete.js';
 import type { TriggerSource } from './run-admission.js';
 import { RUN_COLUMNS, type RunRow, type RunStatus } from './run-view.js';
 
@@ -23,12 +24,13 @@ export interface RunFilter {
 export type FilterOptions = RunFilterOptions;
 
 /** The columns a control route may change; `updated_at` is always stamped. */
-export type RunChange = Partial<Pick<RunRow, 'status' | 'name' | 'updated_by' | 'cancelled_by' | 'deleted_by'>> & {
+export type RunChange = Partial<Pick<RunRow, 'status' | 'name' | 'updated_by' | 'cancelled_by'>> & {
   readonly paused_at?: 'now' | null;
   readonly finished_at?: 'now';
   readonly cancelled_at?: 'now';
-  readonly deleted_at?: 'now' | null;
 };
+
+const RUNS = new SoftDeleteTable<RunRow>('runs', RUN_COLUMNS);
 
 /** The list's order, which the index `runs_org_created` (org_id, created_at DESC, id DESC) holds. */
 const NEWEST_FIRST = [
@@ -55,7 +57,7 @@ export class RunsRepo {
 
   async list(orgId: string, filter: RunFilter): Promise<{ rows: RunRow[]; total: number }> {
     const base = this.knex('runs').where('org_id', orgId);
-    if (!filter.includeDeleted) base.whereNull('deleted_at');
+    if (!filter.includeDeleted) whereLive(base);
     if (filter.statuses?.length) base.whereIn('status', filter.statuses);
     if (filter.flowId) base.where('flow_id', filter.flowId);
     if (filter.triggerSources?.length) base.whereIn('trigger_source', filter.triggerSources);
@@ -68,7 +70,7 @@ export class RunsRepo {
   /** A run of the organization; a soft-deleted one only when `includeDeleted`. */
   async get(orgId: string, id: string, includeDeleted = false): Promise<RunRow | undefined> {
     const query = this.knex('runs').where({ id, org_id: orgId });
-    if (!includeDeleted) query.whereNull('deleted_at');
+    if (!includeDeleted) whereLive(query);
     return query.first(RUN_COLUMNS);
   }
 
@@ -86,13 +88,24 @@ export class RunsRepo {
     return row as RunRow;
   }
 
+  /** Marks the run deleted; `updated_at` moves with it, as it always has for a run. */
+  async softDelete(trx: RunsTx, id: string, by: string | null): Promise<RunRow> {
+    const [row] = await RUNS.markDeleted(trx, [id], by, { updated_at: trx.fn.now() });
+    return row!;
+  }
+
+  async restore(trx: RunsTx, id: string, by: string | null): Promise<RunRow> {
+    const [row] = await RUNS.restore(trx, [id], by);
+    return row!;
+  }
+
   async purge(trx: RunsTx, id: string): Promise<void> {
-    await trx('runs').where({ id }).delete();
+    await RUNS.purge(trx, [id]);
   }
 
   /** What the organization's live runs hold: their flows (newest name of each), statuses and trigger sources. */
   async filterOptions(orgId: string): Promise<FilterOptions> {
-    const live = () => this.knex('runs').where('org_id', orgId).whereNull('deleted_at');
+    const live = () => RUNS.live(this.knex).where('org_id', orgId);
     const [flows, statuses, sources] = await Promise.all([
       live()
         .whereNotNull('flow_id')

@@ -108,7 +108,7 @@ export class RunsService {
   async remove(org: OrgRef, id: string, context?: AuditContext): Promise<void> {
     await this.change(org, id, async (trx, before) => {
       if (!isFinished(before.status)) throw invalidState(before, 'deleted before it finishes; cancel it first');
-      const after = await this.repo.update(trx, id, { deleted_at: 'now', deleted_by: context?.subject ?? null });
+      const after = await this.repo.softDelete(trx, id, context?.subject ?? null);
       await this.record(context, trx, org, 'entity.deleted', CONTROL, after, { name: after.name, status: after.status });
       return after;
     });
@@ -120,7 +120,7 @@ export class RunsService {
       id,
       async (trx, before) => {
         if (before.deleted_at === null) throw problems.conflict('The run is not deleted.');
-        const after = await this.repo.update(trx, id, { deleted_at: null, deleted_by: null, updated_by: context?.subject ?? null });
+        const after = await this.repo.restore(trx, id, context?.subject ?? null);
         await this.record(context, trx, org, 'entity.restored', CONTROL, after, { name: after.name, status: after.status });
         return after;
       },

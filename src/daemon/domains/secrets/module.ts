@@ -1,5 +1,5 @@
 import type { ConfigError } from '../../config/config.js';
-import type { Services } from '../../daemon.js';
+import type { Services } from '../../services.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { BackendRegistry } from './backends/backend-registry.js';
 import { SecretValuesRepo } from './backends/secret-values-repo.js';

@@ -118,7 +118,7 @@ export class WebhookEndpointsService {
     await this.repo.transaction(async (trx) => {
       const row = await this.repo.lock(trx, org.id, id);
       if (!row || row.deleted_at) throw notFound();
-      await this.repo.update(trx, id, { deleted_at: trx.fn.now(), deleted_by: actor ?? null });
+      await this.repo.softDelete(trx, id, actor ?? null);
       await this.record(trx, context, org, 'entity.deleted', 'webhook:manage', id, { name: row.name });
     });
     this.changed(id);
@@ -129,7 +129,7 @@ export class WebhookEndpointsService {
     return this.repo.transaction(async (trx) => {
       const row = await this.repo.lock(trx, org.id, id);
       if (!row || !row.deleted_at) throw notFound();
-      await this.repo.update(trx, id, { deleted_at: null, deleted_by: null, updated_by: actor ?? null });
+      await this.repo.restore(trx, id, actor ?? null);
       const view = endpointView((await this.repo.find(org.id, id, trx))!);
       await this.record(trx, context, org, 'entity.restored', 'webhook:manage', id, { endpoint: endpointAuditView(view) });
       return view;
@@ -142,7 +142,7 @@ export class WebhookEndpointsService {
     await this.repo.transaction(async (trx) => {
       const row = await this.repo.lock(trx, org.id, id);
       if (!row) throw notFound();
-      await this.repo.remove(trx, id);
+      await this.repo.purge(trx, id);
       await this.record(trx, context, org, 'entity.purged', 'webhook:purge', id, { name: row.name });
     });
     this.changed(id);

@@ -1,4 +1,4 @@
-import type { Services } from '../../daemon.js';
+import type { Services } from '../../services.js';
 import { problem } from '../../../shared/api/problem.js';
 import type { DomainRoutes } from '../../http/types.js';
 import type { FlowDeleteGuard } from '../flows/module.js';

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { auditInput, type AuditRow } from '../../audit/audit-repo.js';
 import type { AdmissionCompanion, CompanionShape } from '../runs/run-admission.js';
 import { prepared } from '../../db/prepared.js';
+import { SoftDeleteTable, whereLive } from '../../db/soft-delete.js';
 import { uuidArrayText } from '../../db/uuid-array.js';
 import { TransactionalRepo } from '../../db/transactional-repo.js';
 
@@ -152,6 +153,8 @@ const ACCEPTED_DELIVERY: CompanionShape = {
   ],
 };
 
+const ENDPOINTS = new SoftDeleteTable<{ id: string }>('webhook_endpoints', ['id']);
+
 /** `webhook_endpoints` and the `webhook_deliveries` journal, plus the flow facts endpoint management checks. */
 export class WebhooksRepo extends TransactionalRepo {
   private endpoints(db: Knex | WebhooksTx = this.knex): Knex.QueryBuilder {
@@ -164,7 +167,7 @@ export class WebhooksRepo extends TransactionalRepo {
     const query = this.endpoints()
       .where('e.org_id', orgId)
       .orderBy([{ column: 'e.created_at' }, { column: 'e.id' }]);
-    if (!includeDeleted) query.whereNull('e.deleted_at');
+    if (!includeDeleted) whereLive(query, 'e');
     return query;
   }
 
@@ -200,8 +203,18 @@ export class WebhooksRepo extends TransactionalRepo {
       .update({ ...change, updated_at: trx.fn.now() });
   }
 
-  async remove(trx: WebhooksTx, id: string): Promise<void> {
-    await trx('webhook_endpoints').where({ id }).del();
+  /** Marks the endpoint deleted; `updated_at` moves with it, as it always has for an endpoint. */
+  async softDelete(trx: WebhooksTx, id: string, by: string | null): Promise<void> {
+    await ENDPOINTS.markDeleted(trx, [id], by, { updated_at: trx.fn.now() });
+  }
+
+  async restore(trx: WebhooksTx, id: string, by: string | null): Promise<void> {
+    await ENDPOINTS.restore(trx, [id], by);
+  }
+
+  /** Removes the endpoint for good; its journal goes with it (cascade). */
+  async purge(trx: WebhooksTx, id: string): Promise<void> {
+    await ENDPOINTS.purge(trx, [id]);
   }
 
   /** The flow an endpoint may target: live, in one of `orgIds`; with whether `version` (if given) is committed. */
@@ -231,9 +244,8 @@ export class WebhooksRepo extends TransactionalRepo {
    * transaction when it asks: the embedded database has one connection, which that transaction holds.
    */
   async referencingFlow(flowId: string, db: Knex | WebhooksTx = this.knex): Promise<{ id: string; name: string }[]> {
-    return db('webhook_endpoints')
+    return ENDPOINTS.live(db)
       .where({ flow_id: flowId })
-      .whereNull('deleted_at')
       .select('id', 'name')
       .orderBy([{ column: 'name' }, { column: 'id' }]);
   }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { CandidateMapping, ExistingMembership } from '../../../shared/tenancy/sync-plan.js';
-import { MAPPINGS_CHANNEL } from '../../tenancy/mapping-sync.js';
+import type { CandidateMapping, ExistingMembership } from '../../shared/tenancy/sync-plan.js';
+import { MAPPINGS_CHANNEL, notify } from '../db/channels.js';
 
 export interface IdpMappingRow {
   readonly id: string;
@@ -104,7 +104,7 @@ export class IdpMappingsRepo {
 
   /** Tells every instance, when `trx` commits, to reload its mapping index. */
   async notifyChanged(trx: IdpMappingsTx, orgId: string): Promise<void> {
-    await trx.raw('SELECT pg_notify(?, ?)', [MAPPINGS_CHANNEL, orgId]);
+    await notify(trx, MAPPINGS_CHANNEL, orgId);
   }
 
   /** One definition of "active" for the query and the index, so they cannot filter differently. */
