@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../src/daemon/daemon.js';
+import { z } from 'zod';
+import { route } from '../src/daemon/http/route.js';
 import type { DomainRoutes } from '../src/daemon/http/types.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 
@@ -8,7 +10,8 @@ let daemon: TestDaemon;
 /** A handler (on a catalogue route) that waits, so two requests overlap, then writes an audit entry. */
 function probeRoutes({ audit }: Services): DomainRoutes {
   return {
-    'GET /schedules/{schedule_id}': {
+    'GET /schedules/{schedule_id}': route({
+      responses: { 200: { description: 'The audit entry written', schema: z.object({ id: z.string() }) } },
       async handle(ctx) {
         const context = ctx.state.audit!;
         context.subject = `sub-${ctx.state.params.schedule_id}`;
@@ -22,7 +25,7 @@ function probeRoutes({ audit }: Services): DomainRoutes {
         });
         ctx.body = { id };
       },
-    },
+    }),
   };
 }
 

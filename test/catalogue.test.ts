@@ -42,11 +42,11 @@ describe('the route table', () => {
   });
 
   it('refuses at start-up a handler for a route that has no action', () => {
-    expect(() => mountRoutes(CATALOGUE, [{ 'GET /not-in-catalogue': { handle: () => {} } }])).toThrow(RouteTableError);
+    expect(() => mountRoutes(CATALOGUE, [{ 'GET /not-in-catalogue': { responses: {}, handle: () => {} } }])).toThrow(RouteTableError);
   });
 
   it('refuses at start-up two handlers for one route', () => {
-    const handler = { handle: () => {} };
+    const handler = { responses: {}, handle: () => {} };
     expect(() => mountRoutes(CATALOGUE, [{ 'GET /health': handler }, { 'GET /health': handler }])).toThrow(RouteTableError);
   });
 });

@@ -82,11 +82,6 @@ function parameters(route: MountedRoute['route'], binding: RouteBinding | undefi
 
 function responses(binding: RouteBinding | undefined, action: string): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
-  for (const [status, response] of Object.entries(binding?.docs?.responses ?? {})) {
-    answers[status] = response.schema
-      ? { description: response.description, content: { [response.contentType ?? 'application/json']: { schema: response.schema } } }
-      : { description: response.description };
-  }
   for (const [status, response] of Object.entries(binding?.responses ?? {})) {
     answers[status] = response.schema
       ? {
@@ -101,8 +96,7 @@ function responses(binding: RouteBinding | undefined, action: string): Record<st
 }
 
 function requestBody(binding: RouteBinding): Record<string, unknown> | undefined {
-  if (binding.docs?.requestSchema) return { required: true, content: { 'application/json': { schema: binding.docs.requestSchema } } };
-  if (typeof binding.body !== 'object') return undefined;
+  if (!binding.body) return undefined;
   // A parsed request without a body is validated as `{}`: the body is optional exactly when `{}` satisfies the
   // schema. A body the handler reads itself ('raw', 'none') has no such stand-in. Either way the schema is JSON's.
   const required = (binding.bodyMode ?? 'json') !== 'json' || !binding.body.safeParse({}).success;
@@ -119,7 +113,7 @@ export function buildOpenApi(catalogue: Catalogue, mounted: readonly MountedRout
     const policy = policies.policyFor(route);
     const operation: Record<string, unknown> = {
       operationId: operationId(route.method, route.path),
-      summary: binding?.summary ?? binding?.docs?.summary ?? catalogue.actionByName.get(route.action)?.note ?? route.action,
+      summary: binding?.summary ?? catalogue.actionByName.get(route.action)?.note ?? route.action,
       tags: [route.action.split(':')[0]],
       'x-action': route.action,
       'x-policy': policy,

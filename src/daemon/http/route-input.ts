@@ -9,10 +9,7 @@ export function parseInput(binding: RouteBinding, ctx: AppContext): { params: un
     params: binding.params ? validate(binding.params, ctx.state.params) : ctx.state.params,
     query: binding.query ? validate(binding.query, ctx.querystring === '' ? NO_QUERY : ctx.query) : undefined,
     // A body the handler reads itself ('raw', 'none') is only documented by the schema.
-    body:
-      typeof binding.body === 'object' && (binding.bodyMode ?? 'json') === 'json'
-        ? validate(binding.body, ctx.state.body ?? {})
-        : undefined,
+    body: binding.body && (binding.bodyMode ?? 'json') === 'json' ? validate(binding.body, ctx.state.body ?? {}) : undefined,
   };
 }
 
@@ -29,7 +26,6 @@ export class UndeclaredResponseError extends Error {
  * schema of its status: keeps the OpenAPI document and the CLI's types, both made from the schemas, true.
  */
 export function checkResponse(binding: RouteBinding, ctx: AppContext): void {
-  if (!binding.responses) return; // a route not yet declared with route()
   const declared = binding.responses[ctx.status];
   if (!declared)
     throw new UndeclaredResponseError(`${ctx.method} ${ctx.state.mounted!.route.path} answered ${ctx.status}, which it does not declare`);

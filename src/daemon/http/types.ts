@@ -39,17 +39,8 @@ export interface RouteBinding {
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly noBody?: true;
-  readonly responses?: ResponseDeclarations;
-  /** @deprecated the form before route declarations (issue 18): removed once every domain uses `route()`. */
-  readonly docs?: {
-    readonly summary?: string;
-    readonly requestSchema?: Record<string, unknown>;
-    readonly responses?: Readonly<
-      Record<number, { readonly description: string; readonly contentType?: string; readonly schema?: Record<string, unknown> }>
-    >;
-  };
-  /** @deprecated see `docs`. */
-  readonly body?: z.ZodType | BodyMode;
+  readonly body?: z.ZodType;
+  readonly responses: ResponseDeclarations;
   readonly bodyMode?: BodyMode;
   readonly maxBodyBytes?: number;
   readonly preValidation?: (ctx: AppContext) => void;

@@ -34,7 +34,7 @@ export async function readLimited(req: IncomingMessage, limit: number): Promise<
 export function parseBody(defaultLimit: number): Step {
   return function parseBodyStep(ctx) {
     const binding = ctx.state.mounted!.binding;
-    const mode = binding?.bodyMode ?? (typeof binding?.body === 'string' ? binding.body : 'json');
+    const mode = binding?.bodyMode ?? 'json';
     if (mode === 'none' || !METHODS_WITH_BODY.has(ctx.method) || !hasBody(ctx.req)) return;
     return readAndParse(ctx, mode, binding?.maxBodyBytes ?? defaultLimit);
   };
