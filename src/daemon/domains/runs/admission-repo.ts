@@ -5,8 +5,9 @@ import { Coalescer, type CoalescerOptions, type Settled } from '../../db/coalesc
 import { isDatabaseUnavailable } from '../../db/database-errors.js';
 import { NotifiedCache } from '../../db/notified-cache.js';
 import { prepared, queryPrepared } from '../../db/prepared.js';
-import { admissionInput, admissionStatement, type PendingInsert } from './admission-statement.js';
-import type { AdmissionCompanion, TriggerSource } from './run-admission.js';
+import type { AdmissionCompanion } from './admission-companion.js';
+import { AdmissionStatements, admissionInput, type PendingInsert } from './admission-statement.js';
+import type { TriggerSource } from './run-admission.js';
 import type { RunRow } from './run-view.js';
 
 /** A flow as admission sees it, with the version it would run (absent when that version does not exist). */
@@ -107,6 +108,7 @@ export const ADMISSION_BATCHING: CoalescerOptions = {
 export class AdmissionRepo {
   /** Per database handle, per companion shape: a statement carries admissions of one shape only. */
   private readonly coalescers = new WeakMap<Knex, Map<string, Coalescer<PendingInsert, InsertOutcome>>>();
+  private readonly statements = new AdmissionStatements();
 
   constructor(
     private readonly flows: NotifiedCache<AdmissionFlow> = new NotifiedCache(),
@@ -179,10 +181,8 @@ export class AdmissionRepo {
 
   /** Admissions of one companion shape in one statement, which answers `created_at` per admission written. */
   private async write(db: Knex | Knex.Transaction, items: readonly PendingInsert[]): Promise<Exclude<InsertOutcome, 'gone'>[]> {
-    const statement = admissionStatement(items[0]!.companion?.shape);
-    const rows = await queryPrepared<{ item: number; created_at: Date }>(db, statement.name, () => statement.text, [
-      admissionInput(statement, items),
-    ]);
+    const statement = this.statements.for(items[0]!.companion?.shape);
+    const rows = await queryPrepared<{ item: number; created_at: Date }>(db, statement.prepared, [admissionInput(statement, items)]);
     const createdAt = new Map(rows.map((row) => [Number(row.item), row.created_at]));
     return items.map((item, i) => {
       const at = createdAt.get(i);

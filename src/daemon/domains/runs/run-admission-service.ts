@@ -6,9 +6,9 @@ import { Problem, problems } from '../../http/problem.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
 import { unknownReferencesMessage } from '../../../shared/webhooks/trigger-body.js';
 import type { AdmissionRepo } from './admission-repo.js';
+import type { AdmissionCompanion } from './admission-companion.js';
 import {
   AdmissionGateClosed,
-  type AdmissionCompanion,
   type AdmissionFacts,
   type AdmissionRequest,
   type AdmittedRun,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AuditContext } from '../../audit/audit-context.js';
+import type { AdmissionCompanion } from './admission-companion.js';
 import type { RunView } from './run-view.js';
 
 export const TRIGGER_SOURCES = ['manual', 'schedule', 'webhook'] as const;
@@ -69,7 +70,8 @@ export interface AdmittedRun {
 export interface RunAdmission {
   /**
    * `companion`, when given, adds rows of the trigger path's own to the run's one statement, so they commit
-   * with the run and need no transaction (the webhook's delivery journal row and its audit entry).
+   * with the run and need no transaction (the webhook's delivery journal row and its audit entry; see
+   * admission-companion.ts).
    */
   admit(
     trx: Knex | Knex.Transaction,
@@ -83,38 +85,6 @@ export interface AdmissionFacts {
   readonly id: string;
   readonly flow_id: string;
   readonly flow_version: number;
-}
-
-/**
- * What a trigger path adds to run admission's statement, so its rows commit with the run and need no
- * transaction: the same SQL for every admission it goes with (the statement is prepared once per shape).
- * The statement reads its admissions as input rows (one JSON array each) holding admission's own columns
- * and the shape's; a shape's SQL selects from `admitted` (the input rows whose checks in the statement
- * hold) or `written` (the input rows whose run was written).
- */
-export interface CompanionShape {
-  /** Names the prepared statement: one name, one shape. */
-  readonly name: string;
-  /**
-   * The shape's columns of an input row, in order, with their SQL types (`text`, `integer`, `bigint`,
-   * `boolean`, `uuid`, `uuid[]`, `jsonb`, `timestamptz`); a name of admission's own is refused.
-   */
-  readonly columns: readonly (readonly [name: string, type: string])[];
-  /**
-   * Runs first: a data-modifying statement selecting FROM admitted that returns, as `key`, the value of
-   * column `keyColumn` of each row it lets through (an insert that does nothing on an idempotency
-   * conflict). A run is written only for those; for another, nothing is written and admission throws
-   * `AdmissionGateClosed`.
-   */
-  readonly gate?: { readonly sql: string; readonly keyColumn: string };
-  /** Data-modifying statements selecting FROM written. */
-  readonly after?: readonly string[];
-}
-
-/** A companion of one admission: its shape, and its values of the shape's columns, in their order. */
-export interface AdmissionCompanion {
-  readonly shape: CompanionShape;
-  readonly values: readonly unknown[];
 }
 
 /** The companion's gate returned no row: nothing was written. */

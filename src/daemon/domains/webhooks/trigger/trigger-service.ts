@@ -216,7 +216,7 @@ export class WebhookTrigger {
           createdBy: WEBHOOK_ACTOR.sub,
         },
         (facts) =>
-          this.repo.acceptedDeliveryParts(
+          this.repo.acceptedDelivery(
             {
               id: deliveryId,
               webhook_endpoint_id: endpoint.id,
