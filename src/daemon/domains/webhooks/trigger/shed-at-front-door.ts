@@ -1,6 +1,7 @@
 import { CATALOGUE } from '../../../../shared/catalogue/catalogue.js';
 import { answerEarly, type EarlyAnswerOptions } from '../../../http/early-answer.js';
 import type { FrontDoorCheck } from '../../../http/front-door.js';
+import { ProblemBodies } from '../../../http/middleware/problem-response.js';
 import type { IngressBackstop } from '../../../webhooks/ingress-backstop.js';
 import { rateLimited } from './trigger-problems.js';
 
@@ -9,7 +10,7 @@ const PREFIX = '/hooks/';
 const SLASH = 47;
 const PERCENT = 37;
 
-export interface ShedOptions extends EarlyAnswerOptions {
+export interface ShedOptions extends Omit<EarlyAnswerOptions, 'bodies'> {
   readonly isDraining: () => boolean;
 }
 
@@ -23,6 +24,7 @@ export interface ShedOptions extends EarlyAnswerOptions {
  * per request).
  */
 export function shedAtFrontDoor(backstop: IngressBackstop, options: ShedOptions): FrontDoorCheck {
+  const early = { ...options, bodies: new ProblemBodies() };
   return function shedTrigger(req, res) {
     if (req.method !== 'POST') return false;
     const url = req.url!;
@@ -37,7 +39,7 @@ export function shedAtFrontDoor(backstop: IngressBackstop, options: ShedOptions)
     if (options.isDraining()) return false;
     const taken = backstop.charge(req);
     if (taken.ok) return false;
-    answerEarly(req, res, ROUTE, rateLimited(taken.retryAfterSeconds, 'global'), options);
+    answerEarly(req, res, ROUTE, rateLimited(taken.retryAfterSeconds, 'global'), early);
     return true;
   };
 }
