@@ -60,8 +60,7 @@ export class RunAdmissionService implements RunAdmission {
     }
     const source = request.trigger.source;
     const flow = isUuid(request.flowId) ? await this.repo.flowWithVersion(trx, request.orgId, request.flowId, request.version) : undefined;
-    // For a webhook the flow is the endpoint's configuration, not the caller's input: the spec answers 422.
-    if (!flow) throw flowNotFound(source);
+    if (!flow) throw flowNotFound();
     if (source === 'manual' && !flow.manual_runs_enabled && !request.forceManual) {
       throw new Problem(409, 'manual_runs_disabled', 'Manual runs of this flow are switched off.', { flow_id: flow.id });
     }
@@ -127,7 +126,7 @@ export class RunAdmissionService implements RunAdmission {
       entry,
       companion?.({ id, flow_id: flow.id, flow_version: flow.version }),
     );
-    if (written === 'gone') throw flowNotFound(source);
+    if (written === 'gone') throw flowNotFound();
     if (written === 'not_admitted') {
       // Nothing was written: a target device is not live, or the companion's gate stayed shut.
       await this.refuseUnknownDevices(trx, request, targets.targets, devices.ids);
@@ -160,12 +159,8 @@ export class RunAdmissionService implements RunAdmission {
   }
 }
 
-function flowNotFound(source: TriggerSource): Problem {
-  return new Problem(
-    source === 'webhook' ? 422 : 404,
-    'flow_not_found',
-    'No live flow with this id in the organization or the shared one.',
-  );
+function flowNotFound(): Problem {
+  return new Problem(404, 'flow_not_found', 'No live flow with this id in the organization or the shared one.');
 }
 
 /** 400 naming each target that is not a live device of the organization or the shared one (from `live`), if any. */

@@ -60,12 +60,15 @@ export interface AdmittedRun {
  * | Situation | Status | Code |
  * |---|---|---|
  * | more targets than SERVICE_INVENTORY_MAX_RUN_TARGETS (before any query) | 422 | `too_many_targets` |
- * | flow unknown, soft-deleted, or neither in the organization nor the shared one | 404 (webhook: 422) | `flow_not_found` |
+ * | flow unknown, soft-deleted, or neither in the organization nor the shared one | 404 | `flow_not_found` |
  * | manual trigger, manual runs switched off, no force | 409 | `manual_runs_disabled` |
  * | no version given and the flow was never committed | 400 | `flow_not_committed` |
  * | the given version does not exist on the flow | 404 | `flow_version_not_found` |
  * | params or targets do not satisfy the version's inputs and target roles | 422 | `validation_failed` (`errors[].path` `params.<name>`, `targets.<role>`) |
  * | a device id names no live device of the organization or the shared one | 400 | `unknown_device_reference` (`missing: [{role, device_id}]`) |
+ *
+ * The same for every trigger path; a path may answer a code with a status of its own (for a webhook the
+ * flow is the endpoint's configuration: `flow_not_found` is 422, in the trigger's refusal table).
  */
 export interface RunAdmission {
   /**
