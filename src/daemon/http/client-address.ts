@@ -1,5 +1,4 @@
 import ipaddr from 'ipaddr.js';
-import { boundedMemo } from '../../shared/bounded-memo.js';
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = new RegExp(`^(?:::ffff:)?(${OCTET}(?:\\.${OCTET}){3})$`, 'i');
@@ -27,14 +26,8 @@ export function resolveClientAddress(peer: string | undefined, forwardedFor: str
   return (peer && canonical(peer)) ?? 'unknown';
 }
 
-/**
- * An address with its host part removed (IPv4 /24, IPv6 /48), for records of unauthenticated callers.
- * Remembered per address: every audit entry of a public route (two per accepted webhook trigger) masks its
- * caller, and the parse is most of that work.
- */
-export const maskAddress = boundedMemo(maskOnce, 1024);
-
-function maskOnce(address: string): string {
+/** An address with its host part removed (IPv4 /24, IPv6 /48), for records of unauthenticated callers. */
+export function maskAddress(address: string): string {
   if (!ipaddr.isValid(address)) return 'unknown';
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { validateParams } from '../../../shared/flows/params.js';
+import { boundedMemo } from '../../../shared/bounded-memo.js';
+import { compilePattern, validateParams } from '../../../shared/flows/params.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { Problem, problems } from '../../http/problem.js';
 import { isUuid } from '../../tenancy/orgs-repo.js';
@@ -25,6 +26,9 @@ const TRIGGER_ACTIONS: Record<TriggerSource, string> = {
   webhook: 'webhook:receive',
 };
 
+/** Patterns come from flow definitions: bounded. */
+const PATTERNS_KEPT = 512;
+
 /** How many unknown devices a refusal names; the rest are only counted. */
 const MISSING_SHOWN = 100;
 
@@ -40,6 +44,9 @@ export interface AdmissionSettings {
  * or failed admission leaves nothing behind. Only a refusal for unknown devices reads them, to name them.
  */
 export class RunAdmissionService implements RunAdmission {
+  /** Input patterns compiled once each: admissions check the same few flows' inputs again and again. */
+  readonly #patterns = boundedMemo(compilePattern, PATTERNS_KEPT);
+
   constructor(
     private readonly repo: AdmissionRepo,
     private readonly audit: AuditWriter,
@@ -75,7 +82,7 @@ export class RunAdmissionService implements RunAdmission {
     }
 
     const definition = flow.definition_json;
-    const params = validateParams(definition.inputs ?? [], request.params);
+    const params = validateParams(definition.inputs ?? [], request.params, this.#patterns);
     const targets = checkTargets(definition.target_roles ?? [], request.targets);
     const issues = [...(params.ok ? [] : params.issues), ...(targets.ok ? [] : targets.issues)];
     if (!params.ok || !targets.ok) throw problems.validation(issues.map((i) => ({ path: i.path, message: i.message })));
