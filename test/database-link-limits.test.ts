@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/daemon/db/database.js';
 import { isDatabaseUnavailable } from '../src/daemon/db/database-errors.js';
-import { queryPrepared } from '../src/daemon/db/prepared.js';
+import { PreparedStatement, queryPrepared } from '../src/daemon/db/prepared.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { withDatabase } from './helpers/backend.js';
 import { postgresAnswers, POSTGRES_SERVER_URL } from './helpers/postgres-server.js';
@@ -105,7 +105,9 @@ describe.skipIf(!available)('the database link limits on PostgreSQL', () => {
   it('the same through queryPrepared (the run admission path, straight to a pooled pg client)', async () => {
     const before = await pid();
     await db.knex.raw('set statement_timeout = 0');
-    const timedOut = await queryPrepared(db.knex, 'svc_test_sleep', () => 'select pg_sleep(?)', [2]).catch((error: unknown) => error);
+    const timedOut = await queryPrepared(db.knex, new PreparedStatement('svc_test_sleep', () => 'select pg_sleep(?)'), [2]).catch(
+      (error: unknown) => error,
+    );
     expect(isDatabaseUnavailable(timedOut)).toBe(true);
     expect(await pid()).not.toBe(before);
   });

@@ -301,11 +301,12 @@ describe('the manual-runs switch', () => {
       workflow_id: admitted.workflow_id,
     });
 
-    // For a webhook, a flow that is gone is the endpoint's configuration: 422, and nothing written.
+    // Admission answers a flow that is gone alike for every trigger path, and writes nothing; the webhook
+    // trigger answers it 422 (its refusal table, webhooks-trigger.test.ts).
     const refused = await knex()
       .transaction((trx) => admission.admit(trx, { ...request, flowId: ids.deletedFlow! }))
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(Problem);
-    expect(refused).toMatchObject({ status: 422, code: 'flow_not_found' });
+    expect(refused).toMatchObject({ status: 404, code: 'flow_not_found' });
   });
 });

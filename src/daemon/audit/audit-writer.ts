@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { boundedMemo } from '../../shared/bounded-memo.js';
 import { maskAddress } from '../../shared/net/mask-address.js';
 import type { AuditContext } from './audit-context.js';
 import type { AuditRepo, AuditRow } from './audit-repo.js';
@@ -22,6 +23,12 @@ export interface AuditEvent {
  * organization. `context` is undefined only for work no request started (start-up, timers).
  */
 export class AuditWriter {
+  /**
+   * Masked addresses, remembered per address: every entry of a public route (two per accepted webhook
+   * trigger) masks its caller, and the parse is most of that work.
+   */
+  readonly #masked = boundedMemo(maskAddress, 1024);
+
   constructor(private readonly repo: AuditRepo) {}
 
   async record(context: AuditContext | undefined, event: AuditEvent, trx?: Knex.Transaction): Promise<string> {
@@ -50,7 +57,7 @@ export class AuditWriter {
       outcome: event.outcome ?? null,
       details_json: details,
       // Callers of public routes are anonymous: their address is kept only to its network.
-      client_ip: context ? (context.authMethod === 'public' ? maskAddress(context.clientIp) : context.clientIp) : null,
+      client_ip: context ? (context.authMethod === 'public' ? this.#masked(context.clientIp) : context.clientIp) : null,
       user_agent: context?.userAgent ?? null,
     };
   }

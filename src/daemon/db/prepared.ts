@@ -10,8 +10,29 @@ export function prepared(name: string): { name: string } {
   return { name };
 }
 
-/** The `$n` text of each statement `queryPrepared` sent straight to pg, by name. */
-const positionedTexts = new Map<string, string>();
+/**
+ * A named prepared statement whose text never changes: made when first needed, and its `$n` form (for pg
+ * directly) made once, both kept by the statement itself.
+ */
+export class PreparedStatement {
+  #text: string | undefined;
+  #positioned: string | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly makeText: () => string,
+  ) {}
+
+  /** The text with knex's `?` placeholders. */
+  get text(): string {
+    return (this.#text ??= this.makeText());
+  }
+
+  /** The text with `$1`, `$2`, … as pg takes it; `values` is how many the statement binds. */
+  positioned(values: number): string {
+    return (this.#positioned ??= positioned(this.text, values, this.name));
+  }
+}
 
 /** The pooled pg client as knex hands it out: node-postgres's query, and knex's id for it. */
 interface PgConnection {
@@ -20,28 +41,23 @@ interface PgConnection {
 }
 
 /**
- * The rows of `sql` (knex's `?` placeholders) run as the named prepared statement `name`. On PostgreSQL
- * outside a transaction it goes straight to a pooled pg client, its `$n` text made once per name: knex
- * scans the whole text twice on every call (binding replacement, then positioning), which for a statement
- * carrying many run admissions cost more than the daemon's other work on it. knex's `query` event still
- * reports it (with the `$n` text). In a transaction, and on PGlite, it is an ordinary knex query. `sql` is
- * called only when the text is needed: the text under one name must never change.
+ * The rows of `statement` run as a named prepared statement. On PostgreSQL outside a transaction it goes
+ * straight to a pooled pg client, with the statement's `$n` text: knex scans the whole text twice on every
+ * call (binding replacement, then positioning), which for a statement carrying many run admissions cost
+ * more than the daemon's other work on it. knex's `query` event still reports it (with the `$n` text). In
+ * a transaction, and on PGlite, it is an ordinary knex query.
  */
 export async function queryPrepared<Row>(
   db: Knex | Knex.Transaction,
-  name: string,
-  sql: () => string,
+  statement: PreparedStatement,
   bindings: readonly unknown[],
 ): Promise<Row[]> {
+  const name = statement.name;
   if (db.isTransaction || db.client.config.client !== 'pg') {
-    const { rows } = await db.raw(sql(), bindings as Knex.RawBinding[]).options(prepared(name));
+    const { rows } = await db.raw(statement.text, bindings as Knex.RawBinding[]).options(prepared(name));
     return rows as Row[];
   }
-  let text = positionedTexts.get(name);
-  if (text === undefined) {
-    text = positioned(sql(), bindings.length, name);
-    positionedTexts.set(name, text);
-  }
+  const text = statement.positioned(bindings.length);
   const connection = (await db.client.acquireConnection()) as PgConnection;
   try {
     db.emit('query', { method: 'raw', sql: text, bindings, options: { name }, __knexUid: connection.__knexUid });

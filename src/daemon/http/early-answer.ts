@@ -3,7 +3,7 @@ import type { CatalogueRoute } from '../../shared/catalogue/types.js';
 import type { Logger } from '../logging/logger.js';
 import { logAccessLine } from './middleware/access-log.js';
 import { clientAddressOf } from './middleware/client-address.js';
-import { problemBody, setProblemHeaders } from './middleware/problem-response.js';
+import { problemBody, setProblemHeaders, type ProblemBodies } from './middleware/problem-response.js';
 import { requestIdFor } from './middleware/request-id.js';
 import { SECURITY_HEADERS } from './middleware/security-headers.js';
 import type { Problem } from '../../shared/api/problem.js';
@@ -12,6 +12,8 @@ import { headerOf } from './request-header.js';
 export interface EarlyAnswerOptions {
   readonly log: Logger;
   readonly trustProxyHeaders: boolean;
+  /** The answerer's bodies, when it answers the same Problems again and again (see `ProblemBodies`). */
+  readonly bodies?: ProblemBodies;
 }
 
 /**
@@ -32,7 +34,7 @@ export function answerEarly(
   res.setHeader('X-Request-Id', requestId);
   for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
   setProblemHeaders(res, problem);
-  const body = problemBody(problem, requestId);
+  const body = options.bodies ? options.bodies.body(problem, requestId) : problemBody(problem, requestId);
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
   if (!options.log.isLevelEnabled('info')) return;

@@ -1,5 +1,4 @@
 import ipaddr from 'ipaddr.js';
-import { boundedMemo } from '../../shared/bounded-memo.js';
 import { parseAllowListEntry } from '../../shared/webhooks/allow-list-rules.js';
 import { maskAddress } from '../../shared/net/mask-address.js';
 
@@ -59,12 +58,10 @@ export function compileAllowList(entries: readonly string[] | null): SourceMatch
 /**
  * `source_ip_masked` of the trigger's audit entries: the last IPv4 octet zeroed, or the IPv6 /64. The
  * request path's `maskAddress` keeps an IPv6 /48 (its choice for anonymous callers); the webhook spec
- * asks for /64, so only the IPv4 half is shared.
+ * asks for /64, so only the IPv4 half is shared. It parses the address (four times for IPv4): the
+ * trigger remembers its answers.
  */
-export const maskSourceIp = boundedMemo(maskParsed, 1024);
-
-/** Masking parses the address (four times for IPv4), a few microseconds, twice per accepted trigger: remembered per address. */
-function maskParsed(ip: string): string {
+export function maskSourceIp(ip: string): string {
   if (!ipaddr.isValid(ip)) return 'unknown';
   const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return maskAddress(parsed.toString());

@@ -23,6 +23,9 @@ export interface ParamIssue {
   readonly message: string;
 }
 
+/** An input's `pattern` compiled to match a whole value, or undefined when it is not a valid regular expression. */
+export type PatternCompiler = (pattern: string) => RegExp | undefined;
+
 export type ParamsResult =
   { readonly ok: true; readonly params: Record<string, unknown> } | { readonly ok: false; readonly issues: readonly ParamIssue[] };
 
@@ -30,9 +33,10 @@ export type ParamsResult =
  * Checks `params` (absent counts as `{}`) against `inputs` and answers them normalized: defaults
  * applied for absent inputs, inputs with neither a value nor a default left out. Values are taken as
  * sent, never coerced (`"5"` is not an integer): every trigger path carries JSON, which has types.
- * `null` counts as absent, except for `json` inputs, where it is a value.
+ * `null` counts as absent, except for `json` inputs, where it is a value. A caller checking many params
+ * against the same few flows passes a compiler that remembers its patterns (run admission does).
  */
-export function validateParams(inputs: readonly FlowInput[], params: unknown): ParamsResult {
+export function validateParams(inputs: readonly FlowInput[], params: unknown, patterns: PatternCompiler = compilePattern): ParamsResult {
   const given = params === undefined || params === null ? {} : params;
   if (typeof given !== 'object' || Array.isArray(given)) {
     return { ok: false, issues: [{ path: 'params', code: 'not_an_object', message: 'must be an object of input name to value' }] };
@@ -53,7 +57,7 @@ export function validateParams(inputs: readonly FlowInput[], params: unknown): P
       else if (input.required) issues.push({ path: `params.${input.name}`, code: 'required', message: 'is required' });
       continue;
     }
-    const issue = checkParamValue(input, value);
+    const issue = checkParamValue(input, value, patterns);
     if (issue) issues.push({ path: `params.${input.name}`, ...issue });
     else normalized[input.name] = value;
   }
@@ -61,7 +65,11 @@ export function validateParams(inputs: readonly FlowInput[], params: unknown): P
 }
 
 /** Why `value` does not satisfy `input`, or undefined when it does (also usable to check a default). */
-export function checkParamValue(input: FlowInput, value: unknown): { code: ParamIssueCode; message: string } | undefined {
+export function checkParamValue(
+  input: FlowInput,
+  value: unknown,
+  patterns: PatternCompiler = compilePattern,
+): { code: ParamIssueCode; message: string } | undefined {
   // The run stores its params as jsonb, which holds neither.
   const unstorable = findUnstorableText(value);
   if (unstorable)
@@ -72,7 +80,7 @@ export function checkParamValue(input: FlowInput, value: unknown): { code: Param
   switch (input.type) {
     case 'string':
     case 'text':
-      return checkString(input, value);
+      return checkString(input, value, patterns);
     case 'integer':
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) return wrongType('an integer');
       return checkBounds(input, value, 'be');
@@ -91,7 +99,7 @@ export function checkParamValue(input: FlowInput, value: unknown): { code: Param
   }
 }
 
-function checkString(input: FlowInput, value: unknown): { code: ParamIssueCode; message: string } | undefined {
+function checkString(input: FlowInput, value: unknown, patterns: PatternCompiler): { code: ParamIssueCode; message: string } | undefined {
   if (typeof value !== 'string') return wrongType('a string');
   // A required text input left empty is as good as missing, the way a launch form treats it.
   if (input.required && value === '') return { code: 'required', message: 'is required and must not be empty' };
@@ -99,7 +107,7 @@ function checkString(input: FlowInput, value: unknown): { code: ParamIssueCode; 
   const bounds = checkBounds(input, [...value].length, 'have a length');
   if (bounds) return bounds;
   if (input.type === 'string' && input.pattern !== undefined) {
-    const pattern = compilePattern(input.pattern);
+    const pattern = patterns(input.pattern);
     if (!pattern) return { code: 'pattern_mismatch', message: "the flow's pattern for this input is not a valid regular expression" };
     if (!pattern.test(value)) return { code: 'pattern_mismatch', message: `must match the pattern ${input.pattern}` };
   }
@@ -128,23 +136,8 @@ function notInOptions(input: FlowInput): { code: ParamIssueCode; message: string
   return { code: 'not_in_options', message: `must be one of: ${(input.options ?? []).join(', ')}` };
 }
 
-/**
- * Patterns compiled once per process (each admission checks the same few flows' inputs); bounded, as the
- * patterns come from flow definitions. Neither flag keeps state between `test` calls.
- */
-const compiledPatterns = new Map<string, RegExp | undefined>();
-const PATTERNS_KEPT = 512;
-
-/** The whole value must match, as an HTML `pattern` attribute does; an invalid pattern answers undefined. */
-function compilePattern(pattern: string): RegExp | undefined {
-  if (compiledPatterns.has(pattern)) return compiledPatterns.get(pattern);
-  const compiled = compileWhole(pattern);
-  if (compiledPatterns.size >= PATTERNS_KEPT) compiledPatterns.clear();
-  compiledPatterns.set(pattern, compiled);
-  return compiled;
-}
-
-function compileWhole(pattern: string): RegExp | undefined {
+/** The whole value must match, as an HTML `pattern` attribute does (`u` first); neither flag keeps state between `test` calls. */
+export function compilePattern(pattern: string): RegExp | undefined {
   try {
     return new RegExp(`^(?:${pattern})$`, 'u');
   } catch {

@@ -1,14 +1,10 @@
 import ipaddr from 'ipaddr.js';
-import { boundedMemo } from '../bounded-memo.js';
 
 /**
- * An address with its host part removed (IPv4 /24, IPv6 /48), for records of unauthenticated callers.
- * Remembered per address: every audit entry of a public route (two per accepted webhook trigger) masks its
- * caller, and the parse is most of that work.
+ * An address with its host part removed (IPv4 /24, IPv6 /48), for records of unauthenticated callers. A plain
+ * function: whoever masks often (the audit writer) remembers its own answers.
  */
-export const maskAddress = boundedMemo(maskOnce, 1024);
-
-function maskOnce(address: string): string {
+export function maskAddress(address: string): string {
   if (!ipaddr.isValid(address)) return 'unknown';
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') {

@@ -5,9 +5,13 @@ import { Coalescer, type CoalescerOptions, type Settled } from '../../db/coalesc
 import { isDatabaseUnavailable } from '../../db/database-errors.js';
 import { NotifiedCache } from '../../db/notified-cache.js';
 import { prepared, queryPrepared } from '../../db/prepared.js';
-import { admissionInput, admissionStatement, type PendingInsert } from './admission-statement.js';
-import type { AdmissionCompanion, TriggerSource } from './run-admission.js';
+import type { AdmissionCompanion } from './admission-companion.js';
+import { AdmissionStatements, admissionInput, type PendingInsert } from './admission-statement.js';
+import type { NewRun, TargetDevices } from './admission-rows.js';
 import type { RunRow } from './run-view.js';
+
+// The tests of admission import the row types from here.
+export type { NewRun, TargetDevices } from './admission-rows.js';
 
 /** A flow as admission sees it, with the version it would run (absent when that version does not exist). */
 export interface AdmissionFlow {
@@ -18,28 +22,6 @@ export interface AdmissionFlow {
   readonly latest_version: number;
   readonly version: number | null;
   readonly definition_json: FlowDefinition | null;
-}
-
-/** The devices a run will target: admission writes the run only if every one is live where it may be used. */
-export interface TargetDevices {
-  readonly orgId: string;
-  /** Distinct, lower-case UUIDs. */
-  readonly ids: readonly string[];
-}
-
-export interface NewRun {
-  readonly id: string;
-  readonly org_id: string;
-  readonly flow_id: string;
-  readonly flow_version: number;
-  readonly flow_name: string;
-  readonly name: string;
-  readonly params: Record<string, unknown>;
-  readonly targets: Record<string, string[]>;
-  readonly trigger_source: TriggerSource;
-  readonly trigger_details: Record<string, unknown>;
-  readonly workflow_id: string;
-  readonly created_by: string | null;
 }
 
 /**
@@ -107,6 +89,7 @@ export const ADMISSION_BATCHING: CoalescerOptions = {
 export class AdmissionRepo {
   /** Per database handle, per companion shape: a statement carries admissions of one shape only. */
   private readonly coalescers = new WeakMap<Knex, Map<string, Coalescer<PendingInsert, InsertOutcome>>>();
+  private readonly statements = new AdmissionStatements();
 
   constructor(
     private readonly flows: NotifiedCache<AdmissionFlow> = new NotifiedCache(),
@@ -179,10 +162,8 @@ export class AdmissionRepo {
 
   /** Admissions of one companion shape in one statement, which answers `created_at` per admission written. */
   private async write(db: Knex | Knex.Transaction, items: readonly PendingInsert[]): Promise<Exclude<InsertOutcome, 'gone'>[]> {
-    const statement = admissionStatement(items[0]!.companion?.shape);
-    const rows = await queryPrepared<{ item: number; created_at: Date }>(db, statement.name, () => statement.text, [
-      admissionInput(statement, items),
-    ]);
+    const statement = this.statements.for(items[0]!.companion?.shape);
+    const rows = await queryPrepared<{ item: number; created_at: Date }>(db, statement.prepared, [admissionInput(statement, items)]);
     const createdAt = new Map(rows.map((row) => [Number(row.item), row.created_at]));
     return items.map((item, i) => {
       const at = createdAt.get(i);

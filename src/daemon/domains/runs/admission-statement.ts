@@ -1,7 +1,16 @@
 import { auditInput, type AuditRow } from '../../audit/audit-repo.js';
+import { PreparedStatement } from '../../db/prepared.js';
 import { uuidArrayText } from '../../db/uuid-array.js';
-import type { AdmissionCompanion, CompanionShape } from './run-admission.js';
-import type { NewRun, TargetDevices } from './admission-repo.js';
+import {
+  COMPANION_COLUMN_TYPES,
+  COMPANION_ENTRY,
+  type AdmissionCompanion,
+  type AdmissionRows,
+  type CompanionColumns,
+  type CompanionShape,
+  type GateInsert,
+} from './admission-companion.js';
+import type { NewRun, TargetDevices } from './admission-rows.js';
 
 /** One admission as the statement takes it. */
 export interface PendingInsert {
@@ -11,11 +20,10 @@ export interface PendingInsert {
   readonly companion: AdmissionCompanion | undefined;
 }
 
-/** A statement made for one companion shape (or none): its name, its text, the shape's columns in order. */
+/** A statement made for one companion shape (or none), and how many values that shape's companion carries. */
 export interface AdmissionStatement {
-  readonly name: string;
-  readonly text: string;
-  readonly companionColumns: readonly (readonly [name: string, type: string])[];
+  readonly prepared: PreparedStatement;
+  readonly companionWidth: number;
 }
 
 const RUN_STARTED = auditInput('entry_');
@@ -48,10 +56,17 @@ const OWN_COLUMNS: readonly (readonly [string, string])[] = [
   ...RUN_INPUT.map(([name, type]) => [name, type] as const),
   ...RUN_STARTED.columns,
 ];
-/** Names a companion's column may not take: admission's own, and what `written` adds. */
-const RESERVED = new Set([...OWN_COLUMNS.map(([name]) => name), 'created_at']);
-/** Types an input column may have; an array travels as PostgreSQL's array text, which needs no quoting only for UUIDs. */
-const COLUMN_TYPES = new Set(['text', 'integer', 'bigint', 'boolean', 'uuid', 'uuid[]', 'jsonb', 'timestamptz']);
+/** Names a companion's column may not take: admission's own, its audit entry's, and what `written` adds. */
+const RESERVED: ReadonlySet<string> = new Set([
+  ...OWN_COLUMNS.map(([name]) => name),
+  ...COMPANION_ENTRY.columns.map(([name]) => name),
+  'created_at',
+]);
+const COLUMN_TYPES: ReadonlySet<string> = new Set(COMPANION_COLUMN_TYPES);
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+/** The statement's rows a companion reads: the input rows whose checks hold, and those whose run was written. */
+const ADMITTED = 'admitted';
+const WRITTEN = 'written';
 
 /** Every target device live in the row's organization or the shared one (none named: admitted). */
 const LIVE_DEVICES = `(SELECT count(*) FROM devices d
@@ -61,9 +76,9 @@ const LIVE_DEVICES = `(SELECT count(*) FROM devices d
 
 /** The run as written: the input columns that have a `runs` column, then what every new run holds. */
 const RUN_WRITES: readonly (readonly [runsColumn: string, value: string])[] = [
-  ...RUN_INPUT.flatMap(([name, , , runsColumn]) => (runsColumn ? [[runsColumn, `admitted.${name}`] as const] : [])),
+  ...RUN_INPUT.flatMap(([name, , , runsColumn]) => (runsColumn ? [[runsColumn, `${ADMITTED}.${name}`] as const] : [])),
   ['status', "'queued'"],
-  ['updated_by', 'admitted.created_by'],
+  ['updated_by', `${ADMITTED}.created_by`],
 ];
 const RUN_COLUMNS = RUN_WRITES.map(([column]) => column).join(', ');
 const RUN_VALUES = RUN_WRITES.map(([, value]) => value).join(', ');
@@ -75,6 +90,37 @@ function inputColumn(index: number, name: string, type: string): string {
   return `(r->>${index})::${type} AS ${name}`;
 }
 
+/** A handle to the statement's rows `name` for a companion's SQL. */
+function rows<C extends CompanionColumns>(name: string): AdmissionRows<C> {
+  return { name, column: (column) => `${name}.${column}` };
+}
+
+/** The gate's insert: its rows from `admitted`, nothing for a conflicting one, each written row's key returned. */
+function gateInsert(gate: GateInsert<CompanionColumns>): string {
+  const columns = gate.columns.join(', ');
+  const conflict = gate.onConflictDoNothing;
+  return `INSERT INTO ${gate.into} (${columns})
+      SELECT ${columns} FROM ${ADMITTED}
+      ON CONFLICT (${conflict.columns.join(', ')})${conflict.where ? ` WHERE ${conflict.where}` : ''} DO NOTHING
+      RETURNING ${gate.key} AS key`;
+}
+
+/** Refuses a companion the statement cannot carry: a programmer's mistake, found when its statement is first made. */
+function check(shape: CompanionShape): void {
+  const refuse = (what: string) => new TypeError(`admission companion ${shape.name}: ${what}`);
+  if (!IDENTIFIER.test(shape.name)) throw refuse('its name is not an identifier');
+  for (const [name, type] of shape.columns) {
+    if (RESERVED.has(name) || !IDENTIFIER.test(name) || !COLUMN_TYPES.has(type)) throw refuse(`column ${name} ${type} is not available`);
+  }
+  const gate = shape.definition.gate;
+  if (!gate) return;
+  const own = new Set(shape.columns.map(([name]) => name));
+  for (const name of gate.columns) if (!own.has(name)) throw refuse(`the gate writes ${name}, which is not a column of its own`);
+  if (!gate.columns.includes(gate.key)) throw refuse(`the gate's key ${gate.key} is not a column it writes`);
+  for (const name of [gate.into, ...gate.onConflictDoNothing.columns])
+    if (!IDENTIFIER.test(name)) throw refuse(`${name} is not an identifier`);
+}
+
 /**
  * The statement's text: the admissions arrive as one JSON array of rows (each an array of column values,
  * keys would be most of the bytes) bound to its only placeholder and are written set-wise, so one text
@@ -83,45 +129,46 @@ function inputColumn(index: number, name: string, type: string): string {
  * own) and, with a gate, only for the rows the gate returned.
  */
 function compile(shape: CompanionShape | undefined): AdmissionStatement {
-  const companionColumns = shape?.columns ?? [];
-  for (const [name, type] of companionColumns) {
-    if (RESERVED.has(name) || !/^[a-z_][a-z0-9_]*$/.test(name) || !COLUMN_TYPES.has(type)) {
-      throw new TypeError(`admission companion ${shape!.name}: column ${name} ${type} is not available`);
-    }
-  }
+  if (shape) check(shape);
+  const definition = shape?.definition;
+  const companionColumns = [...(shape?.columns ?? []), ...(definition?.auditEntry ? COMPANION_ENTRY.columns : [])];
   const columns = [...OWN_COLUMNS, ...companionColumns];
-  const gate = shape?.gate;
-  if (gate && !companionColumns.some(([name]) => name === gate.keyColumn))
-    throw new TypeError(`admission companion ${shape!.name}: no column ${gate.keyColumn}`);
+  const gate = definition?.gate;
   const ctes = [
     `input AS (SELECT ${columns.map(([name, type], i) => inputColumn(i, name, type)).join(', ')} FROM jsonb_array_elements(?::jsonb) AS r)`,
-    `admitted AS (SELECT * FROM input admitted_input WHERE ${LIVE_DEVICES})`,
-    ...(gate ? [`gate AS (${gate.sql})`] : []),
+    `${ADMITTED} AS (SELECT * FROM input admitted_input WHERE ${LIVE_DEVICES})`,
+    ...(gate ? [`gate AS (${gateInsert(gate)})`] : []),
     `run AS (
     INSERT INTO runs (${RUN_COLUMNS})
-      SELECT ${RUN_VALUES} FROM admitted${gate ? ` JOIN gate ON gate.key = admitted.${gate.keyColumn}` : ''}
+      SELECT ${RUN_VALUES} FROM ${ADMITTED}${gate ? ` JOIN gate ON gate.key = ${ADMITTED}.${gate.key}` : ''}
       RETURNING id, created_at
   )`,
-    'written AS (SELECT input.*, run.created_at FROM input JOIN run ON run.id = input.run_id)',
-    `entry AS (${RUN_STARTED.insertFrom('written')})`,
-    ...(shape?.after ?? []).map((sql, i) => `after_${i} AS (${sql})`),
+    `${WRITTEN} AS (SELECT input.*, run.created_at FROM input JOIN run ON run.id = input.run_id)`,
+    `entry AS (${RUN_STARTED.insertFrom(WRITTEN)})`,
+    ...(definition?.auditEntry ? [`companion_entry AS (${COMPANION_ENTRY.insertFrom(WRITTEN)})`] : []),
+    ...(definition?.afterWritten ?? []).map((sql, i) => `after_${i} AS (${sql(rows(WRITTEN))})`),
   ];
+  const text = `WITH ${ctes.join(',\n  ')}\nSELECT item, created_at FROM ${WRITTEN}`;
   return {
-    name: shape ? `svc_admission_${shape.name}` : 'svc_admission',
-    text: `WITH ${ctes.join(',\n  ')}\nSELECT item, created_at FROM written`,
-    companionColumns,
+    prepared: new PreparedStatement(shape ? `svc_admission_${shape.name}` : 'svc_admission', () => text),
+    companionWidth: shape?.width ?? 0,
   };
 }
 
-const compiled = new WeakMap<CompanionShape, AdmissionStatement>();
-let withoutCompanion: AdmissionStatement | undefined;
+/**
+ * Run admission's statements, one per companion shape (and one without), each made when first asked for
+ * and kept by its owner (the admission repository), so its prepared statement's text is made once.
+ */
+export class AdmissionStatements {
+  readonly #plain = compile(undefined);
+  readonly #byShape = new WeakMap<CompanionShape, AdmissionStatement>();
 
-/** The prepared statement for admissions of `shape` (none: no companion), made once each. */
-export function admissionStatement(shape: CompanionShape | undefined): AdmissionStatement {
-  if (!shape) return (withoutCompanion ??= compile(undefined));
-  let statement = compiled.get(shape);
-  if (!statement) compiled.set(shape, (statement = compile(shape)));
-  return statement;
+  for(shape: CompanionShape | undefined): AdmissionStatement {
+    if (!shape) return this.#plain;
+    let statement = this.#byShape.get(shape);
+    if (!statement) this.#byShape.set(shape, (statement = compile(shape)));
+    return statement;
+  }
 }
 
 /** The statement's one value: its admissions as input rows, `item` numbering them in order. */
@@ -134,13 +181,11 @@ export function admissionInput(statement: AdmissionStatement, items: readonly Pe
     RUN_STARTED.push(row, item.entry);
     const companion = item.companion;
     if (companion) {
-      const columns = statement.companionColumns;
-      if (companion.values.length !== columns.length)
-        throw new TypeError(`admission companion ${companion.shape.name}: ${companion.values.length} values for ${columns.length} columns`);
-      for (let c = 0; c < columns.length; c += 1) {
-        const value = companion.values[c];
-        row.push(columns[c]![1] === 'uuid[]' ? uuidArrayText(value as readonly string[] | null | undefined) : value);
-      }
+      if (companion.values.length !== statement.companionWidth)
+        throw new TypeError(
+          `admission companion ${companion.shape.name}: ${companion.values.length} values for ${statement.companionWidth} columns`,
+        );
+      for (const value of companion.values) row.push(value);
     }
     rows.push(row);
   }

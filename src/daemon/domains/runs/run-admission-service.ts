@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { validateParams } from '../../../shared/flows/params.js';
+import { boundedMemo } from '../../../shared/bounded-memo.js';
+import { compilePattern, validateParams } from '../../../shared/flows/params.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { type Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import { unknownReferencesMessage } from '../../../shared/webhooks/trigger-body.js';
 import type { AdmissionRepo } from './admission-repo.js';
+import type { AdmissionCompanion } from './admission-companion.js';
 import {
   AdmissionGateClosed,
-  type AdmissionCompanion,
   type AdmissionFacts,
   type AdmissionRequest,
   type AdmittedRun,
@@ -26,6 +27,9 @@ const TRIGGER_ACTIONS: Record<TriggerSource, string> = {
   webhook: 'webhook:receive',
 };
 
+/** Patterns come from flow definitions: bounded. */
+const PATTERNS_KEPT = 512;
+
 /** How many unknown devices a refusal names; the rest are only counted. */
 const MISSING_SHOWN = 100;
 
@@ -41,6 +45,9 @@ export interface AdmissionSettings {
  * or failed admission leaves nothing behind. Only a refusal for unknown devices reads them, to name them.
  */
 export class RunAdmissionService implements RunAdmission {
+  /** Input patterns compiled once each: admissions check the same few flows' inputs again and again. */
+  readonly #patterns = boundedMemo(compilePattern, PATTERNS_KEPT);
+
   constructor(
     private readonly repo: AdmissionRepo,
     private readonly audit: AuditWriter,
@@ -61,8 +68,7 @@ export class RunAdmissionService implements RunAdmission {
     }
     const source = request.trigger.source;
     const flow = isUuid(request.flowId) ? await this.repo.flowWithVersion(trx, request.orgId, request.flowId, request.version) : undefined;
-    // For a webhook the flow is the endpoint's configuration, not the caller's input: the spec answers 422.
-    if (!flow) throw flowNotFound(source);
+    if (!flow) throw flowNotFound();
     if (source === 'manual' && !flow.manual_runs_enabled && !request.forceManual) {
       throw problem('manual_runs_disabled', 'Manual runs of this flow are switched off.', { flow_id: flow.id });
     }
@@ -77,7 +83,7 @@ export class RunAdmissionService implements RunAdmission {
     }
 
     const definition = flow.definition_json;
-    const params = validateParams(definition.inputs ?? [], request.params);
+    const params = validateParams(definition.inputs ?? [], request.params, this.#patterns);
     const targets = checkTargets(definition.target_roles ?? [], request.targets);
     const issues = [...(params.ok ? [] : params.issues), ...(targets.ok ? [] : targets.issues)];
     if (!params.ok || !targets.ok) throw problems.validation(issues.map((i) => ({ path: i.path, message: i.message })));
@@ -128,7 +134,7 @@ export class RunAdmissionService implements RunAdmission {
       entry,
       companion?.({ id, flow_id: flow.id, flow_version: flow.version }),
     );
-    if (written === 'gone') throw flowNotFound(source);
+    if (written === 'gone') throw flowNotFound();
     if (written === 'not_admitted') {
       // Nothing was written: a target device is not live, or the companion's gate stayed shut.
       await this.refuseUnknownDevices(trx, request, targets.targets, devices.ids);
@@ -161,10 +167,8 @@ export class RunAdmissionService implements RunAdmission {
   }
 }
 
-function flowNotFound(source: TriggerSource): Problem {
-  const notFound = problem('flow_not_found', 'No live flow with this id in the organization or the shared one.');
-  // For a webhook the flow is the endpoint's configuration: the code table's one documented other status.
-  return source === 'webhook' ? notFound.withStatus(422) : notFound;
+function flowNotFound(): Problem {
+  return problem('flow_not_found', 'No live flow with this id in the organization or the shared one.');
 }
 
 /** 400 naming each target that is not a live device of the organization or the shared one (from `live`), if any. */

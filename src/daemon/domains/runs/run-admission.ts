@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { TriggerSource } from '../../../shared/api/runs.js';
 import type { AuditContext } from '../../audit/audit-context.js';
+import type { AdmissionCompanion } from './admission-companion.js';
 import type { RunView } from './run-view.js';
 
 export type { TriggerSource } from '../../../shared/api/runs.js';
@@ -59,17 +60,21 @@ export interface AdmittedRun {
  * | Situation | Status | Code |
  * |---|---|---|
  * | more targets than SERVICE_INVENTORY_MAX_RUN_TARGETS (before any query) | 422 | `too_many_targets` |
- * | flow unknown, soft-deleted, or neither in the organization nor the shared one | 404 (webhook: 422) | `flow_not_found` |
+ * | flow unknown, soft-deleted, or neither in the organization nor the shared one | 404 | `flow_not_found` |
  * | manual trigger, manual runs switched off, no force | 409 | `manual_runs_disabled` |
  * | no version given and the flow was never committed | 400 | `flow_not_committed` |
  * | the given version does not exist on the flow | 404 | `flow_version_not_found` |
  * | params or targets do not satisfy the version's inputs and target roles | 422 | `validation_failed` (`errors[].path` `params.<name>`, `targets.<role>`) |
  * | a device id names no live device of the organization or the shared one | 400 | `unknown_device_reference` (`missing: [{role, device_id}]`) |
+ *
+ * The same for every trigger path; a path may answer a code with a status of its own (for a webhook the
+ * flow is the endpoint's configuration: `flow_not_found` is 422, in the trigger's refusal table).
  */
 export interface RunAdmission {
   /**
    * `companion`, when given, adds rows of the trigger path's own to the run's one statement, so they commit
-   * with the run and need no transaction (the webhook's delivery journal row and its audit entry).
+   * with the run and need no transaction (the webhook's delivery journal row and its audit entry; see
+   * admission-companion.ts).
    */
   admit(
     trx: Knex | Knex.Transaction,
@@ -83,38 +88,6 @@ export interface AdmissionFacts {
   readonly id: string;
   readonly flow_id: string;
   readonly flow_version: number;
-}
-
-/**
- * What a trigger path adds to run admission's statement, so its rows commit with the run and need no
- * transaction: the same SQL for every admission it goes with (the statement is prepared once per shape).
- * The statement reads its admissions as input rows (one JSON array each) holding admission's own columns
- * and the shape's; a shape's SQL selects from `admitted` (the input rows whose checks in the statement
- * hold) or `written` (the input rows whose run was written).
- */
-export interface CompanionShape {
-  /** Names the prepared statement: one name, one shape. */
-  readonly name: string;
-  /**
-   * The shape's columns of an input row, in order, with their SQL types (`text`, `integer`, `bigint`,
-   * `boolean`, `uuid`, `uuid[]`, `jsonb`, `timestamptz`); a name of admission's own is refused.
-   */
-  readonly columns: readonly (readonly [name: string, type: string])[];
-  /**
-   * Runs first: a data-modifying statement selecting FROM admitted that returns, as `key`, the value of
-   * column `keyColumn` of each row it lets through (an insert that does nothing on an idempotency
-   * conflict). A run is written only for those; for another, nothing is written and admission throws
-   * `AdmissionGateClosed`.
-   */
-  readonly gate?: { readonly sql: string; readonly keyColumn: string };
-  /** Data-modifying statements selecting FROM written. */
-  readonly after?: readonly string[];
-}
-
-/** A companion of one admission: its shape, and its values of the shape's columns, in their order. */
-export interface AdmissionCompanion {
-  readonly shape: CompanionShape;
-  readonly values: readonly unknown[];
 }
 
 /** The companion's gate returned no row: nothing was written. */

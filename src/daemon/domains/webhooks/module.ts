@@ -8,7 +8,7 @@ import type { SecretResolver } from '../secrets/secret-resolver.js';
 import { WebhookEndpointsService } from './endpoints-service.js';
 import { webhookRoutes } from './routes.js';
 import type { FrontDoorCheck } from '../../http/front-door.js';
-import { shedAtFrontDoor, type ShedOptions } from './trigger/shed-at-front-door.js';
+import { IngressGate, type FrontDoorOptions } from './trigger/ingress-gate.js';
 import { WebhookTrigger } from './trigger/trigger-service.js';
 import { WebhooksRepo, type WebhooksTx } from './webhooks-repo.js';
 
@@ -19,8 +19,8 @@ export interface WebhooksModule {
   /** For the flows domain: refuses a flow's delete and purge while live endpoints target it. */
   readonly flowDeleteGuard: FlowDeleteGuard;
   readonly trigger: WebhookTrigger;
-  /** The global backstop at the server's front door, before Koa (see `shedAtFrontDoor`). */
-  readonly frontDoor: (options: ShedOptions) => FrontDoorCheck;
+  /** The global backstop at the server's front door, before Koa (`IngressGate.frontDoorCheck`). */
+  readonly frontDoor: (options: FrontDoorOptions) => FrontDoorCheck;
 }
 
 /** Inbound webhooks: endpoint management, the delivery journal and the public trigger route. */
@@ -29,22 +29,24 @@ export function webhooksModule(
   core: { secrets: SecretResolver; devices: DeviceDirectory; admission: RunAdmission },
 ): WebhooksModule {
   const repo = new WebhooksRepo(services.db.knex, services.triggerConfig.invalidate);
-  const trigger = new WebhookTrigger(
+  // One gate for every trigger limit: the trigger's steps and the server's front door ask the same buckets.
+  const gate = new IngressGate({
+    globalPerMinute: services.config.webhookGlobalIngressPerMinute,
+    ingressMultiplier: services.config.webhookIngressLimitMultiplier,
+  });
+  const trigger = new WebhookTrigger({
+    gate,
+    endpoints: services.triggerConfig.cache(),
     repo,
-    core.secrets,
-    core.devices,
-    (orgId) => services.orgAccess.readableOrgIds(orgId),
-    core.admission,
-    services.audit,
-    services.log,
-    {
-      globalIngressPerMinute: services.config.webhookGlobalIngressPerMinute,
-      ingressMultiplier: services.config.webhookIngressLimitMultiplier,
-      maxBodyBytes: services.config.webhookMaxBodyBytes,
-      maxTargets: services.config.inventoryMaxRunTargets,
-    },
-    services.triggerConfig.cache(),
-  );
+    secrets: core.secrets,
+    devices: core.devices,
+    readableOrgIds: (orgId) => services.orgAccess.readableOrgIds(orgId),
+    admission: core.admission,
+    audit: services.audit,
+    log: services.log,
+    maxBodyBytes: services.config.webhookMaxBodyBytes,
+    maxTargets: services.config.inventoryMaxRunTargets,
+  });
   const endpoints = new WebhookEndpointsService(repo, services.audit, core.secrets, services.orgAccess, (id) => trigger.forget(id));
   const referencingFlow = (flowId: string, trx?: WebhooksTx) => endpoints.referencingFlow(flowId, trx);
   return {
@@ -63,6 +65,6 @@ export function webhooksModule(
       );
     },
     trigger,
-    frontDoor: (options) => shedAtFrontDoor(trigger.backstop, options),
+    frontDoor: (options) => gate.frontDoorCheck(options),
   };
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { auditInput, type AuditRow } from '../../audit/audit-repo.js';
-import type { AdmissionCompanion, CompanionShape } from '../runs/run-admission.js';
+import type { AuditRow } from '../../audit/audit-repo.js';
+import { admissionCompanion, type AdmissionCompanion } from '../runs/admission-companion.js';
 import { prepared } from '../../db/prepared.js';
 import { SoftDeleteTable, whereLive } from '../../db/soft-delete.js';
 import { uuidArrayText } from '../../db/uuid-array.js';
@@ -83,7 +83,8 @@ const ENDPOINT_COLUMNS = [
   'e.deleted_by',
 ] as const;
 
-const DELIVERY_COLUMNS = [
+/** A journal row's columns as the trigger writes them (the database adds `created_at`). */
+const WRITTEN_DELIVERY_COLUMNS = [
   'id',
   'webhook_endpoint_id',
   'idempotency_key',
@@ -94,8 +95,8 @@ const DELIVERY_COLUMNS = [
   'error_detail',
   'run_ids',
   'processing_duration_ms',
-  'created_at',
 ] as const;
+const DELIVERY_COLUMNS = [...WRITTEN_DELIVERY_COLUMNS, 'created_at'] as const;
 
 /** PostgreSQL answers `uuid[]` as an array on pg, as text (`{a,b}`) on some drivers: always an array here. */
 function runIds(value: unknown): string[] {
@@ -112,46 +113,43 @@ function delivery(row: DeliveryRow): DeliveryRow {
   return { ...row, run_ids: runIds(row.run_ids) };
 }
 
-const TRIGGERED = auditInput('triggered_');
-
-/** The journal row's columns of the statement's input rows, with where each value comes from. */
-const DELIVERY_INPUT: readonly (readonly [name: string, type: string, value: (row: NewDelivery) => unknown])[] = [
-  ['delivery_id', 'uuid', (row) => row.id],
-  ['endpoint_id', 'uuid', (row) => row.webhook_endpoint_id],
-  ['idempotency_key', 'text', (row) => row.idempotency_key],
-  ['signature_valid', 'boolean', (row) => row.signature_valid],
-  ['source_ip', 'text', (row) => row.source_ip],
-  ['request_body_hash', 'text', (row) => row.request_body_hash],
-  ['response_status', 'integer', (row) => row.response_status],
-  ['error_detail', 'text', (row) => row.error_detail],
-  ['run_ids', 'uuid[]', (row) => row.run_ids],
-  ['processing_duration_ms', 'integer', (row) => row.processing_duration_ms],
-];
-
 /**
  * The accepted delivery as a companion of run admission: the journal row is the gate, written only for an
- * admission whose checks in the statement hold (`ON CONFLICT DO NOTHING` waits for a competing statement
- * holding the same idempotency key, so exactly one of concurrent duplicates writes its run); then the
- * `webhook.triggered` entry and, where asked, the endpoint's `last_triggered_at`. Its values are the
- * journal row's, `touch_endpoint`, then the entry's (`acceptedDeliveryParts`).
+ * admission whose checks in the statement hold (`ON CONFLICT DO NOTHING` on the accepted key's partial
+ * unique index, so exactly one of concurrent duplicates writes its run); then the `webhook.triggered`
+ * entry and, where asked, the endpoint's `last_triggered_at`. Run admission writes the SQL.
  */
-const ACCEPTED_DELIVERY: CompanionShape = {
+const ACCEPTED_DELIVERY = admissionCompanion({
   name: 'webhook',
-  columns: [...DELIVERY_INPUT.map(([name, type]) => [name, type] as const), ['touch_endpoint', 'boolean'], ...TRIGGERED.columns],
-  gate: {
-    keyColumn: 'delivery_id',
-    sql: `INSERT INTO webhook_deliveries (id, webhook_endpoint_id, idempotency_key, signature_valid, source_ip, request_body_hash,
-        response_status, error_detail, run_ids, processing_duration_ms)
-      SELECT delivery_id, endpoint_id, idempotency_key, signature_valid, source_ip, request_body_hash,
-        response_status, error_detail, run_ids, processing_duration_ms FROM admitted
-      ON CONFLICT (webhook_endpoint_id, idempotency_key) WHERE idempotency_key IS NOT NULL AND response_status = 202 DO NOTHING
-      RETURNING id AS key`,
+  columns: {
+    id: 'uuid',
+    webhook_endpoint_id: 'uuid',
+    idempotency_key: 'text',
+    signature_valid: 'boolean',
+    source_ip: 'text',
+    request_body_hash: 'text',
+    response_status: 'integer',
+    error_detail: 'text',
+    run_ids: 'uuid[]',
+    processing_duration_ms: 'integer',
+    touch_endpoint: 'boolean',
   },
-  after: [
-    TRIGGERED.insertFrom('written'),
-    'UPDATE webhook_endpoints SET last_triggered_at = now() WHERE id IN (SELECT endpoint_id FROM written WHERE touch_endpoint)',
+  gate: {
+    into: 'webhook_deliveries',
+    columns: WRITTEN_DELIVERY_COLUMNS,
+    key: 'id',
+    onConflictDoNothing: {
+      columns: ['webhook_endpoint_id', 'idempotency_key'],
+      where: 'idempotency_key IS NOT NULL AND response_status = 202',
+    },
+  },
+  auditEntry: true,
+  afterWritten: [
+    (written) =>
+      `UPDATE webhook_endpoints SET last_triggered_at = now()
+        WHERE id IN (SELECT ${written.column('webhook_endpoint_id')} FROM ${written.name} WHERE ${written.column('touch_endpoint')})`,
   ],
-};
+});
 
 const ENDPOINTS = new SoftDeleteTable<{ id: string }>('webhook_endpoints', ['id']);
 
@@ -283,12 +281,8 @@ export class WebhooksRepo extends TransactionalRepo {
    * The accepted delivery's rows in run admission's one statement (see `ACCEPTED_DELIVERY`), with
    * `touchEndpoint` the endpoint's `last_triggered_at` too. No transaction, no round trip of their own.
    */
-  acceptedDeliveryParts(row: NewDelivery, triggered: AuditRow, touchEndpoint: boolean): AdmissionCompanion {
-    const values: unknown[] = [];
-    for (const [, , value] of DELIVERY_INPUT) values.push(value(row));
-    values.push(touchEndpoint);
-    TRIGGERED.push(values, triggered);
-    return { shape: ACCEPTED_DELIVERY, values };
+  acceptedDelivery(row: NewDelivery, triggered: AuditRow, touchEndpoint: boolean): AdmissionCompanion {
+    return ACCEPTED_DELIVERY.with({ ...row, touch_endpoint: touchEndpoint }, triggered);
   }
 
   async insertRejected(row: NewDelivery, db: Knex | WebhooksTx = this.knex): Promise<string> {

@@ -11,7 +11,7 @@ const PROBLEM_JSON = 'application/problem+json';
  * The one place errors become responses: a Problem as RFC 9457 problem+json with its code, anything
  * else as a bare 500 whose cause stays in the log (found by the request id), never in the body.
  */
-export function problemResponse(): ProblemResponder {
+export function problemResponse(bodies: ProblemBodies = new ProblemBodies()): ProblemResponder {
   return function answerProblem(ctx, error) {
     const problem = error instanceof Problem ? error : isDatabaseUnavailable(error) ? problems.databaseUnavailable() : problems.internal();
     // Problems are expected outcomes (the access log records them); only an unexpected error is logged with its cause.
@@ -20,7 +20,7 @@ export function problemResponse(): ProblemResponder {
     setProblemHeaders(ctx.res, problem);
     // Serialized here rather than by Koa, which would examine the content type again (a header read and a
     // regular expression) and set the length twice; the bytes are the same.
-    ctx.body = problemBody(problem, ctx.state.requestId);
+    ctx.body = bodies.body(problem, ctx.state.requestId);
   };
 }
 
@@ -32,39 +32,27 @@ export function setProblemHeaders(res: ServerResponse, problem: Problem): void {
   res.setHeader('Content-Type', PROBLEM_JSON);
 }
 
-const BASE_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id']);
+const BASE_MEMBERS: ReadonlySet<string> = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id']);
+
+type BodyParts = readonly [string, string] | null;
 
 /**
- * The body's text around the request id, made once per Problem: a Problem answered again and again (a
- * route's 501) costs one concatenation per answer. Null when an extension would replace a base member or
- * is an integer-like key (which an object puts first): only the object form orders those the same way.
+ * The body's text around the request id. Null when an extension would replace a base member or is an
+ * integer-like key (which an object puts first): only the object form orders those the same way.
  */
-const bodyParts = new WeakMap<Problem, readonly [string, string] | null>();
-
-function partsOf(problem: Problem): readonly [string, string] | null {
-  let parts = bodyParts.get(problem);
-  if (parts !== undefined) return parts;
-  parts = [
-    `${JSON.stringify({ type: problemType(problem.code), title: problem.title, status: problem.status, detail: problem.message, code: problem.code }).slice(0, -1)},"request_id":`,
-    '',
-  ];
+function partsOf(problem: Problem): BodyParts {
+  const head = `${JSON.stringify({ type: problemType(problem.code), title: problem.title, status: problem.status, detail: problem.message, code: problem.code }).slice(0, -1)},"request_id":`;
   let tail = '';
   for (const name in problem.extensions) {
-    if (BASE_MEMBERS.has(name) || /^\d+$/.test(name)) {
-      parts = null;
-      break;
-    }
+    if (BASE_MEMBERS.has(name) || /^\d+$/.test(name)) return null;
     const value = JSON.stringify(problem.extensions[name]);
     if (value !== undefined) tail += `,${JSON.stringify(name)}:${value}`;
   }
-  if (parts) parts = [parts[0], `${tail}}`];
-  bodyParts.set(problem, parts);
-  return parts;
+  return [head, `${tail}}`];
 }
 
-/** `{type, title, status, detail, code, request_id, …extensions}` as JSON. */
-export function problemBody(problem: Problem, requestId: string | undefined): string {
-  const parts = requestId === undefined ? null : partsOf(problem);
+/** `{type, title, status, detail, code, request_id, …extensions}` as JSON, from the parts when there are some. */
+function bodyOf(problem: Problem, requestId: string | undefined, parts: BodyParts | undefined): string {
   if (parts) return parts[0] + JSON.stringify(requestId) + parts[1];
   const body: Record<string, unknown> = {
     type: problemType(problem.code),
@@ -76,4 +64,24 @@ export function problemBody(problem: Problem, requestId: string | undefined): st
   };
   for (const name in problem.extensions) body[name] = problem.extensions[name];
   return JSON.stringify(body);
+}
+
+/** `{type, title, status, detail, code, request_id, …extensions}` as JSON. */
+export function problemBody(problem: Problem, requestId: string | undefined): string {
+  return bodyOf(problem, requestId, requestId === undefined ? undefined : partsOf(problem));
+}
+
+/**
+ * Problem bodies with the text around the request id made once per Problem: a Problem answered again and
+ * again (a route's 501, a shed trigger's 429) costs one concatenation per answer. Kept by each answerer.
+ */
+export class ProblemBodies {
+  readonly #parts = new WeakMap<Problem, BodyParts>();
+
+  body(problem: Problem, requestId: string | undefined): string {
+    if (requestId === undefined) return bodyOf(problem, requestId, undefined);
+    let parts = this.#parts.get(problem);
+    if (parts === undefined) this.#parts.set(problem, (parts = partsOf(problem)));
+    return bodyOf(problem, requestId, parts);
+  }
 }
