@@ -1,19 +1,6 @@
 import { z } from 'zod';
-import {
-  flag,
-  hostname,
-  label,
-  name,
-  nullableString,
-  ownedRow,
-  page,
-  pageOf,
-  repeated,
-  searchText,
-  stamps,
-  tags,
-  uuid,
-} from './inventory.js';
+import { stamps } from './stamps.js';
+import { flag, hostname, label, name, nullableString, ownedRow, page, pageOf, repeated, searchText, tags, uuid } from './inventory.js';
 
 /** Wire schemas of the device routes (`/devices`): the daemon validates and documents with them. */
 

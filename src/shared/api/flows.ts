@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stamps } from './stamps.js';
 import {
   flowDefinitionSchema,
   flowEdgeSchema,
@@ -109,12 +110,7 @@ export const flowSummary = z.object({
   draft_dirty: z.boolean(),
   is_pinned: z.boolean(),
   manual_runs_enabled: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  created_by: z.string().nullable(),
-  updated_by: z.string().nullable(),
-  deleted_at: z.string().nullable(),
-  deleted_by: z.string().nullable(),
+  ...stamps,
 });
 export type FlowSummary = z.infer<typeof flowSummary>;
 

@@ -3,7 +3,7 @@ import { isManagementAddress } from '../inventory/hostname.js';
 
 /**
  * What the inventory's wire schemas (`sites.ts`, `devices.ts`) are made of: the field rules both resources
- * follow, the page and bulk shapes, and the stamps every row answers with.
+ * follow, and the page and bulk shapes (the stamps every row answers with are in stamps.ts).
  */
 
 export const DEFAULT_PAGE = 50;
@@ -93,16 +93,6 @@ export const bulkAnswer = z.object({ results: z.array(z.object({ id: z.string(),
 export type BulkAnswer = z.infer<typeof bulkAnswer>;
 
 export const nullableString = z.string().nullable();
-
-/** Who made, changed and soft-deleted a row, and when (ISO 8601); `deleted_*` are null on a live row. */
-export const stamps = {
-  created_at: z.string(),
-  updated_at: z.string(),
-  created_by: nullableString,
-  updated_by: nullableString,
-  deleted_at: nullableString,
-  deleted_by: nullableString,
-};
 
 /** Members every inventory row answers with. */
 export const ownedRow = {

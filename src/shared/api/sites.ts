@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { flag, name, nullableString, ownedRow, page, pageOf, searchText, stamps, tags, text, uuid } from './inventory.js';
+import { stamps } from './stamps.js';
+import { flag, name, nullableString, ownedRow, page, pageOf, searchText, tags, text, uuid } from './inventory.js';
 
 /** Wire schemas of the site routes (`/sites`): the daemon validates and documents with them. */
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stamps } from './stamps.js';
 import { allowedSourceIpsSchema } from '../webhooks/allow-list-rules.js';
 import { WEBHOOK_AUTH_MODES, webhookNameSchema } from '../webhooks/endpoint-rules.js';
 import { pageShape } from './query.js';
@@ -75,12 +76,7 @@ export const webhookEndpoint = z.object({
   allowed_source_ips: z.array(z.string()).nullable(),
   payload_mapping_json: z.record(z.string(), z.unknown()),
   last_triggered_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  created_by: z.string().nullable(),
-  updated_by: z.string().nullable(),
-  deleted_at: z.string().nullable(),
-  deleted_by: z.string().nullable(),
+  ...stamps,
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpoint>;
 
