@@ -76,12 +76,17 @@ describe('NotifiedCache', () => {
 describe('the steady path', () => {
   it('an accepted trigger is one statement once the endpoint, the secret and the flow are cached', async () => {
     const endpoint = await createEndpoint(w, { flow_id: ids.flow, secret_id: ids.key });
-    expect((await fire(w, endpoint, KEY, { related_targets: { routers: [ids.r1] } })).status).toBe(202);
     let answer: Answer | undefined;
-    const sent = await statements(async () => {
-      answer = await fire(w, endpoint, KEY, { related_targets: { routers: [ids.r1] } });
-    });
-    expect(answer!.status).toBe(202);
+    let sent: string[] = [];
+    // The endpoint's own creation is also announced by NOTIFY, which empties the caches when it arrives; on a
+    // loaded host that can be after the first warming trigger. The steady path is what follows it.
+    for (let attempt = 0; attempt < 3 && sent.length !== 1; attempt += 1) {
+      expect((await fire(w, endpoint, KEY, { related_targets: { routers: [ids.r1] } })).status).toBe(202);
+      sent = await statements(async () => {
+        answer = await fire(w, endpoint, KEY, { related_targets: { routers: [ids.r1] } });
+      });
+      expect(answer!.status).toBe(202);
+    }
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatch(/INSERT INTO webhook_deliveries/);
   });
