@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maskAddress, resolveClientAddress } from '../src/daemon/http/client-address.js';
+import { resolveClientAddress } from '../src/daemon/http/client-address.js';
+import { maskAddress } from '../src/shared/net/mask-address.js';
 
 describe('the client address', () => {
   it('is the socket peer unless proxy headers are trusted', () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../src/shared/catalogue/catalogue.js';
 import { answerEarly } from '../src/daemon/http/early-answer.js';
-import { Problem } from '../src/daemon/http/problem.js';
+import { Problem } from '../src/shared/api/problem.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 
 /** An answer given before Koa: the headers, body and access-log line the request path gives a Problem. */

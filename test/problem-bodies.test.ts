@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Problem, problems } from '../src/daemon/http/problem.js';
+import { Problem } from '../src/shared/api/problem.js';
+import { problems } from '../src/shared/api/problems.js';
 import { ProblemBodies, problemBody } from '../src/daemon/http/middleware/problem-response.js';
 
 /** An answerer's bodies: the text around the request id kept per Problem, the bytes those of `problemBody`. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { problemType } from '../src/shared/api/problem-codes.js';
-import { Problem, problems } from '../src/daemon/http/problem.js';
+import { Problem } from '../src/shared/api/problem.js';
+import { problems } from '../src/shared/api/problems.js';
 import { problemBody } from '../src/daemon/http/middleware/problem-response.js';
 
 /** The body as an object serialized: what `problemBody` must equal byte for byte. */

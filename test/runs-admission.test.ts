@@ -3,7 +3,7 @@ import { startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
 import { AdmissionRepo } from '../src/daemon/domains/runs/admission-repo.js';
 import type { AdmissionRequest } from '../src/daemon/domains/runs/run-admission.js';
 import { RunAdmissionService } from '../src/daemon/domains/runs/run-admission-service.js';
-import { Problem } from '../src/daemon/http/problem.js';
+import { Problem } from '../src/shared/api/problem.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedOrg, seedUser } from './helpers/seed.js';
 import { BARE, DEFINITION, seedDevice, seedFlow, UNKNOWN_ID } from './helpers/runs-fixtures.js';

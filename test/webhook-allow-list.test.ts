@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validate } from '../src/daemon/http/validate.js';
-import { Problem } from '../src/daemon/http/problem.js';
+import { Problem } from '../src/shared/api/problem.js';
 import {
   MAX_ALLOW_LIST_ENTRIES,
   allowedSourceIpsSchema,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REFUSALS, refuseAs, refusalOf, type RefusalReason, type RefusalRow } from '../src/daemon/domains/webhooks/trigger/refusals.js';
-import { Problem } from '../src/daemon/http/problem.js';
+import { Problem } from '../src/shared/api/problem.js';
 import { decodeTriggerBody, parseTriggerBody, resolveTargets, type TriggerBodyFailure } from '../src/shared/webhooks/trigger-body.js';
 
 /**

@@ -25,6 +25,3 @@ export function resolveClientAddress(peer: string | undefined, forwardedFor: str
   }
   return (peer && canonical(peer)) ?? 'unknown';
 }
-
-/** Lives in `shared/net`, below the audit writer and the allow-lists; re-exported for the tests that import it from here. */
-export { maskAddress } from '../../shared/net/mask-address.js';

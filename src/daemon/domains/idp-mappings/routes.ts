@@ -9,15 +9,10 @@ import {
 } from '../../../shared/api/idp-mappings.js';
 import { problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
+import { activeOrg } from '../../http/active-org.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
-import type { IdpMappingsService, OrgRef } from './idp-mappings-service.js';
-
-function activeOrg(ctx: AppContext): OrgRef {
-  const org = ctx.state.org;
-  if (!org) throw problems.resourceNotFound('Organization');
-  return org;
-}
+import type { IdpMappingsService } from './idp-mappings-service.js';
 
 /** The spec asks creation to name the organization twice: in the path and in `X-Org-Id` (a mismatch is refused earlier). */
 function requireOrgHeader(ctx: AppContext): void {

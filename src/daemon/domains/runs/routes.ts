@@ -10,16 +10,10 @@ import {
   triggerRunQuery,
 } from '../../../shared/api/runs.js';
 import { problem } from '../../../shared/api/problem.js';
-import { problems } from '../../../shared/api/problems.js';
+import { activeOrg } from '../../http/active-org.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
-import type { OrgRef, RunsService } from './runs-service.js';
-
-function activeOrg(ctx: AppContext): OrgRef {
-  const org = ctx.state.org;
-  if (!org) throw problems.resourceNotFound('Organization');
-  return org;
-}
+import type { RunsService } from './runs-service.js';
 
 function isPlatformAdmin(ctx: AppContext): boolean {
   return ctx.state.auth?.principal?.realmRoles.includes('admin') ?? false;

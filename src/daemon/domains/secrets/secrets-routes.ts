@@ -13,16 +13,11 @@ import {
 } from '../../../shared/api/secrets.js';
 import { noQuery } from '../../../shared/api/query.js';
 import { problems } from '../../../shared/api/problems.js';
+import { activeOrg } from '../../http/active-org.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { validate } from '../../http/validate.js';
-import type { OrgRef, SecretsService } from './secrets-service.js';
-
-function activeOrg(ctx: AppContext): OrgRef {
-  const org = ctx.state.org;
-  if (!org) throw problems.resourceNotFound('Organization');
-  return org;
-}
+import type { SecretsService } from './secrets-service.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 

@@ -15,16 +15,11 @@ import {
 } from '../../../shared/api/webhooks.js';
 import { noQuery } from '../../../shared/api/query.js';
 import { problems } from '../../../shared/api/problems.js';
+import { activeOrg } from '../../http/active-org.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
-import type { OrgRef, WebhookEndpointsService } from './endpoints-service.js';
+import type { WebhookEndpointsService } from './endpoints-service.js';
 import type { WebhookTrigger } from './trigger/trigger-service.js';
-
-function activeOrg(ctx: AppContext): OrgRef {
-  const org = ctx.state.org;
-  if (!org) throw problems.resourceNotFound('Organization');
-  return org;
-}
 
 function actor(ctx: AppContext): string | undefined {
   return ctx.state.auth?.principal?.sub;
