@@ -26,6 +26,14 @@ import * as m23 from './20261123100000_notify_membership_changes.js';
 import * as m24 from './20261124100000_notify_trigger_config_changes.js';
 import * as m25 from './20261125100000_notify_organization_changes.js';
 import * as m26 from './20261125110000_add_stream_tickets_pat_id.js';
+import * as m27 from './20261126100000_add_runs_execution_columns.js';
+import * as m28 from './20261126100100_index_runs_queue.js';
+import * as m29 from './20261126100200_allow_runs_trigger_source_flow.js';
+import * as m30 from './20261126100300_create_workers.js';
+import * as m31 from './20261126100400_create_worker_env_keys.js';
+import * as m32 from './20261126100500_create_step_runs.js';
+import * as m33 from './20261126100600_create_run_events.js';
+import * as m34 from './20261126100700_notify_run_queue_changes.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -60,4 +68,12 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261124100000_notify_trigger_config_changes', up: m24.up, down: m24.down },
   { name: '20261125100000_notify_organization_changes', up: m25.up, down: m25.down },
   { name: '20261125110000_add_stream_tickets_pat_id', up: m26.up, down: m26.down },
+  { name: '20261126100000_add_runs_execution_columns', up: m27.up, down: m27.down },
+  { name: '20261126100100_index_runs_queue', up: m28.up, down: m28.down },
+  { name: '20261126100200_allow_runs_trigger_source_flow', up: m29.up, down: m29.down },
+  { name: '20261126100300_create_workers', up: m30.up, down: m30.down },
+  { name: '20261126100400_create_worker_env_keys', up: m31.up, down: m31.down },
+  { name: '20261126100500_create_step_runs', up: m32.up, down: m32.down },
+  { name: '20261126100600_create_run_events', up: m33.up, down: m33.down },
+  { name: '20261126100700_notify_run_queue_changes', up: m34.up, down: m34.down },
 ];

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * The NOTIFY channels by which one instance (or a database trigger) tells every instance to reload an
- * in-process copy of shared data. Each is LISTENed to by one sync (`ReloadTriggers`); a notification is
+ * in-process copy of shared data, or wake what waits for a change (heartbeats, live streams). Each is LISTENed to by one sync (`ReloadTriggers`); a notification is
  * delivered when the sending transaction commits. Migrations write their trigger functions with the
  * channel's name as SQL text (a migration that ran must not change); test/notify-channels.test.ts holds
  * that text to these names.
@@ -32,10 +32,43 @@ export const OVERRIDES_CHANNEL = 'svc_permission_overrides';
  */
 export const MAPPINGS_CHANNEL = 'svc_idp_mappings';
 
-export type Channel = typeof MEMBERSHIPS_CHANNEL | typeof TRIGGER_CONFIG_CHANNEL | typeof OVERRIDES_CHANNEL | typeof MAPPINGS_CHANNEL;
+/**
+ * Sent by a database trigger (migration 20261126100700) when a run becomes claimable (inserted or moved
+ * to `queued`; the run's id as payload): wakes the worker heartbeats waiting for work.
+ */
+export const RUNS_QUEUED_CHANNEL = 'svc_runs_queued';
+
+/**
+ * Sent by the same trigger when a held run's status changes (cancelled, paused, resumed, reaped; the
+ * holding worker's id as payload): wakes that worker's waiting heartbeat so it hears of it at once.
+ */
+export const RUN_CONTROL_CHANNEL = 'svc_run_control';
+
+/**
+ * Sent in the transaction that appends events to a run (`<run_id>:<last seq>` as payload: ids only, a
+ * NOTIFY payload is capped near 8 kB); the live streams of every instance read what is new.
+ */
+export const RUN_EVENTS_CHANNEL = 'svc_run_events';
+
+export type Channel =
+  | typeof MEMBERSHIPS_CHANNEL
+  | typeof TRIGGER_CONFIG_CHANNEL
+  | typeof OVERRIDES_CHANNEL
+  | typeof MAPPINGS_CHANNEL
+  | typeof RUNS_QUEUED_CHANNEL
+  | typeof RUN_CONTROL_CHANNEL
+  | typeof RUN_EVENTS_CHANNEL;
 
 /** Every channel, for the checks that no name is written twice. */
-export const CHANNELS: readonly Channel[] = [MEMBERSHIPS_CHANNEL, TRIGGER_CONFIG_CHANNEL, OVERRIDES_CHANNEL, MAPPINGS_CHANNEL];
+export const CHANNELS: readonly Channel[] = [
+  MEMBERSHIPS_CHANNEL,
+  TRIGGER_CONFIG_CHANNEL,
+  OVERRIDES_CHANNEL,
+  MAPPINGS_CHANNEL,
+  RUNS_QUEUED_CHANNEL,
+  RUN_CONTROL_CHANNEL,
+  RUN_EVENTS_CHANNEL,
+];
 
 /** Notifies `channel` when `trx` commits (at once outside a transaction). */
 export async function notify(trx: Knex | Knex.Transaction, channel: Channel, payload: string): Promise<void> {

@@ -16,10 +16,11 @@ export interface Database {
   readonly kind: DatabaseKind;
   readonly knex: Knex;
   /**
-   * Calls `onSignal` for every NOTIFY on `channel` (committed writes, this instance's included) and after
+   * Calls `onSignal` for every NOTIFY on `channel` (committed writes, this instance's included; with the
+   * payload) and after
    * every (re)connection of the listening session, since notifications sent while it was away are lost.
    */
-  listen(channel: string, onSignal: (signal: Signal) => void): Listening;
+  listen(channel: string, onSignal: (signal: Signal, payload?: string) => void): Listening;
   /** Answers when the database does, within `timeoutMs`; throws otherwise. */
   ping(timeoutMs?: number): Promise<void>;
   /**
@@ -127,8 +128,8 @@ async function openPglite(directory: string, log: Logger): Promise<Database> {
   });
   // PGlite's one session hears its own NOTIFYs once it LISTENs; the handle only delivers them here, it runs nothing.
   const listen: Database['listen'] = (channel, onSignal) => {
-    const off = pglite.onNotification((heard) => {
-      if (heard === channel) onSignal('notification');
+    const off = pglite.onNotification((heard, payload) => {
+      if (heard === channel) onSignal('notification', payload);
     });
     knex.raw(`LISTEN ${channel}`).then(
       () => onSignal('connected'),

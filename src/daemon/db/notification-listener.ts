@@ -8,8 +8,11 @@ export interface ListenerOptions {
   /** The pool's connection settings (connect timeout, TCP keepalive), so a dead link is noticed here too. */
   readonly connection: Readonly<Record<string, unknown>>;
   readonly channel: string;
-  /** Called for each notification, and after every (re)connection, since notifications sent while disconnected are lost. */
-  readonly onSignal: (reason: Signal) => void;
+  /**
+   * Called for each notification (with its payload), and after every (re)connection, since notifications
+   * sent while disconnected are lost.
+   */
+  readonly onSignal: (reason: Signal, payload?: string) => void;
   readonly log: Logger;
 }
 
@@ -53,7 +56,7 @@ export class NotificationListener {
     const client = new pg.Client({ ...(this.options.connection as pg.ClientConfig), application_name: 'svcd-listener' });
     client.on('error', (error) => this.options.log.warn({ err: error }, 'notification listener connection failed'));
     client.on('end', () => this.#lost(client));
-    client.on('notification', () => this.options.onSignal('notification'));
+    client.on('notification', (message) => this.options.onSignal('notification', message.payload));
     try {
       await client.connect();
       await client.query(`LISTEN ${this.options.channel}`);

@@ -5,7 +5,8 @@ import { z } from 'zod';
 export const RUN_STATUSES = ['queued', 'running', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const TRIGGER_SOURCES = ['manual', 'schedule', 'webhook'] as const;
+/** `flow`: a child run started by a parent run's `flow.run` step. */
+export const TRIGGER_SOURCES = ['manual', 'schedule', 'webhook', 'flow'] as const;
 export type TriggerSource = (typeof TRIGGER_SOURCES)[number];
 
 const MAX_PAGE = 500;

@@ -25,6 +25,7 @@ const TRIGGER_ACTIONS: Record<TriggerSource, string> = {
   manual: 'run:trigger',
   schedule: 'schedule:trigger',
   webhook: 'webhook:receive',
+  flow: 'internal:run_callbacks',
 };
 
 /** Patterns come from flow definitions: bounded. */
