@@ -25,6 +25,11 @@ export const heartbeatBody = z
     handlers: z.array(z.string().max(128)).max(500).optional(),
     /** Runs it holds; their leases are renewed. */
     running: z.array(heldRun).max(1000).default([]),
+    /**
+     * Runs it hands back (shutting down before they started a step): requeued if no step of that attempt
+     * started, else failed with `worker_lost`. Not renewed, whatever `running` says.
+     */
+    released: z.array(heldRun).max(1000).default([]),
     /** How many more runs it takes now (0 claims nothing: a heartbeat only). */
     free_slots: z.number().int().min(0).max(100).default(0),
     /** How long to wait for work when there is none now; 0 answers at once. */
