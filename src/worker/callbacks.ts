@@ -1,0 +1,103 @@
+import type { z } from 'zod';
+import {
+  RUN_ATTEMPT_HEADER,
+  WORKER_ID_HEADER,
+  type childRunBody,
+  type createStepRunBody,
+  type patchInternalRunBody,
+  type patchStepRunBody,
+  type runOutputs,
+  type workerEvent,
+} from '../shared/api/run-callbacks.js';
+import { DaemonAnswerError, type InternalHttp } from './http-client.js';
+
+export type WorkerEvent = z.input<typeof workerEvent>;
+export type CreateStepRun = z.input<typeof createStepRunBody>;
+export type PatchStepRun = z.input<typeof patchStepRunBody>;
+export type PatchRun = z.input<typeof patchInternalRunBody>;
+export type ChildRunRequest = z.input<typeof childRunBody>;
+export type RunOutputs = z.infer<typeof runOutputs>;
+
+/**
+ * What executing one attempt of one run says to the daemon. The HTTP implementation below fences every
+ * mutating call with the worker and attempt; a test of the executor hands in its own.
+ */
+export interface RunCallbacks {
+  createStepRun(body: CreateStepRun): Promise<{ id: string }>;
+  patchStepRun(stepRunId: string, body: PatchStepRun): Promise<void>;
+  postEvents(events: readonly WorkerEvent[]): Promise<void>;
+  putRunVars(runVars: Record<string, unknown>): Promise<void>;
+  finishRun(body: PatchRun): Promise<void>;
+  /** `flow.run`: a child run, admitted as the parent's (fenced with the parent's headers). */
+  startChildRun(body: ChildRunRequest): Promise<{ id: string }>;
+  childOutputs(childRunId: string, signal?: AbortSignal): Promise<RunOutputs>;
+  cancelChildRun(childRunId: string, reason: string): Promise<void>;
+}
+
+/** 409 `run_not_held`: the run is not this worker's attempt any more; stop working on it at once. */
+export function isRunNotHeld(error: unknown): boolean {
+  return error instanceof DaemonAnswerError && error.status === 409 && error.code === 'run_not_held';
+}
+
+/** 409 `invalid_run_state`: the run moved (a user cancelled it) between our last heartbeat and this call. */
+export function isInvalidRunState(error: unknown): boolean {
+  return error instanceof DaemonAnswerError && error.status === 409 && error.code === 'invalid_run_state';
+}
+
+export class HttpRunCallbacks implements RunCallbacks {
+  readonly #fence: Readonly<Record<string, string>>;
+
+  constructor(
+    private readonly http: InternalHttp,
+    private readonly runId: string,
+    workerId: string,
+    attempt: number,
+  ) {
+    this.#fence = { [WORKER_ID_HEADER]: workerId, [RUN_ATTEMPT_HEADER]: String(attempt) };
+  }
+
+  async createStepRun(body: CreateStepRun): Promise<{ id: string }> {
+    return idOf(await this.#mutate('POST', `/internal/runs/${this.runId}/step-runs`, body));
+  }
+
+  async patchStepRun(stepRunId: string, body: PatchStepRun): Promise<void> {
+    await this.#mutate('PATCH', `/internal/step-runs/${encodeURIComponent(stepRunId)}`, body);
+  }
+
+  async postEvents(events: readonly WorkerEvent[]): Promise<void> {
+    await this.#mutate('POST', `/internal/runs/${this.runId}/events`, { events });
+  }
+
+  async putRunVars(runVars: Record<string, unknown>): Promise<void> {
+    await this.#mutate('PUT', `/internal/runs/${this.runId}/run-vars`, { run_vars: runVars });
+  }
+
+  async finishRun(body: PatchRun): Promise<void> {
+    await this.#mutate('PATCH', `/internal/runs/${this.runId}`, body);
+  }
+
+  async startChildRun(body: ChildRunRequest): Promise<{ id: string }> {
+    return idOf(await this.#mutate('POST', '/internal/runs', body));
+  }
+
+  async childOutputs(childRunId: string, signal?: AbortSignal): Promise<RunOutputs> {
+    return this.http.call<RunOutputs>('GET', `/internal/runs/${encodeURIComponent(childRunId)}/outputs`, {
+      headers: this.#fence,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  async cancelChildRun(childRunId: string, reason: string): Promise<void> {
+    await this.#mutate('POST', `/internal/runs/${encodeURIComponent(childRunId)}/cancel`, { reason });
+  }
+
+  #mutate(method: string, path: string, body: unknown): Promise<unknown> {
+    return this.http.call(method, path, { body, headers: this.#fence });
+  }
+}
+
+function idOf(answer: unknown): { id: string } {
+  const id = typeof answer === 'object' && answer !== null ? (answer as { id?: unknown }).id : undefined;
+  if (typeof id !== 'string') throw new Error('the daemon answered without an id');
+  return { id };
+}

@@ -1,0 +1,56 @@
+import { findHandler } from '../../shared/flows/step-handlers/index.js';
+import { runFlowRun } from './flow-run.js';
+import { runNoop, runSleep } from './general.js';
+import type { StepHandlerRun } from './types.js';
+
+/** The handlers the reference worker runs for real. */
+export const RUNNABLE_HANDLERS: ReadonlyMap<string, StepHandlerRun> = new Map<string, StepHandlerRun>([
+  ['general.noop', runNoop],
+  ['general.sleep', runSleep],
+  ['flow.run', runFlowRun],
+]);
+
+export type Unavailability = 'container_engine' | 'device_access' | 'domain_not_built' | 'unknown_handler';
+
+const REASONS: Readonly<Record<Exclude<Unavailability, 'unknown_handler'>, string>> = {
+  container_engine: 'needs a container engine; this worker has none',
+  device_access:
+    "needs access to the run's target devices (their addresses and credentials come from the internal resolve routes, not built yet)",
+  domain_not_built: 'needs a part of the platform that is not built yet',
+};
+
+/**
+ * Why every other catalogue handler is refused, by id or namespace prefix (the longest match wins).
+ * A handler runs here only if it needs no container, no device and no service that does not exist yet;
+ * test/worker-handlers.test.ts holds every catalogue handler to being either runnable or listed here.
+ */
+const REFUSED: readonly { readonly prefix: string; readonly needs: Exclude<Unavailability, 'unknown_handler'>; readonly what?: string }[] =
+  [
+    { prefix: 'playbook.run', needs: 'container_engine' },
+    { prefix: 'container.run', needs: 'container_engine' },
+    { prefix: 'iac.', needs: 'container_engine' },
+    { prefix: 'netos.upgrade.', needs: 'device_access' },
+    { prefix: 'netcli.', needs: 'device_access' },
+    { prefix: 'shell.execute', needs: 'device_access' },
+    { prefix: 'probe.', needs: 'device_access' },
+    { prefix: 'monitor.', needs: 'domain_not_built', what: 'monitors (internal:monitor_callbacks) and device access' },
+    { prefix: 'evidence.', needs: 'domain_not_built', what: 'run artifacts (the evidence a netcli step collects)' },
+    { prefix: 'flow.notify', needs: 'domain_not_built', what: 'notification destinations' },
+    { prefix: 'flow.git_sync', needs: 'domain_not_built', what: 'git repositories and flow git sync' },
+  ];
+
+export interface UnavailableHandler {
+  readonly handler: string;
+  readonly needs: Unavailability;
+  readonly reason: string;
+}
+
+/** Undefined when the worker runs the handler; else what it would need and a sentence saying so. */
+export function unavailableHandler(handler: string): UnavailableHandler | undefined {
+  if (RUNNABLE_HANDLERS.has(handler)) return undefined;
+  if (!findHandler(handler)) return { handler, needs: 'unknown_handler', reason: 'is not in the step handler catalogue' };
+  const refusal = REFUSED.filter((r) => handler.startsWith(r.prefix)).sort((a, b) => b.prefix.length - a.prefix.length)[0];
+  if (!refusal) return { handler, needs: 'domain_not_built', reason: 'is not implemented by this worker' };
+  const reason = refusal.what ? `${REASONS.domain_not_built}: ${refusal.what}` : REASONS[refusal.needs];
+  return { handler, needs: refusal.needs, reason };
+}

@@ -1,0 +1,223 @@
+import type { Assignment } from '../shared/api/workers.js';
+import type { FlowStep } from '../shared/flows/definition.js';
+import { parseDefinitionShape } from '../shared/flows/definition-schema.js';
+import { isInvalidRunState, isRunNotHeld, type RunCallbacks } from './callbacks.js';
+import { executionOrder } from './dag.js';
+import { EventBuffer } from './event-buffer.js';
+import { RUNNABLE_HANDLERS, unavailableHandler } from './handlers/index.js';
+import { StepFailure, type StepHandlerRun, type StopReason } from './handlers/types.js';
+import type { WorkerLog } from './log.js';
+import type { RunControl } from './run-control.js';
+import { renderConfig, TemplateError } from './templates.js';
+
+/**
+ * How one execution of a run ended, for the worker's bookkeeping:
+ * - `finished`: the run was ended through `PATCH /internal/runs/{id}` (succeeded or failed);
+ * - `cancelled`: the daemon cancelled it; the current step run was ended `cancelled`, the run left alone;
+ * - `lost`: the run is no longer this attempt's (`lost`, 409 `run_not_held`); nothing more was said;
+ * - `released`: the worker is stopping; the run is to be handed back in the next heartbeat's `released`;
+ * - `abandoned`: the daemon stayed unreachable past the retries; the lease will lapse and the reaper decide.
+ */
+export type RunOutcome = 'finished' | 'cancelled' | 'lost' | 'released' | 'abandoned';
+
+export interface ExecuteRunOptions {
+  readonly assignment: Assignment;
+  readonly callbacks: RunCallbacks;
+  readonly control: RunControl;
+  /** True once the worker drains: a run that has started no step is handed back rather than begun. */
+  readonly draining: () => boolean;
+  readonly log: WorkerLog;
+  /** The handler table (tests replace it); the worker's own by default. */
+  readonly handlers?: ReadonlyMap<string, StepHandlerRun>;
+}
+
+type ErrorInfo = { code: string; message: string } & Record<string, unknown>;
+
+/** Executes the assignment's committed definition as a DAG, one step at a time, and reports it. */
+export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
+  const events = new EventBuffer(options.callbacks);
+  try {
+    return await new RunExecution(options, events).run();
+  } catch (error) {
+    if (options.control.stopReason === 'lost' || isRunNotHeld(error)) return 'lost';
+    options.log.error({ run_id: options.assignment.run_id, err: error }, 'run abandoned: the daemon could not be told');
+    return 'abandoned';
+  } finally {
+    events.close();
+  }
+}
+
+class RunExecution {
+  readonly #stepOutputs: Record<string, { outputs: Record<string, unknown> }> = {};
+  #runVars: Record<string, unknown>;
+  readonly #handlers: ReadonlyMap<string, StepHandlerRun>;
+
+  constructor(
+    private readonly options: ExecuteRunOptions,
+    private readonly events: EventBuffer,
+  ) {
+    this.#runVars = { ...options.assignment.run_vars };
+    this.#handlers = options.handlers ?? RUNNABLE_HANDLERS;
+  }
+
+  async run(): Promise<RunOutcome> {
+    const shape = parseDefinitionShape(this.options.assignment.definition);
+    if (!shape.ok)
+      return this.#failRun({ code: 'invalid_definition', message: 'the committed definition is malformed', issues: shape.issues });
+    const { order, unreachable } = executionOrder(shape.definition);
+    if (unreachable.length > 0) {
+      return this.#failRun({ code: 'invalid_definition', message: 'steps on a cycle never run', steps: unreachable.map((s) => s.id) });
+    }
+    // Refused before any step runs: half a change made before finding the rest cannot run helps nobody.
+    const refused = order.find((step) => this.#handlerOf(step) === undefined);
+
+    let last: FlowStep | undefined;
+    for (const step of refused ? [refused] : order) {
+      const stop = await this.#waitUntilRunnable();
+      if (stop) return stop;
+      const outcome = await this.#runStep(step, refused !== undefined);
+      if (outcome !== 'succeeded') return outcome;
+      last = step;
+    }
+    return this.#finish({ status: 'succeeded', outputs: last ? this.#stepOutputs[last.id]!.outputs : {} });
+  }
+
+  #handlerOf(step: FlowStep): StepHandlerRun | undefined {
+    return this.#handlers.get(step.handler);
+  }
+
+  /** Holds while paused; answers an outcome when the run must not go on. */
+  async #waitUntilRunnable(): Promise<RunOutcome | undefined> {
+    const { control, draining } = this.options;
+    await control.whenRunnable();
+    if (control.stopReason) return stoppedOutcome(control.stopReason);
+    if (draining() && !control.stepStarted) return 'released';
+    return undefined;
+  }
+
+  async #runStep(step: FlowStep, refused: boolean): Promise<'succeeded' | RunOutcome> {
+    const { callbacks, control } = this.options;
+    let stepRunId: string;
+    try {
+      stepRunId = (await callbacks.createStepRun({ step_id: step.id, handler: step.handler, status: 'running' })).id;
+    } catch (error) {
+      if (!isInvalidRunState(error)) throw error;
+      return this.#movedUnderUs(error, step);
+    }
+    control.stepStarted = true;
+
+    if (refused) {
+      const unavailable = unavailableHandler(step.handler) ?? { needs: 'unknown_handler', reason: 'is not run by this worker' };
+      this.events.emit('handler_unavailable', { handler: step.handler, reason: unavailable.reason, needs: unavailable.needs }, step.id);
+      return this.#failStep(step, stepRunId, {
+        code: 'handler_unavailable',
+        message: `${step.handler} ${unavailable.reason}`,
+        handler: step.handler,
+        needs: unavailable.needs,
+      });
+    }
+
+    let result;
+    try {
+      result = await this.#handlerOf(step)!({
+        run: this.options.assignment,
+        step,
+        config: renderConfig(step.config, this.#templateContext()),
+        rawConfig: step.config,
+        signal: control.signal,
+        emit: (type, data) => this.events.emit(type, data, step.id),
+        setRunVars: (vars) => this.#setRunVars(vars),
+        callbacks,
+      });
+    } catch (error) {
+      if (control.stopReason) return this.#stoppedDuringStep(control.stopReason, stepRunId);
+      if (isRunNotHeld(error)) throw error;
+      return this.#failStep(step, stepRunId, errorInfo(error));
+    }
+    if (control.stopReason) return this.#stoppedDuringStep(control.stopReason, stepRunId);
+    this.#stepOutputs[step.id] = { outputs: result.outputs };
+    await this.events.flush();
+    await callbacks.patchStepRun(stepRunId, {
+      status: 'succeeded',
+      outputs: result.outputs,
+      ...(result.summary ? { summary: result.summary.slice(0, 1000) } : {}),
+    });
+    return 'succeeded';
+  }
+
+  async #failStep(step: FlowStep, stepRunId: string, error: ErrorInfo): Promise<RunOutcome> {
+    await this.events.flush();
+    await this.options.callbacks.patchStepRun(stepRunId, { status: 'failed', error });
+    return this.#failRun({ ...error, step_id: step.id });
+  }
+
+  /** A cancelled run ends its step run `cancelled`; a stopping worker ends it failed and hands the run back. */
+  async #stoppedDuringStep(reason: StopReason, stepRunId: string): Promise<RunOutcome> {
+    if (reason === 'lost') return 'lost';
+    await this.events.flush();
+    if (reason === 'cancel') {
+      await this.options.callbacks.patchStepRun(stepRunId, { status: 'cancelled' });
+      return 'cancelled';
+    }
+    await this.options.callbacks.patchStepRun(stepRunId, {
+      status: 'failed',
+      error: { code: 'worker_stopped', message: 'the worker stopped before the step ended' },
+    });
+    return 'released';
+  }
+
+  /** The daemon refused a step because the run moved: paused (hold and try again) or ended (stop). */
+  async #movedUnderUs(error: unknown, step: FlowStep): Promise<'succeeded' | RunOutcome> {
+    const status = (error as { body?: { status?: unknown } }).body?.status;
+    if (status !== 'paused') return 'cancelled';
+    this.options.control.setPaused(true);
+    const stop = await this.#waitUntilRunnable();
+    return stop ?? this.#runStep(step, false);
+  }
+
+  #failRun(error: ErrorInfo): Promise<RunOutcome> {
+    return this.#finish({ status: 'failed', error });
+  }
+
+  async #finish(
+    body: { status: 'succeeded'; outputs: Record<string, unknown> } | { status: 'failed'; error: ErrorInfo },
+  ): Promise<RunOutcome> {
+    await this.events.flush();
+    try {
+      await this.options.callbacks.finishRun(body);
+    } catch (error) {
+      // Cancelled by a user between our last heartbeat and this call: the cancel stands.
+      if (isInvalidRunState(error)) return 'cancelled';
+      throw error;
+    }
+    return 'finished';
+  }
+
+  async #setRunVars(vars: Record<string, unknown>): Promise<void> {
+    this.#runVars = { ...this.#runVars, ...vars };
+    await this.options.callbacks.putRunVars(this.#runVars);
+  }
+
+  #templateContext(): Record<string, unknown> {
+    const { assignment } = this.options;
+    return {
+      inputs: assignment.params,
+      params: assignment.params,
+      targets: assignment.targets,
+      vars: this.#runVars,
+      steps: this.#stepOutputs,
+      run: { id: assignment.run_id, name: assignment.name, workflow_id: assignment.workflow_id, attempt: assignment.attempt },
+    };
+  }
+}
+
+function stoppedOutcome(reason: StopReason): RunOutcome {
+  return reason === 'cancel' ? 'cancelled' : reason === 'lost' ? 'lost' : 'released';
+}
+
+function errorInfo(error: unknown): ErrorInfo {
+  if (error instanceof StepFailure) return { ...error.details, code: error.code, message: error.message.slice(0, 4000) };
+  if (error instanceof TemplateError) return { code: 'template_error', message: error.message.slice(0, 4000), path: error.path };
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'handler_error', message: message.slice(0, 4000) };
+}
