@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { loadWorkerSettings } from '../worker/settings.js';
+import { ReferenceWorker } from '../worker/worker.js';
+import type { WorkerLog } from '../worker/log.js';
 import type { Config } from './config/config.js';
 import { DEV_AUTOMATION_CLIENT_SECRET, DEV_CLIENTS, DEV_USERS, startDevIdp, type DevIdp } from './dev-idp/index.js';
 
@@ -5,8 +9,10 @@ import { DEV_AUTOMATION_CLIENT_SECRET, DEV_CLIENTS, DEV_USERS, startDevIdp, type
  * `svcd dev`: the daemon with authentication on, beside an embedded OpenID provider with seeded users,
  * so a newcomer can sign in without installing an identity provider. Never in production.
  */
-export async function devEnvironment(config: Config): Promise<{ config: Config; idp?: DevIdp; banner: string }> {
-  if (config.isProduction) throw new Error('svcd dev is for development; SERVICE_ENVIRONMENT is production');
+export async function devEnvironment(given: Config): Promise<{ config: Config; idp?: DevIdp; banner: string }> {
+  if (given.isProduction) throw new Error('svcd dev is for development; SERVICE_ENVIRONMENT is production');
+  // The in-process worker speaks to the internal routes like any other: they need a token, made for this session when unset.
+  const config: Config = { ...given, internalApiToken: given.internalApiToken ?? randomBytes(32).toString('base64url') };
   if (config.authDisabled)
     return { config, banner: 'Authentication is disabled (SERVICE_AUTH_DISABLED=true): every request acts as the mock admin.' };
   if (config.idpIssuer) return { config, banner: `Using the identity provider at ${config.idpIssuer}.` };
@@ -23,4 +29,21 @@ export async function devEnvironment(config: Config): Promise<{ config: Config; 
     `    curl -s -u ${DEV_CLIENTS.automation}:${DEV_AUTOMATION_CLIENT_SECRET} -d grant_type=client_credentials ${idp.issuer}/token`,
   ].join('\n');
   return { config: { ...config, idpIssuer: idp.issuer }, idp, banner };
+}
+
+/**
+ * The reference worker `svcd dev` runs in-process beside the daemon, so `npm start` executes flows out of
+ * the box. It talks to the daemon over HTTP like `svcd worker` does; its settings are the worker's
+ * (SERVICE_WORKER_*), with the daemon's own URL and internal token.
+ */
+export function startDevWorker(
+  daemonUrl: string,
+  config: Config,
+  log: WorkerLog,
+  env: Readonly<Record<string, string | undefined>>,
+): ReferenceWorker {
+  const settings = loadWorkerSettings(env);
+  const worker = new ReferenceWorker({ ...settings, serverUrl: daemonUrl, internalApiToken: config.internalApiToken, log });
+  worker.start();
+  return worker;
 }

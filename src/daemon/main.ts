@@ -2,7 +2,9 @@ import { Command } from 'commander';
 import { SVC_VERSION } from '../shared/version.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { startDaemon, type RunningDaemon } from './daemon.js';
-import { devEnvironment } from './dev-command.js';
+import { loadWorkerSettings, WorkerSettingError, type WorkerSettings } from '../worker/settings.js';
+import { ReferenceWorker } from '../worker/worker.js';
+import { devEnvironment, startDevWorker } from './dev-command.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './logging/logger.js';
@@ -35,8 +37,32 @@ async function dev(): Promise<void> {
   const dev = await devEnvironment(configOrExit());
   const log = createLogger(dev.config.logLevel);
   const daemon = await startDaemon(dev.config, log);
-  process.stderr.write(`\nsvcd dev: API on ${daemon.url} (docs: ${daemon.url}/docs)\n${dev.banner}\n\n`);
-  stopOnSignals({ ...daemon, stop: async () => (await daemon.stop(), await dev.idp?.stop()) }, log);
+  const worker = startDevWorker(daemon.url, dev.config, log, process.env);
+  process.stderr.write(
+    `\nsvcd dev: API on ${daemon.url} (docs: ${daemon.url}/docs)\n${dev.banner}\nA worker (${worker.workerId}) runs flows in-process.\n\n`,
+  );
+  // The worker first: it hands its runs back through the daemon, which must still be up.
+  stopOnSignals({ stop: async () => (await worker.stop(), await daemon.stop(), await dev.idp?.stop()) }, log);
+}
+
+function workerSettingsOrExit(): WorkerSettings {
+  try {
+    return loadWorkerSettings(process.env);
+  } catch (error) {
+    if (!(error instanceof WorkerSettingError)) throw error;
+    process.stderr.write(`svcd worker: ${error.message}\n`);
+    process.stderr.write(`${JSON.stringify({ code: 'config.invalid', variables: error.problems.map((p) => p.variable) })}\n`);
+    process.exit(EXIT_CONFIG);
+  }
+}
+
+/** `svcd worker`: the reference worker alone, speaking to a daemon at SERVICE_SERVER_URL. */
+async function worker(): Promise<void> {
+  const settings = workerSettingsOrExit();
+  const log = createLogger(settings.logLevel);
+  const worker = new ReferenceWorker({ ...settings, log });
+  worker.start();
+  stopOnSignals(worker, log);
 }
 
 function stopOnSignals(daemon: Pick<RunningDaemon, 'stop'>, log: ReturnType<typeof createLogger>): void {
@@ -77,6 +103,10 @@ const program = new Command('svcd')
   .version(SVC_VERSION);
 program.command('serve', { isDefault: true }).description('run migrations, then serve the API').action(serve);
 program.command('dev').description('serve with an embedded OpenID provider and seeded users (development only)').action(dev);
+program
+  .command('worker')
+  .description('run the reference worker: claim runs from the daemon at SERVICE_SERVER_URL and execute them')
+  .action(worker);
 program.command('migrate').description('bring the database schema up to date, then exit').action(migrate);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
