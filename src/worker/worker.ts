@@ -97,6 +97,10 @@ export class ReferenceWorker {
     this.#log.info({ held: this.#held.size, grace_s: this.options.shutdownGraceSeconds }, 'svcd worker draining');
     // A run that has started no step is handed back at once: another worker can take it now.
     for (const run of this.#held.values()) if (!run.control.stepStarted) run.control.stop('shutdown');
+    // Even a heartbeat that may claim is cut short now, or a stop would wait out its long poll. The daemon
+    // claims nothing for a request whose caller has gone; a run claimed in the instant before is requeued
+    // by the reaper when its lease lapses (no step of it started).
+    this.#inFlight?.abort.abort('prompt');
     this.#prompt();
     const everyRun = () => Promise.all([...this.#held.values()].map((run) => run.done));
     if (!(await within(everyRun(), this.options.shutdownGraceSeconds * 1000))) {
