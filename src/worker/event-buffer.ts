@@ -16,10 +16,12 @@ export class EventBuffer {
   #sending: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
   #failure: unknown;
+  #closed = false;
 
   constructor(private readonly callbacks: Pick<RunCallbacks, 'postEvents'>) {}
 
   emit(type: string, data: Record<string, unknown>, stepId?: string): void {
+    if (this.#closed) return;
     this.#pending.push({
       worker_seq: this.#nextSeq++,
       type,
@@ -51,8 +53,9 @@ export class EventBuffer {
     });
   }
 
-  /** Stops the timer; nothing more is sent unless flushed. */
+  /** The run's execution is over: what a handler still says (after an abort, say) is dropped. */
   close(): void {
+    this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
