@@ -1,0 +1,179 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendDaemonEvent } from '../src/daemon/domains/runs/run-event-log.js';
+import { runSvc, type SvcRun } from './helpers/cli.js';
+import { startStreamStandIn, type StandIn } from './helpers/stream-stand-in.js';
+import { BARE, seedFlow, startWorld, UNKNOWN_ID, type World } from './helpers/webhooks-fixtures.js';
+
+/**
+ * Following a run to its end with the CLI as built: `svc runs start --wait` and `svc runs watch`
+ * without a terminal. The run progresses as a worker would make it, written in SQL (its status, and
+ * its events through the daemon's own append); the CLI reads them over the live stream, served for now
+ * by a stand-in in front of the daemon (helpers/stream-stand-in.ts) until the stream route is on main.
+ */
+let w: World;
+let standIn: StandIn;
+let configHome: string;
+let flowId: string;
+
+beforeAll(async () => {
+  w = await startWorld();
+  standIn = await startStreamStandIn(w.url, () => w.knex());
+  configHome = await mkdtemp(join(tmpdir(), 'svc-cli-runs-follow-'));
+  flowId = await seedFlow(w.knex(), w.ids.acme!, { name: 'deploy', versions: [BARE] });
+});
+afterAll(async () => {
+  await standIn?.close();
+  await w?.close();
+  if (configHome) await rm(configHome, { recursive: true, force: true });
+});
+
+function svc(args: string[]): Promise<SvcRun> {
+  return runSvc(['--server', standIn.url, '--org', 'acme', ...args], {
+    configHome,
+    env: { SVC_TOKEN: w.as.dave!.replace(/^Bearer /, '') },
+  });
+}
+
+/** Waits for the run named `name` to exist (started by a CLI running meanwhile); answers its id. */
+async function runNamed(name: string): Promise<string> {
+  for (let i = 0; i < 400; i++) {
+    const row = await w.knex()('runs').where({ name }).first('id');
+    if (row !== undefined) return row.id as string;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no run named ${name}`);
+}
+
+/** A run made through the API (no CLI), for `watch`. */
+async function queuedRun(name: string): Promise<string> {
+  const [row] = await w
+    .knex()('runs')
+    .insert({
+      org_id: w.ids.acme,
+      name,
+      flow_id: flowId,
+      flow_name: 'deploy',
+      flow_version: 1,
+      status: 'queued',
+      params_json: '{}',
+      targets_json: '{}',
+      trigger_source: 'manual',
+      workflow_id: `run-${name}`,
+    })
+    .returning('id');
+  return (row as { id: string }).id;
+}
+
+/** What a worker does to a run, in SQL: claims it, runs one step that logs, and ends it `final`. */
+async function progress(runId: string, final: 'succeeded' | 'failed' | 'cancelled'): Promise<void> {
+  const db = w.knex();
+  await db.transaction(async (trx) => {
+    await trx('runs').where({ id: runId }).update({ status: 'running', started_at: trx.fn.now(), attempt: 1 });
+    await appendDaemonEvent(trx, runId, { type: 'run.status', data: { from: 'queued', to: 'running', attempt: 1 } });
+  });
+  const step = { step_run_id: '5d0c6a51-0d6b-4f43-9f57-6c5b8f0e2a11', step_id: 'push', handler: 'general.noop' };
+  await db.transaction(async (trx) => {
+    await appendDaemonEvent(trx, runId, { type: 'step.status', stepId: 'push', data: { ...step, from: null, to: 'running' } });
+    await appendDaemonEvent(trx, runId, { type: 'log', stepId: 'push', data: { level: 'info', message: 'pushed config' } });
+  });
+  await db.transaction(async (trx) => {
+    await appendDaemonEvent(trx, runId, {
+      type: 'step.status',
+      stepId: 'push',
+      data: { ...step, from: 'running', to: final === 'succeeded' ? 'succeeded' : 'failed' },
+    });
+    await trx('runs').where({ id: runId }).update({ status: final, finished_at: trx.fn.now() });
+    await appendDaemonEvent(trx, runId, { type: 'run.status', data: { from: 'running', to: final } });
+  });
+}
+
+describe('svc runs start --wait', () => {
+  it('follows the run to succeeded: the id on stdout, each event once on stderr in order, exit 0', async () => {
+    const cli = svc(['runs', 'start', 'deploy', '--name', 'wait-ok', '--wait']);
+    const id = await runNamed('wait-ok');
+    await progress(id, 'succeeded');
+    const result = await cli;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`${id}\n`);
+    const lines = result.stderr.split('\n').filter((l) => l.startsWith('#'));
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^#1 \d{2}:\d{2}:\d{2} run queued -> running$/);
+    expect(lines[1]).toMatch(/^#2 .* step push \(general\.noop\) null -> running$|^#2 .* step push \(general\.noop\) - -> running$/);
+    expect(lines[2]).toMatch(/^#3 .* push: \[info\] pushed config$/);
+    expect(lines[4]).toMatch(/^#5 .* run running -> succeeded$/);
+    expect(result.stderr).toContain(`Run ${id} succeeded.`);
+  });
+
+  it('exits 7 when the run fails and 8 when it is cancelled; --json prints the run as it ended', async () => {
+    const failing = svc(['runs', 'start', 'deploy', '--name', 'wait-fail', '--wait', '--json']);
+    const failedId = await runNamed('wait-fail');
+    await progress(failedId, 'failed');
+    const failed = await failing;
+    expect(failed.code, failed.stderr).toBe(7);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ id: failedId, status: 'failed' });
+    expect(failed.stderr).toContain(`run ${failedId} failed`);
+
+    const cancelling = svc(['runs', 'start', 'deploy', '--name', 'wait-cancel', '--wait']);
+    const cancelledId = await runNamed('wait-cancel');
+    const cancel = await svc(['runs', 'cancel', cancelledId]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    const cancelled = await cancelling;
+    expect(cancelled.code, cancelled.stderr).toBe(8);
+    expect(cancelled.stdout).toBe(`${cancelledId}\n`);
+  });
+
+  it('reconnects after a dropped stream from its last event, showing none twice', async () => {
+    standIn.dropAfter(2);
+    const before = standIn.connections.length;
+    const cli = svc(['runs', 'start', 'deploy', '--name', 'wait-drop', '--wait']);
+    const id = await runNamed('wait-drop');
+    await progress(id, 'succeeded');
+    const result = await cli;
+    expect(result.code, result.stderr).toBe(0);
+    const seqs = result.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('#'))
+      .map((l) => Number(/^#(\d+)/.exec(l)![1]));
+    expect(seqs).toEqual([1, 2, 3, 4, 5]);
+    expect(result.stderr).toMatch(/stream lost .*; reconnecting after event 2/);
+    // The second connection resumed after the last event the first delivered (the stand-in sent it again).
+    expect(standIn.connections.slice(before)).toEqual([undefined, '2']);
+  });
+});
+
+describe('svc runs watch without a terminal', () => {
+  it('prints one line per event on stdout and exits as the run ended', async () => {
+    const id = await queuedRun('watch-lines');
+    const cli = svc(['runs', 'watch', id]);
+    await progress(id, 'failed');
+    const result = await cli;
+    expect(result.code, result.stderr).toBe(7);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^#1 .* run queued -> running$/);
+    expect(lines[4]).toMatch(/^#5 .* run running -> failed$/);
+  });
+
+  it('--json prints each event as the daemon sends it, one per line; a finished run is replayed whole', async () => {
+    const id = await queuedRun('watch-json');
+    await progress(id, 'succeeded');
+    const result = await svc(['runs', 'watch', id, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const events = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(events[2]).toMatchObject({ type: 'log', step_id: 'push', attempt: 1, data: { level: 'info', message: 'pushed config' } });
+    expect(Object.keys(events[0]!).sort()).toEqual(['attempt', 'data', 'seq', 'step_id', 'ts', 'type']);
+  });
+
+  it('an unknown run is exit 3', async () => {
+    const result = await svc(['runs', 'watch', UNKNOWN_ID]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('code: resource_not_found');
+  });
+});
