@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendDaemonEvent } from '../src/daemon/domains/runs/run-event-log.js';
-import { runSvc, type SvcRun } from './helpers/cli.js';
+import { runSvc, SVC_BIN, type SvcRun } from './helpers/cli.js';
+import { REPO_ROOT } from './helpers/spawn.js';
 import { startStreamStandIn, type StandIn } from './helpers/stream-stand-in.js';
 import { BARE, seedFlow, startWorld, UNKNOWN_ID, type World } from './helpers/webhooks-fixtures.js';
 
@@ -68,7 +70,7 @@ async function queuedRun(name: string): Promise<string> {
 }
 
 /** What a worker does to a run, in SQL: claims it, runs one step that logs, and ends it `final`. */
-async function progress(runId: string, final: 'succeeded' | 'failed' | 'cancelled'): Promise<void> {
+async function progress(runId: string, final: 'running' | 'succeeded' | 'failed' | 'cancelled'): Promise<void> {
   const db = w.knex();
   await db.transaction(async (trx) => {
     await trx('runs').where({ id: runId }).update({ status: 'running', started_at: trx.fn.now(), attempt: 1 });
@@ -79,6 +81,7 @@ async function progress(runId: string, final: 'succeeded' | 'failed' | 'cancelle
     await appendDaemonEvent(trx, runId, { type: 'step.status', stepId: 'push', data: { ...step, from: null, to: 'running' } });
     await appendDaemonEvent(trx, runId, { type: 'log', stepId: 'push', data: { level: 'info', message: 'pushed config' } });
   });
+  if (final === 'running') return;
   await db.transaction(async (trx) => {
     await appendDaemonEvent(trx, runId, {
       type: 'step.status',
@@ -101,7 +104,7 @@ describe('svc runs start --wait', () => {
     const lines = result.stderr.split('\n').filter((l) => l.startsWith('#'));
     expect(lines).toHaveLength(5);
     expect(lines[0]).toMatch(/^#1 \d{2}:\d{2}:\d{2} run queued -> running$/);
-    expect(lines[1]).toMatch(/^#2 .* step push \(general\.noop\) null -> running$|^#2 .* step push \(general\.noop\) - -> running$/);
+    expect(lines[1]).toMatch(/^#2 .* step push \(general\.noop\) - -> running$/);
     expect(lines[2]).toMatch(/^#3 .* push: \[info\] pushed config$/);
     expect(lines[4]).toMatch(/^#5 .* run running -> succeeded$/);
     expect(result.stderr).toContain(`Run ${id} succeeded.`);
@@ -141,6 +144,30 @@ describe('svc runs start --wait', () => {
     expect(result.stderr).toMatch(/stream lost .*; reconnecting after event 2/);
     // The second connection resumed after the last event the first delivered (the stand-in sent it again).
     expect(standIn.connections.slice(before)).toEqual([undefined, '2']);
+  });
+
+  it('Ctrl-C stops following (exit 130) and leaves the run as it was, saying how to find it again', async () => {
+    const child = spawn(
+      process.execPath,
+      [SVC_BIN, '--server', standIn.url, '--org', 'acme', 'runs', 'start', 'deploy', '--name', 'wait-int', '--wait'],
+      {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: configHome, XDG_CONFIG_HOME: configHome, SVC_TOKEN: w.as.dave!.replace(/^Bearer /, '') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const id = await runNamed('wait-int');
+    await progress(id, 'running');
+    for (let i = 0; i < 400 && !stderr.includes('#1 '); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    // Following: the first event is shown; now interrupt.
+    expect(stderr).toContain('#1 ');
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain(`Stopped following run ${id}; the run goes on`);
+    expect(await w.knex()('runs').where({ id }).first()).toMatchObject({ status: 'running', cancelled_at: null });
   });
 });
 

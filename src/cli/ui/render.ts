@@ -37,7 +37,11 @@ export async function renderRunWatch(props: RunWatchProps): Promise<{ ending: st
   const app = render(createElement(RunWatch, { store, keys: props.keys, onQuit }), { exitOnCtrlC: false });
   try {
     const ending = await props.follow((update) => store.push(update), stop.signal);
-    if (ending !== undefined) store.push({ kind: 'end', status: ending });
+    if (ending !== undefined) {
+      store.push({ kind: 'end', status: ending });
+      // React commits the update on its own turn; unmounting first would leave the last frame without the end.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     return { ending, stopped };
   } finally {
     app.unmount();
