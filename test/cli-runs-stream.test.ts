@@ -92,12 +92,16 @@ describe('the run event stream client', () => {
     expect(asked).toEqual([null, '1']);
   });
 
-  it('throws a refusal at once, and an answer that is not an event stream, without reconnecting', async () => {
+  it('throws a refusal at once, a 501 (no stream route) and an answer that is not an event stream, without reconnecting', async () => {
     const refused = scripted([problem(404, 'resource_not_found')]);
     const error = await collect(refused.client).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ kind: 'not_found', code: 'resource_not_found', status: 404 });
     expect(refused.asked).toHaveLength(1);
+
+    const unbuilt = scripted([problem(501, 'not_implemented')]);
+    expect(await collect(unbuilt.client).catch((err: unknown) => err)).toMatchObject({ kind: 'server_error', status: 501 });
+    expect(unbuilt.asked).toHaveLength(1);
 
     const html = scripted([() => new Response('<html></html>', { status: 200, headers: { 'content-type': 'text/html' } })]);
     expect(await collect(html.client).catch((err: unknown) => err)).toMatchObject({ kind: 'server_error' });

@@ -53,13 +53,18 @@ function statusOf(message: EventSourceMessage): string {
   }
 }
 
-/** Whether a failed connection is worth another: no answer, a 5xx, a dropped or silent stream. Refusals (4xx) are final. */
+/**
+ * Whether a failed connection is worth another: no answer, a 5xx, a dropped or silent stream. Refusals
+ * (4xx) are final, and so is 501: a daemon without the stream route will not grow one while we wait.
+ */
 function retriable(err: unknown): boolean {
   if (err instanceof IdleStream) return true;
-  if (err instanceof CliError)
-    return err.kind === 'error' ? err.status === undefined : err.kind === 'server_error' && err.status !== undefined;
-  // A body cut off mid-read (reset, the daemon stopping) surfaces as undici's TypeError.
-  return err instanceof Error;
+  if (err instanceof CliError) {
+    if (err.kind === 'error') return err.status === undefined;
+    return err.kind === 'server_error' && err.status !== undefined && err.status !== 501;
+  }
+  // A body cut off mid-read (a reset, the daemon stopping) surfaces as undici's TypeError (`terminated`).
+  return err instanceof TypeError;
 }
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
