@@ -74,3 +74,9 @@ export const CHANNELS: readonly Channel[] = [
 export async function notify(trx: Knex | Knex.Transaction, channel: Channel, payload: string): Promise<void> {
   await trx.raw('SELECT pg_notify(?, ?)', [channel, payload]);
 }
+
+/** Notifies `channel` once per payload, in one statement (when `trx` commits; at once outside a transaction). */
+export async function notifyEach(trx: Knex | Knex.Transaction, channel: Channel, payloads: readonly string[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await trx.raw('SELECT pg_notify(?, payload) FROM jsonb_array_elements_text(?::jsonb) AS payload', [channel, JSON.stringify(payloads)]);
+}
