@@ -51,6 +51,7 @@ export interface WorkerWorld {
   readonly orgId: string;
   readonly flowId: string;
   readonly operator: string;
+  /** A platform viewer (realm role). */
   readonly viewer: string;
   close(): Promise<void>;
 }
@@ -72,7 +73,8 @@ export async function startWorkerWorld(env: Record<string, string> = {}): Promis
   await seedUser(knex, { sub: 'sub-vic', username: 'vic' }, [{ orgSlug: 'acme', role: 'viewer' }]);
   const flowId = await seedFlow(knex, orgId, { name: 'two-steps', versions: [TWO_STEPS] });
   const operator = `Bearer ${await idp.mintAccessToken({ sub: 'sub-opal', username: 'opal', realmRoles: [] })}`;
-  const viewer = `Bearer ${await idp.mintAccessToken({ sub: 'sub-vic', username: 'vic', realmRoles: [] })}`;
+  // `GET /workers` is platform-scoped: decided on realm roles.
+  const viewer = `Bearer ${await idp.mintAccessToken({ sub: 'sub-vic', username: 'vic', realmRoles: ['viewer'] })}`;
   return {
     daemon,
     idp,

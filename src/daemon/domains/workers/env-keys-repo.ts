@@ -37,7 +37,7 @@ export class EnvKeysRepo {
 
   /** Removes the worker's key; false when it had none. */
   async remove(workerId: string): Promise<boolean> {
-    const removed = await this.knex('worker_env_keys').where({ worker_id: workerId }).delete();
-    return removed > 0;
+    const removed = await this.knex('worker_env_keys').where({ worker_id: workerId }).delete().returning('worker_id');
+    return removed.length > 0;
   }
 }
