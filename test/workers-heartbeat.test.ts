@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RUN_EVENTS_CHANNEL } from '../src/daemon/db/channels.js';
 import {
   beat,
   control,
@@ -86,6 +87,24 @@ describe('the claim', () => {
     expect(Number(row.event_seq)).toBe(1);
   });
 
+  it("tells the live streams of the claim's run.status event", async () => {
+    const heard: string[] = [];
+    const listening = await new Promise<{ stop(): Promise<void> }>((resolve) => {
+      const listener = world.daemon.services.db.listen(RUN_EVENTS_CHANNEL, (signal, payload) => {
+        if (signal === 'connected') resolve(listener);
+        else if (payload) heard.push(payload);
+      });
+    });
+    try {
+      const id = await startRun(world);
+      await beat(world, { worker_id: 'w-notify', free_slots: 1 });
+      for (let i = 0; i < 50 && !heard.includes(`${id}:1`); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(heard).toContain(`${id}:1`);
+    } finally {
+      await listening.stop();
+    }
+  });
+
   it('claims oldest first, no more than the free slots', async () => {
     const first = await startRun(world);
     const second = await startRun(world);
@@ -158,8 +177,7 @@ describe('the long-poll', () => {
     const claimed = await beat(world, { worker_id: 'w-ctl', free_slots: 2 });
     const running = claimed.assignments.map((a) => ({ run_id: a.run_id, attempt: a.attempt }));
     expect(running.map((r) => r.run_id).sort()).toEqual([cancelled, paused].sort());
-    // A first heartbeat naming them takes in what is news since the claim; the next one waits.
-    await beat(world, { worker_id: 'w-ctl', running });
+    // Nothing changed since they were handed out: the heartbeat waits.
     const waitingForCancel = beat(world, { worker_id: 'w-ctl', running, wait_s: 20 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await control(world, cancelled!, 'cancel');
@@ -168,7 +186,6 @@ describe('the long-poll', () => {
     expect((await runRow(cancelled!)).lease_expires_at).not.toBeNull();
 
     const others = running.filter((r) => r.run_id === paused);
-    await beat(world, { worker_id: 'w-ctl', running: others });
     const waitingForPause = beat(world, { worker_id: 'w-ctl', running: others, wait_s: 20 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await control(world, paused!, 'pause');

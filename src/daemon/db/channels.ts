@@ -75,8 +75,10 @@ export async function notify(trx: Knex | Knex.Transaction, channel: Channel, pay
   await trx.raw('SELECT pg_notify(?, ?)', [channel, payload]);
 }
 
-/** Notifies `channel` once per payload, in one statement (when `trx` commits; at once outside a transaction). */
-export async function notifyEach(trx: Knex | Knex.Transaction, channel: Channel, payloads: readonly string[]): Promise<void> {
-  if (payloads.length === 0) return;
-  await trx.raw('SELECT pg_notify(?, payload) FROM jsonb_array_elements_text(?::jsonb) AS payload', [channel, JSON.stringify(payloads)]);
+/**
+ * The SQL expression that notifies `channel` with `payloadSql` (an expression over a statement's rows),
+ * for a statement that notifies once per row it writes, on its commit, without a round trip of its own.
+ */
+export function notifyExpression(channel: Channel, payloadSql: string): string {
+  return `pg_notify('${channel}', ${payloadSql})`;
 }

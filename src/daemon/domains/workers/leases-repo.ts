@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { notifyEach, RUN_EVENTS_CHANNEL } from '../../db/channels.js';
+import { notifyExpression, RUN_EVENTS_CHANNEL } from '../../db/channels.js';
 import { appendDaemonEvent, type DaemonEvent } from '../runs/run-event-log.js';
 import type { RunStatus } from '../runs/run-view.js';
 
@@ -15,7 +15,7 @@ export interface NamedRun {
 export interface HeldRun {
   readonly id: string;
   readonly status: RunStatus;
-  /** Changed (cancelled, paused, resumed, renamed: `updated_at`) since the given time: news to the worker. */
+  /** Changed (cancelled, paused, resumed, renamed: `updated_at`) since the given time and the claim: news to the worker. */
   readonly changed: boolean;
 }
 
@@ -58,7 +58,8 @@ const LEASE_END = `now() + make_interval(secs => ?::integer)`;
  * A claim moves oldest queued runs to `running` in one statement, `FOR UPDATE SKIP LOCKED` so concurrent
  * heartbeats (of any instance) never take the same run, bumps each run's `event_seq` and writes its
  * `run.status` event with that number (the row lock keeps the sequence gap-free, as appendDaemonEvent
- * does one run at a time), and reads the committed definition the run was admitted with. `updated_at`
+ * does one run at a time), tells the live streams (`<run_id>:<seq>`, on commit), and reads the committed
+ * definition the run was admitted with. `updated_at`
  * stays: it stamps a user's change (with `updated_by`), which is what a heartbeat reports as news.
  */
 const CLAIM = `WITH picked AS MATERIALIZED (
@@ -77,7 +78,7 @@ const CLAIM = `WITH picked AS MATERIALIZED (
     FROM claimed
   )
   SELECT c.id, c.org_id, c.workflow_id, c.flow_id, c.flow_version, c.name, c.params_json, c.targets_json, c.run_vars_json,
-    c.attempt, c.event_seq, c.lease_expires_at, v.definition_json
+    c.attempt, c.lease_expires_at, v.definition_json, ${notifyExpression(RUN_EVENTS_CHANNEL, `c.id::text || ':' || c.event_seq`)} AS notified
   FROM claimed c LEFT JOIN flow_versions v ON v.flow_id = c.flow_id AND v.version = c.flow_version
   ORDER BY c.created_at, c.id`;
 
@@ -101,7 +102,8 @@ export class LeasesRepo {
 
   /**
    * Renews the lease of each named run the worker holds (`worker_id`, `attempt`, a lease at all) and
-   * answers those with their status and whether they changed since `since` (null: everything is news).
+   * answers those with their status and whether they changed since `since` (null: ever) and since the
+   * worker claimed them (it was handed them as they were then).
    * A named run it does not hold is left alone. Ids must be UUIDs.
    */
   async renew(workerId: string, named: readonly NamedRun[], leaseSeconds: number, since: Date | null): Promise<HeldRun[]> {
@@ -110,24 +112,15 @@ export class LeasesRepo {
       `WITH named AS (${NAMED})
        UPDATE runs r SET lease_expires_at = ${LEASE_END}
        FROM named WHERE r.id = named.run_id AND r.attempt = named.attempt AND r.worker_id = ? AND r.lease_expires_at IS NOT NULL
-       RETURNING r.id, r.status, (?::timestamptz IS NULL OR r.updated_at > ?::timestamptz) AS changed`,
-      [namedJson(named), leaseSeconds, workerId, since, since],
+       RETURNING r.id, r.status, r.updated_at > greatest(coalesce(?::timestamptz, '-infinity'), r.claimed_at) AS changed`,
+      [namedJson(named), leaseSeconds, workerId, since],
     );
     return result.rows;
   }
 
-  /**
-   * Claims up to `limit` queued runs for the worker (see CLAIM) and tells the live streams of their
-   * `run.status` events. The statement commits on its own: one round trip, no BEGIN/COMMIT around it.
-   */
+  /** Claims up to `limit` queued runs for the worker (see CLAIM): one statement, committing on its own. */
   async claim(workerId: string, limit: number, leaseSeconds: number): Promise<ClaimedRow[]> {
-    const result = await this.knex.raw<{ rows: (ClaimedRow & { event_seq: string })[] }>(CLAIM, [limit, workerId, leaseSeconds]);
-    // After the commit rather than in it: the events are there when a stream reads them either way.
-    await notifyEach(
-      this.knex,
-      RUN_EVENTS_CHANNEL,
-      result.rows.map((row) => `${row.id}:${row.event_seq}`),
-    );
+    const result = await this.knex.raw<{ rows: ClaimedRow[] }>(CLAIM, [limit, workerId, leaseSeconds]);
     return result.rows;
   }
 
