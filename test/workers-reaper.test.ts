@@ -1,5 +1,11 @@
 import knexFactory from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AuditRepo } from '../src/daemon/audit/audit-repo.js';
+import { AuditWriter } from '../src/daemon/audit/audit-writer.js';
+import { LeaseEnds } from '../src/daemon/domains/workers/lease-ends.js';
+import { LeasesRepo } from '../src/daemon/domains/workers/leases-repo.js';
+import { Reaper } from '../src/daemon/domains/workers/reaper.js';
+import { createLogger } from '../src/daemon/logging/logger.js';
 import { BACKEND } from './helpers/backend.js';
 import { beat, control, emptyQueue, reaperOf, startRun, startWorkerWorld, type WorkerWorld } from './helpers/workers-fixtures.js';
 
@@ -133,6 +139,31 @@ describe('the reaper', () => {
       expect(status).toBe('queued');
     } finally {
       await timed.close();
+    }
+  });
+});
+
+describe("the reaper's timer with the database down", () => {
+  it('logs each failed pass and tries again, never throwing', async () => {
+    // Nothing listens on port 1: every pass fails to connect.
+    const quiet = { warn() {}, error() {}, debug() {}, deprecate() {} };
+    const nowhere = knexFactory({
+      client: 'pg',
+      connection: 'postgres://postgres@127.0.0.1:1/none',
+      acquireConnectionTimeout: 300,
+      log: quiet,
+    });
+    const lines: { level: number; msg: string }[] = [];
+    const log = createLogger('warn', { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) });
+    const leases = new LeasesRepo(nowhere);
+    const reaper = new Reaper(leases, new LeaseEnds(leases, new AuditWriter(new AuditRepo(nowhere))), log, 1);
+    reaper.start();
+    try {
+      for (let i = 0; i < 100 && lines.length < 2; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(lines.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await reaper.stop();
+      await nowhere.destroy();
     }
   });
 });
