@@ -5,6 +5,7 @@ import {
   control,
   emptyQueue,
   heartbeat,
+  INTERNAL_TOKEN,
   reaperOf,
   startRun,
   startWorkerWorld,
@@ -170,6 +171,24 @@ describe('the long-poll', () => {
     const answer = await waiting;
     expect(answer.assignments.map((a) => a.run_id)).toEqual([id]);
     expect((await runRow(id)).worker_id).toBe('w-poll');
+  });
+
+  it('claims nothing for a caller that hung up while waiting', async () => {
+    const hangUp = new AbortController();
+    const waiting = fetch(`${world.daemon.url}/internal/workers/heartbeat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN },
+      body: JSON.stringify({ worker_id: 'w-gone', free_slots: 1, wait_s: 20 }),
+      signal: hangUp.signal,
+    }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    hangUp.abort();
+    await waiting;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const id = await startRun(world);
+    // Had the abandoned wait gone on, the queued run's notification would have woken it to claim the run.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await runRow(id)).toMatchObject({ status: 'queued', worker_id: null });
   });
 
   it('tells the waiting worker of a cancel and a pause of its runs', async () => {

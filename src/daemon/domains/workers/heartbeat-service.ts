@@ -84,19 +84,20 @@ export class HeartbeatService {
     const left = deadline - Date.now();
     if (left <= 0) return 'deadline';
     const slice = Math.min(left, heartbeatSeconds(this.leaseSeconds) * 1000);
+    if (signal?.aborted) return 'gone';
     const timer = new AbortController();
-    const gone = signal
-      ? new Promise<'gone'>((resolve) => signal.addEventListener('abort', () => resolve('gone'), { once: true }))
-      : undefined;
+    let onAbort = () => {};
+    const gone = new Promise<'gone'>((resolve) => (onAbort = () => resolve('gone')));
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       return await Promise.race([
         waiter.woken.then(() => 'woken' as const),
         sleep(slice, slice === left ? ('deadline' as const) : ('renew' as const), { signal: timer.signal }),
-        ...(gone ? [gone] : []),
-        ...(signal?.aborted ? [Promise.resolve('gone' as const)] : []),
+        gone,
       ]);
     } finally {
       timer.abort();
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
