@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
+import { claimBenchmark } from './claim.js';
 import { cliStartupBenchmark } from './cli-startup.js';
 import { decisionBenchmark } from './decision.js';
 import { loginSyncBenchmark } from './login-sync.js';
@@ -202,7 +203,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, cli, run-admission, webhook-trigger, read-paths); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -222,6 +223,7 @@ try {
   if (wanted('run-admission')) await runAdmissionBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
   if (wanted('webhook-trigger')) await webhookTriggerBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
   if (wanted('read-paths')) await readPathBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
+  if (wanted('claim')) await claimBenchmark(line, { postgresUrl: POSTGRES_URL, runs: Number(process.env.BENCH_CLAIM_RUNS ?? 200) });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

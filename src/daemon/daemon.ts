@@ -26,6 +26,7 @@ import { openSecretsModule, type SecretsModule } from './domains/secrets/module.
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { webhooksModule } from './domains/webhooks/module.js';
+import { workersModule, type WorkersModule } from './domains/workers/module.js';
 import { createApp } from './http/app.js';
 import { frontDoor, type FrontDoorCheck } from './http/front-door.js';
 import { GracefulClose } from './http/graceful-close.js';
@@ -73,15 +74,18 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   let draining = false;
   const isDraining = () => draining;
   let server: Listening;
+  let workers: WorkersModule | undefined;
   try {
     await migrate(schema, services);
     const secrets = await openSecrets(schema, services);
-    const { domains, frontDoorChecks } = makeDomains(services, schema, secrets, isDraining, options);
-    server = await listen(config, makeApp(services, domains, isDraining), frontDoorChecks);
+    const made = makeDomains(services, schema, secrets, isDraining, options);
+    workers = made.workers;
+    workers.start();
+    server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
     // leaves nothing running behind it; a database handed in stays its caller's to close.
-    await stopRunning(services, schema, { closeDatabase: !options.database });
+    await stopRunning(services, schema, { closeDatabase: !options.database, workers });
     throw error;
   }
   log.info({ url: server.url, database: db.kind, startup_ms: Math.round(performance.now() - started) }, `svcd listening on ${server.url}`);
@@ -91,8 +95,10 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     services,
     stop: async () => {
       draining = true;
+      // Waiting heartbeats answer now rather than hold the close for their whole wait.
+      workers?.drain();
       await server.connections.close(config.shutdownGraceSeconds * 1000, log);
-      await stopRunning(services, schema, { closeDatabase: true });
+      await stopRunning(services, schema, { closeDatabase: true, workers });
       log.info('svcd stopped');
     },
   };
@@ -141,13 +147,14 @@ function makeDomains(
   secrets: SecretsModule,
   isDraining: IsDraining,
   options: DaemonOptions,
-): { domains: DomainRoutes[]; frontDoorChecks: FrontDoorCheck[] } {
+): { domains: DomainRoutes[]; frontDoorChecks: FrontDoorCheck[]; workers: WorkersModule } {
   const { config, db } = services;
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
+  const workers = workersModule(services);
   const domains: DomainRoutes[] = [
     systemRoutes({ db, isDraining, isSchemaReady: () => schema.ready }),
     authRoutes(services),
@@ -161,10 +168,11 @@ function makeDomains(
     ...flows.routes,
     ...runs.routes,
     ...webhooks.routes,
+    ...workers.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
-  return { domains, frontDoorChecks: [shedding] };
+  return { domains, frontDoorChecks: [shedding], workers };
 }
 
 /** Organizations, their members and their IdP mappings. */
@@ -233,11 +241,16 @@ async function listen(config: Config, app: RequestListener, checks: readonly Fro
 }
 
 /**
- * What start-up set going, stopped: the migration retry, the syncs, and the database when this daemon
- * owns it. Safe at any point of start-up.
+ * What start-up set going, stopped: the migration retry, the syncs, the workers' reaper and waker, and the
+ * database when this daemon owns it. Safe at any point of start-up.
  */
-async function stopRunning(services: Services, schema: SchemaKeeper, { closeDatabase }: { closeDatabase: boolean }): Promise<void> {
+async function stopRunning(
+  services: Services,
+  schema: SchemaKeeper,
+  { closeDatabase, workers }: { closeDatabase: boolean; workers?: WorkersModule | undefined },
+): Promise<void> {
   schema.stop();
+  await workers?.stop();
   await stopSyncs(services);
   if (closeDatabase) await services.db.close();
 }

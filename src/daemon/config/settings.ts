@@ -117,6 +117,19 @@ export const SETTINGS = {
     doc: 'Most device targets one run may name (all roles together); a larger request answers 422 before any lookup.',
     parse: integerBetween(1, 1_000_000),
   }),
+  // The claim's lease (docs/workers.md): a worker renews it with each heartbeat, sent every third of it.
+  runLeaseSeconds: setting({
+    env: 'SERVICE_RUN_LEASE_SECONDS',
+    default: '30',
+    doc: "How long a worker's claim on a run lasts without a heartbeat renewing it; workers heartbeat every third of it. An expired lease is reaped: the run is requeued if no step started, else failed with `worker_lost`.",
+    parse: integerBetween(2, 3600),
+  }),
+  runReaperIntervalSeconds: setting({
+    env: 'SERVICE_RUN_REAPER_INTERVAL_SECONDS',
+    default: '5',
+    doc: 'How often each instance looks for expired run leases to reap (one instance at a time, behind an advisory lock).',
+    parse: integerBetween(1, 3600),
+  }),
   webhookGlobalIngressPerMinute: setting({
     env: 'SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE',
     default: '6000',
