@@ -30,7 +30,7 @@ const quietDaemon = { SERVICE_LOG_LEVEL: 'warn' };
 const OVERRIDES_WANTED = 1000;
 const DECISIONS = 2_000_000;
 // A catalogue route still without a handler (501 after the whole chain); docs/status.md lists them.
-const UNBUILT = '/runs/r1/events';
+const UNBUILT = '/runs/r1/monitors';
 
 function line(name: string, value: string): void {
   process.stdout.write(`${name.padEnd(58)} ${value}\n`);
@@ -72,7 +72,7 @@ async function throughput(dataDir: string): Promise<void> {
 }
 
 /**
- * JWT-authenticated requests to a route whose handler does no I/O (GET /runs/{run_id}/events, viewer, 501):
+ * JWT-authenticated requests to a route whose handler does no I/O (GET /runs/{run_id}/monitors, viewer, 501):
  * one token reused (verified-token cache warm), and a daemon with the cache off (RS256 verified each time).
  */
 async function jwtThroughput(dataDir: string): Promise<void> {

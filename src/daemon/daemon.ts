@@ -21,6 +21,8 @@ import { MembershipsRepo } from './domains/orgs/memberships-repo.js';
 import { OrgsService } from './domains/orgs/orgs-service.js';
 import { orgRoutes } from './domains/orgs/routes.js';
 import { permissionRoutes } from './domains/permissions/routes.js';
+import { runEventsModule } from './domains/run-events/module.js';
+import type { RunEventsHub } from './domains/run-events/run-events-hub.js';
 import { runsModule } from './domains/runs/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
@@ -49,6 +51,8 @@ export interface DaemonOptions {
 export interface RunningDaemon {
   readonly url: string;
   readonly services: Services;
+  /** The live run event streams this daemon serves (how many are open, for tests and operators). */
+  readonly streams: Pick<RunEventsHub, 'subscriberCount'>;
   /**
    * Graceful stop: refuse new connections, answer every request that arrived on an open one (`Connection:
    * close`) within the grace period, close the database.
@@ -73,26 +77,33 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   let draining = false;
   const isDraining = () => draining;
   let server: Listening;
+  let streams: RunEventsHub | undefined;
   try {
     await migrate(schema, services);
     const secrets = await openSecrets(schema, services);
-    const { domains, frontDoorChecks } = makeDomains(services, schema, secrets, isDraining, options);
-    server = await listen(config, makeApp(services, domains, isDraining), frontDoorChecks);
+    const made = makeDomains(services, schema, secrets, isDraining, options);
+    streams = made.streams;
+    streams.start();
+    server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
     // leaves nothing running behind it; a database handed in stays its caller's to close.
-    await stopRunning(services, schema, { closeDatabase: !options.database });
+    await stopRunning(services, schema, { closeDatabase: !options.database, streams });
     throw error;
   }
   log.info({ url: server.url, database: db.kind, startup_ms: Math.round(performance.now() - started) }, `svcd listening on ${server.url}`);
 
+  const hub = streams!;
   return {
     url: server.url,
     services,
+    streams: hub,
     stop: async () => {
       draining = true;
+      // Live streams never finish by themselves: ended first, so the close waits only for real requests.
+      hub.endAll();
       await server.connections.close(config.shutdownGraceSeconds * 1000, log);
-      await stopRunning(services, schema, { closeDatabase: true });
+      await stopRunning(services, schema, { closeDatabase: true, streams: hub });
       log.info('svcd stopped');
     },
   };
@@ -141,11 +152,12 @@ function makeDomains(
   secrets: SecretsModule,
   isDraining: IsDraining,
   options: DaemonOptions,
-): { domains: DomainRoutes[]; frontDoorChecks: FrontDoorCheck[] } {
+): { domains: DomainRoutes[]; frontDoorChecks: FrontDoorCheck[]; streams: RunEventsHub } {
   const { config, db } = services;
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
+  const runEvents = runEventsModule(services);
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const domains: DomainRoutes[] = [
@@ -160,11 +172,12 @@ function makeDomains(
     stepHandlerRoutes(),
     ...flows.routes,
     ...runs.routes,
+    ...runEvents.routes,
     ...webhooks.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
-  return { domains, frontDoorChecks: [shedding] };
+  return { domains, frontDoorChecks: [shedding], streams: runEvents.hub };
 }
 
 /** Organizations, their members and their IdP mappings. */
@@ -233,11 +246,16 @@ async function listen(config: Config, app: RequestListener, checks: readonly Fro
 }
 
 /**
- * What start-up set going, stopped: the migration retry, the syncs, and the database when this daemon
- * owns it. Safe at any point of start-up.
+ * What start-up set going, stopped: the migration retry, the live streams' hub, the syncs, and the
+ * database when this daemon owns it. Safe at any point of start-up.
  */
-async function stopRunning(services: Services, schema: SchemaKeeper, { closeDatabase }: { closeDatabase: boolean }): Promise<void> {
+async function stopRunning(
+  services: Services,
+  schema: SchemaKeeper,
+  { closeDatabase, streams }: { closeDatabase: boolean; streams: RunEventsHub | undefined },
+): Promise<void> {
   schema.stop();
+  await streams?.stop();
   await stopSyncs(services);
   if (closeDatabase) await services.db.close();
 }
