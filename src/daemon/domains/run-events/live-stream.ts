@@ -26,10 +26,16 @@ export class LiveStream {
     private readonly maxBufferedBytes = MAX_BUFFERED_BYTES,
   ) {
     this.position = position;
-    this.closed = new Promise((resolve) => response.once('close', resolve));
+    // A client gone before the stream starts has already closed its response: nothing to wait for.
+    const gone = response.destroyed || !response.socket || response.socket.destroyed;
+    this.closed = gone ? Promise.resolve() : new Promise((resolve) => response.once('close', resolve));
     response.once('close', () => {
       this.#open = false;
     });
+    if (gone) {
+      this.#open = false;
+      return;
+    }
     response.socket?.setNoDelay(true);
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
     response.write(RETRY_FRAME);

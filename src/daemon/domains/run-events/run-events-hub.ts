@@ -61,7 +61,7 @@ export class RunEventsHub {
 
   /** Starts serving a stream: its replay from its position, then live. */
   add(stream: LiveStream): void {
-    if (this.#closed) return stream.close();
+    if (this.#closed || !stream.open) return stream.close();
     let run = this.#runs.get(stream.runId);
     if (!run) this.#runs.set(stream.runId, (run = { streams: new Set(), reading: false, again: false }));
     run.streams.add(stream);
