@@ -85,4 +85,25 @@ describe.skipIf(BACKEND !== 'postgres')('live streams across daemons', () => {
       expect(client.events.map((e) => e.seq)).toEqual(recorded);
     }
   });
+
+  it('re-reads every subscribed run when its listener reconnects: an event whose notification was lost arrives', async () => {
+    const knex = a.services.db.knex;
+    const runId = await admitRun(a.url, world.as.opal, 'acme', world.flows.acme);
+    const client = await watchOnB(runId);
+    await client.until(() => b.streams.subscriberCount(runId) === 1);
+    // An event with no NOTIFY (its notification lost), then B's run-events listener cut: only the re-read
+    // on reconnect can bring it (the poll is a minute apart).
+    await knex.transaction(async (trx) => {
+      const [row] = (await trx('runs').where({ id: runId }).increment('event_seq', 1).returning('event_seq')) as { event_seq: string }[];
+      await trx('run_events').insert({ run_id: runId, seq: Number(row!.event_seq), type: 'log', data: JSON.stringify({ lost: true }) });
+    });
+    const killed = await knex.raw(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE application_name = 'svcd-listener' AND datname = current_database() AND query ILIKE '%svc_run_events%'`,
+    );
+    expect(killed.rows.length).toBe(2);
+    await client.until(() => client.events.length === 1, 15_000);
+    expect(client.events[0]).toMatchObject({ type: 'log', data: { lost: true } });
+    client.close();
+  });
 });
