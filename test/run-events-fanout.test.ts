@@ -73,11 +73,18 @@ describe.skipIf(BACKEND !== 'postgres')('live streams across daemons', () => {
     expect([...first.events, ...second.events].map((e) => e.seq)).toEqual(await recordedSeqs(a.services.db.knex, runId));
   });
 
-  it('many clients of one run on B share its reads and all see the same events', async () => {
+  it('many clients of one run on B share one read per notification and all see the same events', async () => {
     const runId = await admitRun(a.url, world.as.opal, 'acme', world.flows.acme);
     const clients = await Promise.all(Array.from({ length: 5 }, () => watchOnB(runId)));
     await clients[0]!.until(() => b.streams.subscriberCount(runId) === 5);
-    await appendLogs(a.services.db.knex, runId, 4);
+    await appendLogs(a.services.db.knex, runId, 1);
+    await Promise.all(clients.map((client) => client.until(() => client.events.length === 1)));
+    // One event, five streams: one read (the joins' own reads are done: each got the event once).
+    const before = b.streams.reads;
+    await appendLogs(a.services.db.knex, runId, 1);
+    await Promise.all(clients.map((client) => client.until(() => client.events.length === 2)));
+    expect(b.streams.reads - before).toBe(1);
+    await appendLogs(a.services.db.knex, runId, 2);
     await finishRun(a.services.db.knex, runId, 'failed');
     const recorded = await recordedSeqs(a.services.db.knex, runId);
     for (const client of clients) {

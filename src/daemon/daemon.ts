@@ -51,8 +51,8 @@ export interface DaemonOptions {
 export interface RunningDaemon {
   readonly url: string;
   readonly services: Services;
-  /** The live run event streams this daemon serves (how many are open, for tests and operators). */
-  readonly streams: Pick<RunEventsHub, 'subscriberCount'>;
+  /** The live run event streams this daemon serves (how many are open, how many reads they cost). */
+  readonly streams: Pick<RunEventsHub, 'subscriberCount' | 'reads'>;
   /**
    * Graceful stop: refuse new connections, answer every request that arrived on an open one (`Connection:
    * close`) within the grace period, close the database.

@@ -40,6 +40,7 @@ export class RunEventsHub {
   #poll: NodeJS.Timeout | undefined;
   #keepalive: NodeJS.Timeout | undefined;
   #closed = false;
+  #reads = 0;
 
   constructor(private readonly options: HubOptions) {}
 
@@ -75,6 +76,11 @@ export class RunEventsHub {
     let count = 0;
     for (const run of this.#runs.values()) count += run.streams.size;
     return count;
+  }
+
+  /** Reads of the database made for the streams so far: one per run per notification, poll or page, however many streams. */
+  get reads(): number {
+    return this.#reads;
   }
 
   /**
@@ -135,6 +141,7 @@ export class RunEventsHub {
         if (run.streams.size === 0 || this.#closed) break;
         let from = Infinity;
         for (const stream of run.streams) from = Math.min(from, stream.position);
+        this.#reads += 1;
         const read = await this.options.repo.read(runId, from, READ_PAGE);
         this.#deliver(run, read);
         if (read?.events.length === READ_PAGE) run.again = true;
