@@ -13,6 +13,7 @@ import {
   type EventsWorld,
 } from './helpers/run-events-fixtures.js';
 import { UNKNOWN_ID } from './helpers/runs-fixtures.js';
+import { seedUser } from './helpers/seed.js';
 import { SseClient } from './helpers/sse-client.js';
 
 let idp: DevIdp;
@@ -175,16 +176,51 @@ describe('who may open it', () => {
   });
 
   it('a ticket obtained with a personal access token acts only in the token’s organization', async () => {
-    const theirs = await admitRun(daemon.url, world.as.gus, 'globex', world.flows.globex);
-    const token = await daemon.services.pats.create({ name: 'acme-only', username: 'gus', org: 'globex', expiresAt: null }, DEV_PRINCIPAL);
-    const ownRun = await SseClient.open(streamUrl(daemon.url, theirs, { ticket: await newTicket(daemon.url, `Bearer ${token.token}`) }));
-    expect(ownRun.status).toBe(200);
-    ownRun.client!.close();
-    // gus is no member of acme anyway; the token's organization is used without `org`, and naming another refuses.
-    const elsewhere = await SseClient.open(
-      streamUrl(daemon.url, theirs, { ticket: await newTicket(daemon.url, `Bearer ${token.token}`), org: 'default' }),
+    // mia belongs to both organizations; her token is globex's.
+    await seedUser(knex(), { sub: 'sub-mia', username: 'mia' }, [
+      { orgSlug: 'acme', role: 'viewer' },
+      { orgSlug: 'globex', role: 'viewer' },
+    ]);
+    const token = await daemon.services.pats.create(
+      { name: 'globex-only', username: 'mia', org: 'globex', expiresAt: null },
+      DEV_PRINCIPAL,
     );
+    const bearer = `Bearer ${token.token}`;
+    const theirs = await admitRun(daemon.url, world.as.gus, 'globex', world.flows.globex);
+    const ours = await admitRun(daemon.url, world.as.opal, 'acme', world.flows.acme);
+    // Without `org`, the token's organization.
+    const own = await SseClient.open(streamUrl(daemon.url, theirs, { ticket: await newTicket(daemon.url, bearer) }));
+    expect(own.status).toBe(200);
+    own.client!.close();
+    // Naming acme, where mia is a member but the token does not act: as for a non-member, 404.
+    const elsewhere = await SseClient.open(streamUrl(daemon.url, ours, { ticket: await newTicket(daemon.url, bearer), org: 'acme' }));
     expect(elsewhere.status).toBe(404);
+    expect(codeOf(elsewhere.body)).toBe('resource_not_found');
+  });
+});
+
+describe('an override on run:view', () => {
+  it('narrows the stream too: a member the events’ policy refuses is 403, and the refusal is audited', async () => {
+    const root = `Bearer ${await idp.mintAccessToken({ sub: 'sub-root', username: 'root', realmRoles: ['admin'] })}`;
+    const override = (method: string, body?: object) =>
+      fetch(`${daemon.url}/settings/permissions/actions/override${body ? '' : '?action=run:view'}`, {
+        method,
+        headers: { authorization: root, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    const runId = await admitRun(daemon.url, world.as.opal, 'acme', world.flows.acme);
+    expect((await override('PUT', { action: 'run:view', policy: 'admin' })).status).toBe(200);
+    try {
+      const refused = await SseClient.open(
+        streamUrl(daemon.url, runId, { ticket: await newTicket(daemon.url, world.as.vic), org: 'acme' }),
+      );
+      expect(refused.status).toBe(403);
+      expect(codeOf(refused.body)).toBe('forbidden');
+      const denied = await knex()('audit_logs').where({ event_type: 'authz.denied', resource_id: 'GET /bff/runs/{run_id}/events/stream' });
+      expect(denied.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      expect((await override('DELETE')).status).toBeLessThan(300);
+    }
   });
 });
 
