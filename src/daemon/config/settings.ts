@@ -254,6 +254,18 @@ export const SETTINGS = {
     doc: "Lifetime of a stream ticket (the spec's TICKET_TTL_SECONDS).",
     parse: integerBetween(1, 3600),
   }),
+  streamKeepaliveSeconds: setting({
+    env: 'SERVICE_STREAM_KEEPALIVE_SECONDS',
+    default: '15',
+    doc: 'Seconds between the `: keepalive` comments of a live run event stream, so proxies keep a quiet stream open.',
+    parse: integerBetween(1, 300),
+  }),
+  streamPollSeconds: setting({
+    env: 'SERVICE_STREAM_POLL_SECONDS',
+    default: '2',
+    doc: 'Seconds between reads of every run that has live streams on this instance, covering lost notifications; new events normally arrive at once by LISTEN/NOTIFY.',
+    parse: integerBetween(1, 60),
+  }),
   orgAutoJoin: setting({
     env: 'SERVICE_ORG_AUTO_JOIN',
     default: 'true',
