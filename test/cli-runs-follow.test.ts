@@ -6,37 +6,59 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendDaemonEvent } from '../src/daemon/domains/runs/run-event-log.js';
 import { runSvc, SVC_BIN, type SvcRun } from './helpers/cli.js';
 import { REPO_ROOT } from './helpers/spawn.js';
-import { startStreamStandIn, type StandIn } from './helpers/stream-stand-in.js';
+import { TcpProxy } from './helpers/tcp-proxy.js';
 import { BARE, seedFlow, startWorld, UNKNOWN_ID, type World } from './helpers/webhooks-fixtures.js';
 
 /**
  * Following a run to its end with the CLI as built: `svc runs start --wait` and `svc runs watch`
- * without a terminal. The run progresses as a worker would make it, written in SQL (its status, and
- * its events through the daemon's own append); the CLI reads them over the live stream, served for now
- * by a stand-in in front of the daemon (helpers/stream-stand-in.ts) until the stream route is on main.
+ * without a terminal, over the daemon's live stream. The run progresses as a worker would make it,
+ * written in SQL (its status, and its events through the daemon's own append, which tells the stream).
+ * A dropped connection is a TCP proxy ending every connection once; that a server sending an event
+ * again shows it once is the stream client's own test (cli-runs-stream.test.ts).
  */
 let w: World;
-let standIn: StandIn;
+let proxy: TcpProxy;
 let configHome: string;
 let flowId: string;
 
 beforeAll(async () => {
-  w = await startWorld();
-  standIn = await startStreamStandIn(w.url, () => w.knex());
+  w = await startWorld({ SERVICE_STREAM_KEEPALIVE_SECONDS: '1', SERVICE_STREAM_POLL_SECONDS: '1' });
+  proxy = new TcpProxy({ host: '127.0.0.1', port: Number(new URL(w.url).port) });
+  await proxy.start();
   configHome = await mkdtemp(join(tmpdir(), 'svc-cli-runs-follow-'));
   flowId = await seedFlow(w.knex(), w.ids.acme!, { name: 'deploy', versions: [BARE] });
 });
 afterAll(async () => {
-  await standIn?.close();
+  await proxy?.stop();
   await w?.close();
   if (configHome) await rm(configHome, { recursive: true, force: true });
 });
 
-function svc(args: string[]): Promise<SvcRun> {
-  return runSvc(['--server', standIn.url, '--org', 'acme', ...args], {
-    configHome,
-    env: { SVC_TOKEN: w.as.dave!.replace(/^Bearer /, '') },
+function svc(args: string[], server = w.url): Promise<SvcRun> {
+  return runSvc(['--server', server, '--org', 'acme', ...args], { configHome, env: { SVC_TOKEN: w.as.dave!.replace(/^Bearer /, '') } });
+}
+
+/** `svc` running in the background, its stderr readable as it comes. */
+function background(args: string[], server = w.url) {
+  const child = spawn(process.execPath, [SVC_BIN, '--server', server, '--org', 'acme', ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: configHome, XDG_CONFIG_HOME: configHome, SVC_TOKEN: w.as.dave!.replace(/^Bearer /, '') },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<SvcRun>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return {
+    child,
+    done,
+    /** Waits until stderr holds `text`. */
+    async saw(text: string): Promise<void> {
+      for (let i = 0; i < 800 && !stderr.includes(text); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(stderr).toContain(text);
+    },
+  };
 }
 
 /** Waits for the run named `name` to exist (started by a CLI running meanwhile); answers its id. */
@@ -70,23 +92,33 @@ async function queuedRun(name: string): Promise<string> {
 }
 
 /** What a worker does to a run, in SQL: claims it, runs one step that logs, and ends it `final`. */
-async function progress(runId: string, final: 'running' | 'succeeded' | 'failed' | 'cancelled'): Promise<void> {
+async function progress(runId: string, final: 'succeeded' | 'failed' | 'cancelled'): Promise<void> {
+  await start(runId);
+  await finish(runId, final);
+}
+
+const STEP = { step_run_id: '5d0c6a51-0d6b-4f43-9f57-6c5b8f0e2a11', step_id: 'push', handler: 'general.noop' };
+
+/** Events 1-3: the run claimed, its step running, a log line. */
+async function start(runId: string): Promise<void> {
   const db = w.knex();
   await db.transaction(async (trx) => {
     await trx('runs').where({ id: runId }).update({ status: 'running', started_at: trx.fn.now(), attempt: 1 });
     await appendDaemonEvent(trx, runId, { type: 'run.status', data: { from: 'queued', to: 'running', attempt: 1 } });
   });
-  const step = { step_run_id: '5d0c6a51-0d6b-4f43-9f57-6c5b8f0e2a11', step_id: 'push', handler: 'general.noop' };
   await db.transaction(async (trx) => {
-    await appendDaemonEvent(trx, runId, { type: 'step.status', stepId: 'push', data: { ...step, from: null, to: 'running' } });
+    await appendDaemonEvent(trx, runId, { type: 'step.status', stepId: 'push', data: { ...STEP, from: null, to: 'running' } });
     await appendDaemonEvent(trx, runId, { type: 'log', stepId: 'push', data: { level: 'info', message: 'pushed config' } });
   });
-  if (final === 'running') return;
-  await db.transaction(async (trx) => {
+}
+
+/** Events 4-5: the step and the run end. */
+async function finish(runId: string, final: 'succeeded' | 'failed' | 'cancelled'): Promise<void> {
+  await w.knex().transaction(async (trx) => {
     await appendDaemonEvent(trx, runId, {
       type: 'step.status',
       stepId: 'push',
-      data: { ...step, from: 'running', to: final === 'succeeded' ? 'succeeded' : 'failed' },
+      data: { ...STEP, from: 'running', to: final === 'succeeded' ? 'succeeded' : 'failed' },
     });
     await trx('runs').where({ id: runId }).update({ status: final, finished_at: trx.fn.now() });
     await appendDaemonEvent(trx, runId, { type: 'run.status', data: { from: 'running', to: final } });
@@ -128,45 +160,35 @@ describe('svc runs start --wait', () => {
     expect(cancelled.stdout).toBe(`${cancelledId}\n`);
   });
 
-  it('reconnects after a dropped stream from its last event, showing none twice', async () => {
-    standIn.dropAfter(2);
-    const before = standIn.connections.length;
-    const cli = svc(['runs', 'start', 'deploy', '--name', 'wait-drop', '--wait']);
+  it('reconnects after a dropped stream from its last event, showing each event once', async () => {
+    const cli = background(['runs', 'start', 'deploy', '--name', 'wait-drop', '--wait'], `http://127.0.0.1:${proxy.port}`);
     const id = await runNamed('wait-drop');
-    await progress(id, 'succeeded');
-    const result = await cli;
+    await start(id);
+    await cli.saw('#3 ');
+    // Every connection ends at once (the proxy answers new ones likewise until healed).
+    proxy.reset('fin');
+    await cli.saw('reconnecting after event 3');
+    proxy.heal();
+    await finish(id, 'succeeded');
+    const result = await cli.done;
     expect(result.code, result.stderr).toBe(0);
     const seqs = result.stderr
       .split('\n')
       .filter((l) => l.startsWith('#'))
       .map((l) => Number(/^#(\d+)/.exec(l)![1]));
     expect(seqs).toEqual([1, 2, 3, 4, 5]);
-    expect(result.stderr).toMatch(/stream lost .*; reconnecting after event 2/);
-    // The second connection resumed after the last event the first delivered (the stand-in sent it again).
-    expect(standIn.connections.slice(before)).toEqual([undefined, '2']);
   });
 
   it('Ctrl-C stops following (exit 130) and leaves the run as it was, saying how to find it again', async () => {
-    const child = spawn(
-      process.execPath,
-      [SVC_BIN, '--server', standIn.url, '--org', 'acme', 'runs', 'start', 'deploy', '--name', 'wait-int', '--wait'],
-      {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: configHome, XDG_CONFIG_HOME: configHome, SVC_TOKEN: w.as.dave!.replace(/^Bearer /, '') },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const cli = background(['runs', 'start', 'deploy', '--name', 'wait-int', '--wait']);
     const id = await runNamed('wait-int');
-    await progress(id, 'running');
-    for (let i = 0; i < 400 && !stderr.includes('#1 '); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    await start(id);
     // Following: the first event is shown; now interrupt.
-    expect(stderr).toContain('#1 ');
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    expect(stderr).toContain(`Stopped following run ${id}; the run goes on`);
+    await cli.saw('#1 ');
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain(`Stopped following run ${id}; the run goes on`);
     expect(await w.knex()('runs').where({ id }).first()).toMatchObject({ status: 'running', cancelled_at: null });
   });
 });
