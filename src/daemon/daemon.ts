@@ -21,6 +21,7 @@ import { MembershipsRepo } from './domains/orgs/memberships-repo.js';
 import { OrgsService } from './domains/orgs/orgs-service.js';
 import { orgRoutes } from './domains/orgs/routes.js';
 import { permissionRoutes } from './domains/permissions/routes.js';
+import { runCallbacksModule } from './domains/run-callbacks/module.js';
 import { runsModule } from './domains/runs/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
@@ -146,6 +147,7 @@ function makeDomains(
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
+  const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs });
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const domains: DomainRoutes[] = [
@@ -160,6 +162,7 @@ function makeDomains(
     stepHandlerRoutes(),
     ...flows.routes,
     ...runs.routes,
+    ...runCallbacks.routes,
     ...webhooks.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];

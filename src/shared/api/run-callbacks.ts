@@ -10,6 +10,16 @@ import { RUN_STATUSES } from './runs.js';
 export const WORKER_ID_HEADER = 'x-worker-id';
 export const RUN_ATTEMPT_HEADER = 'x-run-attempt';
 
+/**
+ * The fencing headers as the daemon reads them: the worker's id and the attempt it holds (a positive
+ * decimal integer). Missing or malformed: 422 `validation_failed` at `headers.x-worker-id` /
+ * `headers.x-run-attempt`.
+ */
+export const holderHeaders = z.object({
+  [WORKER_ID_HEADER]: z.string().min(1).max(255),
+  [RUN_ATTEMPT_HEADER]: z.string().regex(/^[1-9][0-9]{0,8}$/, 'a positive integer'),
+});
+
 export const internalRunPath = z.object({ run_id: z.string() });
 export const stepRunPath = z.object({ step_run_id: z.string() });
 
@@ -125,12 +135,14 @@ export const runVarsAnswer = z.object({ run_vars: jsonObject });
 
 /** `GET /internal/runs/{run_id}/outputs`: a (child) run's status and outputs, which a parent's `flow.run` mirrors. */
 export const runOutputs = z.object({ run_id: z.string(), status: z.enum(RUN_STATUSES), outputs: jsonObject, error: jsonObject.nullable() });
+export type RunOutputs = z.infer<typeof runOutputs>;
 
 /** The worker cancels the run itself (a step decided so, or a child run of a cancelled parent). */
 export const internalCancelBody = z.object({ reason: z.string().max(1000).optional() }).strict();
 
 export const assignSharedWorkerBody = z.object({ worker_id: z.string().min(1).max(255) }).strict();
 export const assignSharedWorkerAnswer = z.object({ shared_worker_id: z.string(), assigned: z.boolean() });
+export type AssignSharedWorkerAnswer = z.infer<typeof assignSharedWorkerAnswer>;
 
 /** `POST /internal/runs`: a child run for a `flow.run` step, through the one admission (trigger source `flow`). */
 export const childRunBody = z
