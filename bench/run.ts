@@ -12,6 +12,7 @@ import { freePort, median, pairedRatio, requestsPerSecond, startServer, timeToRe
 import { overrideMaps, overrideRows, seedOverrides, type OverrideRows } from './overrides.js';
 import { readPathBenchmark } from './read-paths.js';
 import { runAdmissionBenchmark } from './run-admission.js';
+import { runEventsBenchmark } from './run-events.js';
 import { webhookTriggerBenchmark } from './webhook-trigger.js';
 
 /**
@@ -202,7 +203,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, cli, run-admission, webhook-trigger, read-paths); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, events); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -222,6 +223,7 @@ try {
   if (wanted('run-admission')) await runAdmissionBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
   if (wanted('webhook-trigger')) await webhookTriggerBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
   if (wanted('read-paths')) await readPathBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
+  if (wanted('events')) await runEventsBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

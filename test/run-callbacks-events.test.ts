@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUN_EVENTS_CHANNEL } from '../src/daemon/db/channels.js';
 import { MAX_EVENT_BYTES, MAX_EVENTS_PER_BATCH } from '../src/shared/api/run-callbacks.js';
 import {
   callback,
@@ -10,6 +11,7 @@ import {
   startCallbacksWorld,
   type CallbacksWorld,
 } from './helpers/callbacks-fixtures.js';
+import { BACKEND } from './helpers/backend.js';
 import { UNKNOWN_ID } from './helpers/runs-fixtures.js';
 
 let world: CallbacksWorld;
@@ -59,6 +61,27 @@ describe('POST /internal/runs/{run_id}/events', () => {
     expect(Number((await knex()('runs').where({ id }).first()).event_seq)).toBe(4);
   });
 
+  it('tells the live streams `<run_id>:<last seq>` once a batch with new events has committed', async () => {
+    const id = await heldRun(world);
+    const heard: string[] = [];
+    let connected!: () => void;
+    const listening = new Promise<void>((resolve) => (connected = resolve));
+    const listener = world.daemon.services.db.listen(RUN_EVENTS_CHANNEL, (signal, payload) => {
+      if (signal === 'connected') connected();
+      else if (payload?.startsWith(id)) heard.push(payload);
+    });
+    try {
+      await listening;
+      await json(await post(id, logs(1, 3)));
+      await json(await post(id, logs(1, 3)));
+      await json(await post(id, logs(4, 1)));
+      // Sent after each answer, not waited for: two may arrive in either order (a stream reads past its last seq).
+      await expect.poll(() => [...heard].sort()).toEqual([`${id}:3`, `${id}:4`]);
+    } finally {
+      await listener.stop();
+    }
+  });
+
   it('adds nothing for a retried batch, and counts duplicates within one batch once', async () => {
     const id = await heldRun(world);
     expect(await json<Answer>(await post(id, logs(1, 5)))).toEqual({ accepted: 5, duplicates: 0, last_seq: 5 });
@@ -102,6 +125,43 @@ describe('POST /internal/runs/{run_id}/events', () => {
     }
     expect(Number((await knex()('runs').where({ id }).first()).event_seq)).toBe(90);
   });
+
+  // PostgreSQL only: the embedded database's one connection cannot hold a transaction open beside a request.
+  it.skipIf(BACKEND === 'pglite')(
+    'stays gap-free when a copy of its events commits while it waits for the run (the batch takes the locked path)',
+    async () => {
+      const id = await heldRun(world);
+      await json(await post(id, logs(1, 2)));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      // Another request's batch of worker_seq 3-4, as its statement would write it, holding the run's row.
+      const other = knex().transaction(async (trx) => {
+        await trx('runs').where({ id }).update({ event_seq: 4 });
+        await trx('run_events').insert(
+          [3, 4].map((w) => ({ run_id: id, seq: w, type: 'log', attempt: 1, worker_id: 'w1', worker_seq: w })),
+        );
+        locked();
+        await released;
+      });
+      await isLocked;
+      const retried = post(id, logs(3, 3));
+      // Long enough for the request to be waiting on the row; the outcome does not depend on it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await other;
+      expect(await json<Answer>(await retried)).toEqual({ accepted: 1, duplicates: 2, last_seq: 5 });
+      const events = await eventsOf(knex(), id);
+      expect(events.map((e) => [Number(e.seq), Number(e.worker_seq)])).toEqual([
+        [1, 1],
+        [2, 2],
+        [3, 3],
+        [4, 4],
+        [5, 5],
+      ]);
+    },
+  );
 
   it('takes the last events of a run its user cancelled from its holder', async () => {
     const id = await heldRun(world);
