@@ -54,7 +54,7 @@ export const internalRun = z.object({
 });
 export type InternalRun = z.infer<typeof internalRun>;
 
-/** The worker ends the run (or reports it running again after a pause): the only transitions it may cause. */
+/** The worker ends the run, from running or paused: the only transitions it causes through this route. */
 export const patchInternalRunBody = z
   .object({
     status: z.enum(['succeeded', 'failed']),
@@ -126,7 +126,7 @@ export const stepRun = z.object({
   finished_at: z.string().nullable(),
 });
 
-/** Outputs of the run's finished steps in its current attempt, by step id. */
+/** Outputs of the run's succeeded steps in its current attempt, by step id. */
 export const stepOutputs = z.object({ steps: z.record(z.string(), jsonObject) });
 
 /** Replaces the run's variables (merge is the worker's to do: it holds the run). */
