@@ -46,24 +46,6 @@ describe('GET /internal/runs/{run_id} and its outputs', () => {
     expect((await problemOf(await callback(world, 'GET', `/internal/runs/${id}`))).code).toBe('resource_not_found');
     expect((await callback(world, 'GET', `/internal/runs/${id}/outputs`)).status).toBe(404);
   });
-
-  it.each([
-    ['missing', null],
-    ['wrong', 'nope'],
-  ])('refuses a %s internal token with 401', async (_, token) => {
-    const id = await heldRun(world);
-    for (const [method, path, body] of [
-      ['GET', `/internal/runs/${id}`],
-      ['PATCH', `/internal/runs/${id}`, { status: 'succeeded' }],
-      ['POST', `/internal/runs/${id}/events`, { events: [{ worker_seq: 1, type: 'log' }] }],
-      ['POST', `/internal/runs/${id}/cancel`, {}],
-      ['PUT', `/internal/runs/${id}/run-vars`, { run_vars: {} }],
-    ] as [string, string, unknown?][]) {
-      const response = await callback(world, method, path, { token, body });
-      expect(await problemOf(response)).toEqual({ status: 401, code: 'invalid_internal_token' });
-    }
-    expect((await row(id)).status).toBe('running');
-  });
 });
 
 describe('PATCH /internal/runs/{run_id}', () => {
@@ -303,5 +285,86 @@ describe('the control routes append run.status events', () => {
     const run = await admitRun(world);
     expect((await control(run.id, 'resume')).status).toBe(409);
     expect(await eventsOf(knex(), run.id)).toEqual([]);
+  });
+});
+
+describe('every callback', () => {
+  /** Each route with a valid body, for run `id` (and the step run `step` of it). */
+  const ROUTES = (id: string, step: string): [string, string, unknown][] => [
+    ['PATCH', `/internal/runs/${id}`, { status: 'succeeded' }],
+    ['POST', `/internal/runs/${id}/events`, { events: [{ worker_seq: 1, type: 'log' }] }],
+    ['POST', `/internal/runs/${id}/step-runs`, { step_id: 'other', handler: 'general.noop' }],
+    ['PATCH', `/internal/step-runs/${step}`, { status: 'succeeded' }],
+    ['PUT', `/internal/runs/${id}/run-vars`, { run_vars: {} }],
+    ['POST', `/internal/runs/${id}/cancel`, {}],
+    ['POST', `/internal/runs/${id}/assign-shared-worker`, { worker_id: 'w1' }],
+    ['POST', '/internal/runs', { parent_run_id: id, parent_step_id: 'sub', flow_id: world.flowId }],
+  ];
+  const READS = (id: string): [string, string, unknown][] => [
+    ['GET', `/internal/runs/${id}`, undefined],
+    ['GET', `/internal/runs/${id}/step-outputs`, undefined],
+    ['GET', `/internal/runs/${id}/outputs`, undefined],
+  ];
+
+  async function heldWithStep(): Promise<{ id: string; step: string }> {
+    const id = await heldRun(world);
+    const step = await json<{ id: string }>(
+      await callback(world, 'POST', `/internal/runs/${id}/step-runs`, { body: { step_id: 'noop', handler: 'general.noop' } }),
+      201,
+    );
+    return { id, step: step.id };
+  }
+
+  const unchanged = async (id: string, step: string) => {
+    const stored = await row(id);
+    expect(stored).toMatchObject({ status: 'running', run_vars_json: {}, shared_worker_id: null });
+    expect(Number(stored.event_seq)).toBe(1);
+    expect((await knex()('step_runs').where({ id: step }).first()).status).toBe('running');
+    expect(await knex()('runs').where({ parent_run_id: id })).toHaveLength(0);
+  };
+
+  it('refuses a missing or wrong internal token with 401 on every route, changing nothing', async () => {
+    const { id, step } = await heldWithStep();
+    for (const [method, path, body] of [...ROUTES(id, step), ...READS(id)]) {
+      for (const token of [null, 'wrong-token-0123456789-abcdefghij']) {
+        expect(await problemOf(await callback(world, method, path, { body, token })), `${method} ${path}`).toEqual({
+          status: 401,
+          code: 'invalid_internal_token',
+        });
+      }
+    }
+    await unchanged(id, step);
+  });
+
+  it('answers 422 naming both headers when the fencing headers are missing, on every mutating route', async () => {
+    const { id, step } = await heldWithStep();
+    for (const [method, path, body] of ROUTES(id, step)) {
+      const problem = await problemOf(await callback(world, method, path, { body, worker: null, attempt: null }));
+      expect(problem, `${method} ${path}`).toMatchObject({ status: 422, code: 'validation_failed' });
+      expect(problem.errors!.map((e) => e.path).sort()).toEqual(['headers.x-run-attempt', 'headers.x-worker-id']);
+    }
+    await unchanged(id, step);
+  });
+
+  it('answers 409 run_not_held to another worker and to an older attempt, on every mutating route', async () => {
+    const { id, step } = await heldWithStep();
+    for (const [method, path, body] of ROUTES(id, step)) {
+      for (const holder of [{ worker: 'w2' }, { attempt: 2 }]) {
+        expect(await problemOf(await callback(world, method, path, { body, ...holder })), `${method} ${path}`).toEqual({
+          status: 409,
+          code: 'run_not_held',
+        });
+      }
+    }
+    await unchanged(id, step);
+  });
+
+  it('answers 404 for an unknown run (or step run) on every route, before fencing', async () => {
+    for (const [method, path, body] of [...ROUTES(UNKNOWN_ID, UNKNOWN_ID), ...READS(UNKNOWN_ID)]) {
+      expect(await problemOf(await callback(world, method, path, { body, worker: 'nobody' })), `${method} ${path}`).toEqual({
+        status: 404,
+        code: 'resource_not_found',
+      });
+    }
   });
 });

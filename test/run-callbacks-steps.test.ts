@@ -97,6 +97,7 @@ describe('POST /internal/runs/{run_id}/step-runs', () => {
     [{ handler: 'general.noop' }, ['step_id']],
     [{ step_id: 'Bad Id', handler: 'general.noop' }, ['step_id']],
     [{ step_id: 'noop', handler: '', status: 'succeeded' }, ['handler', 'status']],
+    [{ step_id: 'noop', handler: 'general.\u0000' }, ['handler']],
   ])('answers 422 with paths for %j', async (body, paths) => {
     const id = await heldRun(world);
     const problem = await problemOf(await create(id, body));

@@ -107,6 +107,7 @@ export function runCallbackRoutes(services: RunCallbackServices): DomainRoutes {
       summary:
         "Creates the step run of the holder's attempt (the run must be running): `{step_id, handler, status?}`; a retried create answers the existing one with 200.",
       params: internalRunPath,
+      preValidation: refuseNul,
       body: createStepRunBody,
       responses: { 200: STEP_RUN, 201: STEP_RUN, 404: NOT_FOUND, 409: FENCED_409, 422: INVALID },
       async handle(ctx, { params, body }) {
@@ -172,6 +173,7 @@ export function runCallbackRoutes(services: RunCallbackServices): DomainRoutes {
     'POST /internal/runs/{run_id}/assign-shared-worker': route({
       summary: "Sets the run's shared worker, first writer wins: `{worker_id}` → `{shared_worker_id, assigned}`.",
       params: internalRunPath,
+      preValidation: refuseNul,
       body: assignSharedWorkerBody,
       responses: {
         200: { description: 'The shared worker that holds, and whether it is the one named', schema: assignSharedWorkerAnswer },
