@@ -25,7 +25,8 @@ export interface BatchWrite {
  * The events of the batch not stored yet for (run, attempt, worker_seq), each worker_seq once, in
  * worker_seq order, numbered `n` from 1 among `k` of them: the part both writes share. The stored ones
  * are looked up by the batch's own worker_seqs, an index probe each (LATERAL … LIMIT 1 keeps the planner
- * from scanning the run's events instead, which it chose with stale statistics: 35 ms for a run of 15 000). Bindings: events JSON, run id, attempt.
+ * from scanning the run's events instead, which it chose with stale statistics: 35 ms for a run of
+ * 15 000). Bindings: events JSON, run id, attempt.
  */
 const FRESH = `
   input AS (
