@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
+import { claimBenchmark } from './claim.js';
 import { cliStartupBenchmark } from './cli-startup.js';
 import { decisionBenchmark } from './decision.js';
 import { loginSyncBenchmark } from './login-sync.js';
@@ -13,6 +14,7 @@ import { overrideMaps, overrideRows, seedOverrides, type OverrideRows } from './
 import { readPathBenchmark } from './read-paths.js';
 import { runAdmissionBenchmark } from './run-admission.js';
 import { runEventsBenchmark } from './run-events.js';
+import { streamFanoutBenchmark } from './stream-fanout.js';
 import { webhookTriggerBenchmark } from './webhook-trigger.js';
 
 /**
@@ -31,7 +33,7 @@ const quietDaemon = { SERVICE_LOG_LEVEL: 'warn' };
 const OVERRIDES_WANTED = 1000;
 const DECISIONS = 2_000_000;
 // A catalogue route still without a handler (501 after the whole chain); docs/status.md lists them.
-const UNBUILT = '/runs/r1/events';
+const UNBUILT = '/runs/r1/monitors';
 
 function line(name: string, value: string): void {
   process.stdout.write(`${name.padEnd(58)} ${value}\n`);
@@ -73,7 +75,7 @@ async function throughput(dataDir: string): Promise<void> {
 }
 
 /**
- * JWT-authenticated requests to a route whose handler does no I/O (GET /runs/{run_id}/events, viewer, 501):
+ * JWT-authenticated requests to a route whose handler does no I/O (GET /runs/{run_id}/monitors, viewer, 501):
  * one token reused (verified-token cache warm), and a daemon with the cache off (RS256 verified each time).
  */
 async function jwtThroughput(dataDir: string): Promise<void> {
@@ -203,7 +205,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, events); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -223,6 +225,8 @@ try {
   if (wanted('run-admission')) await runAdmissionBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
   if (wanted('webhook-trigger')) await webhookTriggerBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
   if (wanted('read-paths')) await readPathBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
+  if (wanted('claim')) await claimBenchmark(line, { postgresUrl: POSTGRES_URL, runs: Number(process.env.BENCH_CLAIM_RUNS ?? 200) });
+  if (wanted('stream')) await streamFanoutBenchmark(line, { postgresUrl: POSTGRES_URL, rounds: ROUNDS });
   if (wanted('events')) await runEventsBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
 } finally {
   await rm(dataDir, { recursive: true, force: true });

@@ -87,4 +87,14 @@ describe("the CLI's import graph", () => {
       expect({ verb, heavy: packages.filter((p) => HEAVY.includes(p)) }).toEqual({ verb, heavy: [] });
     }
   });
+
+  it('the runs verbs load none of them with their module: the stream parser is eventsource-parser alone, Ink only through ui/render.ts when a terminal shows the view', () => {
+    for (const verb of ['start', 'list', 'get', 'watch', 'cancel', 'pause', 'resume']) {
+      const closure = [...staticClosure(join(CLI, 'commands', 'runs', `${verb}.ts`))];
+      const packages = closure.filter((m) => !m.startsWith('/'));
+      expect({ verb, heavy: packages.filter((p) => HEAVY.includes(p)) }).toEqual({ verb, heavy: [] });
+      expect({ verb, view: closure.filter((m) => m.endsWith('/ui/run-watch.tsx')) }).toEqual({ verb, view: [] });
+    }
+    expect([...staticClosure(join(CLI, 'commands', 'runs', 'watch.ts'))]).toContain(join(CLI, 'ui', 'render.ts'));
+  });
 });

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRow, OverrideChange, PermsApi } from '../src/cli/commands/perms/api.js';
 import { OVERRIDABLE_POLICIES } from '../src/cli/ui/policies.js';
 import { PermsMatrix } from '../src/cli/ui/perms-matrix.js';
+import { RunWatch } from '../src/cli/ui/run-watch.js';
+import { createWatchStore, initialWatchState, TAIL_LINES } from '../src/cli/ui/run-watch-state.js';
+import type { RunEvent } from '../src/shared/api/run-events.js';
 import { startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { REPO_ROOT } from './helpers/spawn.js';
@@ -128,6 +134,61 @@ describe('the interactive permission matrix (ink-testing-library, fake API)', ()
   });
 });
 
+const RUN = { id: '7c1f5d0e-2b7a-4c1e-9a55-0c3f6b7d8e91', name: 'nightly', flow_name: 'deploy', flow_version: 3, status: 'queued' };
+let seq = 0;
+const event = (type: string, data: Record<string, unknown>, step_id: string | null = null): RunEvent => ({
+  seq: ++seq,
+  ts: '2026-11-26T10:00:00.000Z',
+  type,
+  step_id,
+  attempt: 1,
+  data,
+});
+const stepStatus = (step: string, from: string | null, to: string) =>
+  event('step.status', { step_run_id: `sr-${step}`, step_id: step, handler: 'general.noop', from, to }, step);
+
+describe('the run watch view (ink-testing-library, a store fed by hand)', () => {
+  it("shows the run's state, each step's latest state in first-seen order, the last events, a reconnection and the end", async () => {
+    const store = createWatchStore(initialWatchState(RUN));
+    const quits: string[] = [];
+    const view = render(createElement(RunWatch, { store, keys: true, onQuit: (how) => quits.push(how) }));
+    try {
+      let frame = await until(view.lastFrame, (t) => t.includes('Run nightly'), 'the header');
+      expect(frame).toContain(`(${RUN.id}) of deploy v3: queued`);
+      expect(frame).toContain('No step has started.');
+      expect(frame).toContain('q: stop watching');
+
+      store.push({ kind: 'event', event: event('run.status', { from: 'queued', to: 'running' }) });
+      store.push({ kind: 'event', event: stepStatus('fetch', null, 'running') });
+      store.push({ kind: 'event', event: stepStatus('push', null, 'running') });
+      store.push({ kind: 'event', event: stepStatus('fetch', 'running', 'succeeded') });
+      store.push({ kind: 'event', event: event('log', { level: 'warn', message: 'slow device' }, 'push') });
+      frame = await until(view.lastFrame, (t) => t.includes('slow device'), 'the log line');
+      expect(frame).toContain(': running');
+      expect(frame).toMatch(/succeeded\s+fetch \(general\.noop\)[\s\S]*running\s+push \(general\.noop\)/);
+      expect(frame).toContain('push: [warn] slow device');
+
+      store.push({ kind: 'reconnecting', text: 'stream lost (terminated); reconnecting after event 5' });
+      await until(view.lastFrame, (t) => t.includes('reconnecting after event 5'), 'the notice');
+      for (let i = 0; i < TAIL_LINES; i++) store.push({ kind: 'event', event: event('log', { level: 'info', message: `line ${i}` }) });
+      frame = await until(view.lastFrame, (t) => t.includes(`line ${TAIL_LINES - 1}`), 'the tail');
+      expect(frame).not.toContain('reconnecting after event 5');
+      expect(frame).not.toContain('slow device');
+
+      store.push({ kind: 'event', event: event('run.status', { from: 'running', to: 'failed' }) });
+      store.push({ kind: 'end', status: 'failed' });
+      frame = await until(view.lastFrame, (t) => t.includes('Run ended: failed'), 'the end');
+      expect(frame).toContain(': failed');
+      expect(frame).not.toContain('q: stop watching');
+
+      await press(view.stdin, 'q');
+      expect(quits).toEqual(['quit']);
+    } finally {
+      view.unmount();
+    }
+  });
+});
+
 /**
  * Which modules a CLI run loads: a module-customization hook (registered with `--import` after tsx,
  * so it runs first and sees every final URL) appends each resolved URL to a file. ESM `import` and
@@ -140,12 +201,34 @@ describe('ink and react stay off the paths that do not render', () => {
   let daemon: TestDaemon;
   let dir: string;
   let token: string;
+  /** A stand-in for a run's read and its stream: one event, then the end. */
+  let runServer: Server;
+  let runServerUrl: string;
 
   beforeAll(async () => {
     idp = await startDevIdp();
     daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer });
     token = await idp.mintAccessToken({ sub: 'sub-root', username: 'root', realmRoles: ['admin'], expiresInSeconds: 600 });
     dir = await mkdtemp(join(tmpdir(), 'svc-cli-trace-'));
+    runServer = createServer((req, res) => {
+      if (req.url === `/runs/${RUN.id}`) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(RUN));
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const first = {
+        seq: 1,
+        ts: '2026-11-26T10:00:00.000Z',
+        type: 'run.status',
+        step_id: null,
+        attempt: 1,
+        data: { from: 'queued', to: 'succeeded' },
+      };
+      res.end(`id: 1\nevent: run.status\ndata: ${JSON.stringify(first)}\n\nevent: end\ndata: {"status":"succeeded"}\n\n`);
+    });
+    runServer.listen(0, '127.0.0.1');
+    await once(runServer, 'listening');
+    runServerUrl = `http://127.0.0.1:${(runServer.address() as AddressInfo).port}`;
     await writeFile(
       join(dir, 'hooks.mjs'),
       [
@@ -168,6 +251,8 @@ describe('ink and react stay off the paths that do not render', () => {
     );
   });
   afterAll(async () => {
+    runServer?.closeAllConnections();
+    runServer?.close();
     await daemon?.close();
     await idp?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -192,7 +277,10 @@ describe('ink and react stay off the paths that do not render', () => {
   }
   const uiModules = (loaded: string[]) =>
     loaded.filter(
-      (url) => /\/node_modules\/(ink|react|react-reconciler|yoga-layout)\//.test(url) || url.includes('/src/cli/ui/perms-matrix'),
+      (url) =>
+        /\/node_modules\/(ink|react|react-reconciler|yoga-layout)\//.test(url) ||
+        url.includes('/src/cli/ui/perms-matrix') ||
+        url.includes('/src/cli/ui/run-watch.tsx'),
     );
 
   it('sees ink and react when the view module is imported (the control)', async () => {
@@ -224,5 +312,22 @@ describe('ink and react stay off the paths that do not render', () => {
     expect(alone.loaded.some((url) => url.endsWith('/src/cli/commands/perms/browse.ts'))).toBe(true);
     expect(alone.loaded.some((url) => url.endsWith('/src/cli/ui/render.ts'))).toBe(true);
     expect(uiModules(alone.loaded)).toEqual([]);
+  });
+
+  it('svc runs watch without a terminal (lines, and --json) loads neither', async () => {
+    for (const extra of [[], ['--json']]) {
+      const watch = await traced(
+        `watch${extra.join('')}`,
+        ['src/cli/main.ts', '--server', runServerUrl, 'runs', 'watch', RUN.id, ...extra],
+        {
+          SVC_TOKEN: 'any',
+        },
+      );
+      expect(watch.code).toBe(0);
+      expect(watch.stdout).toContain('queued');
+      expect(watch.loaded.some((url) => url.endsWith('/src/cli/commands/runs/watch.ts'))).toBe(true);
+      expect(watch.loaded.some((url) => url.endsWith('/src/cli/ui/render.ts'))).toBe(true);
+      expect(uiModules(watch.loaded)).toEqual([]);
+    }
   });
 });

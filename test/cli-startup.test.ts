@@ -30,9 +30,15 @@ describe('svc start-up', () => {
   // Each costs an authenticated command's start-up tens of milliseconds (zod alone 95 modules, ~0.2 s).
   const HEAVY = ['zod', 'openid-client', 'jose', 'ink', 'react', 'jq-wasm'];
 
-  it('an authenticated command loads none of zod, openid-client, jose, ink, react or jq (whoami, api)', () => {
+  it('an authenticated command loads none of zod, openid-client, jose, ink, react or jq (whoami, api, runs start, runs watch)', () => {
     // The store comes in by ctx.store() on every command that reads the stored credential.
-    for (const entry of ['src/cli/commands/auth/whoami.ts', 'src/cli/commands/api/request.ts', 'src/cli/auth/store.ts']) {
+    for (const entry of [
+      'src/cli/commands/auth/whoami.ts',
+      'src/cli/commands/api/request.ts',
+      'src/cli/auth/store.ts',
+      'src/cli/commands/runs/start.ts',
+      'src/cli/commands/runs/watch.ts',
+    ]) {
       const packages = [...staticImportGraph(join(REPO_ROOT, entry))].filter((m) => !m.startsWith('/') && !m.startsWith('node:'));
       expect({ entry, heavy: packages.filter((p) => HEAVY.includes(p)) }).toEqual({ entry, heavy: [] });
     }

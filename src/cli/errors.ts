@@ -10,6 +10,10 @@ export const EXIT_CODES = {
   auth_required: 4,
   forbidden: 5,
   server_error: 6,
+  /** A run followed to its end (`svc runs start --wait`, `svc runs watch`) ended failed. */
+  run_failed: 7,
+  /** A run followed to its end ended cancelled. */
+  run_cancelled: 8,
   interrupted: 130,
 } as const;
 

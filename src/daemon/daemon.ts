@@ -22,11 +22,14 @@ import { OrgsService } from './domains/orgs/orgs-service.js';
 import { orgRoutes } from './domains/orgs/routes.js';
 import { permissionRoutes } from './domains/permissions/routes.js';
 import { runCallbacksModule } from './domains/run-callbacks/module.js';
+import { runEventsModule } from './domains/run-events/module.js';
+import type { RunEventsHub } from './domains/run-events/run-events-hub.js';
 import { runsModule } from './domains/runs/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { webhooksModule } from './domains/webhooks/module.js';
+import { workersModule, type WorkersModule } from './domains/workers/module.js';
 import { createApp } from './http/app.js';
 import { frontDoor, type FrontDoorCheck } from './http/front-door.js';
 import { GracefulClose } from './http/graceful-close.js';
@@ -50,6 +53,8 @@ export interface DaemonOptions {
 export interface RunningDaemon {
   readonly url: string;
   readonly services: Services;
+  /** The live run event streams this daemon serves (how many are open, how many reads they cost). */
+  readonly streams: Pick<RunEventsHub, 'subscriberCount' | 'reads'>;
   /**
    * Graceful stop: refuse new connections, answer every request that arrived on an open one (`Connection:
    * close`) within the grace period, close the database.
@@ -74,26 +79,36 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   let draining = false;
   const isDraining = () => draining;
   let server: Listening;
+  let background: Background | undefined;
   try {
     await migrate(schema, services);
     const secrets = await openSecrets(schema, services);
-    const { domains, frontDoorChecks } = makeDomains(services, schema, secrets, isDraining, options);
-    server = await listen(config, makeApp(services, domains, isDraining), frontDoorChecks);
+    const made = makeDomains(services, schema, secrets, isDraining, options);
+    background = made.background;
+    background.workers.start();
+    background.streams.start();
+    server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
     // leaves nothing running behind it; a database handed in stays its caller's to close.
-    await stopRunning(services, schema, { closeDatabase: !options.database });
+    await stopRunning(services, schema, { closeDatabase: !options.database, background });
     throw error;
   }
   log.info({ url: server.url, database: db.kind, startup_ms: Math.round(performance.now() - started) }, `svcd listening on ${server.url}`);
 
+  const running = background!;
   return {
     url: server.url,
     services,
+    streams: running.streams,
     stop: async () => {
       draining = true;
+      // Waiting heartbeats answer now rather than hold the close for their whole wait, and live streams,
+      // which never finish by themselves, end first, so the close waits only for real requests.
+      running.workers.drain();
+      running.streams.endAll();
       await server.connections.close(config.shutdownGraceSeconds * 1000, log);
-      await stopRunning(services, schema, { closeDatabase: true });
+      await stopRunning(services, schema, { closeDatabase: true, background: running });
       log.info('svcd stopped');
     },
   };
@@ -142,14 +157,16 @@ function makeDomains(
   secrets: SecretsModule,
   isDraining: IsDraining,
   options: DaemonOptions,
-): { domains: DomainRoutes[]; frontDoorChecks: FrontDoorCheck[] } {
+): { domains: DomainRoutes[]; frontDoorChecks: FrontDoorCheck[]; background: Background } {
   const { config, db } = services;
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
   const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs });
+  const runEvents = runEventsModule(services);
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
+  const workers = workersModule(services);
   const domains: DomainRoutes[] = [
     systemRoutes({ db, isDraining, isSchemaReady: () => schema.ready }),
     authRoutes(services),
@@ -163,11 +180,13 @@ function makeDomains(
     ...flows.routes,
     ...runs.routes,
     ...runCallbacks.routes,
+    ...runEvents.routes,
     ...webhooks.routes,
+    ...workers.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
-  return { domains, frontDoorChecks: [shedding] };
+  return { domains, frontDoorChecks: [shedding], background: { workers, streams: runEvents.hub } };
 }
 
 /** Organizations, their members and their IdP mappings. */
@@ -218,6 +237,14 @@ function openApiCache(mounted: () => readonly MountedRoute[], store: OverrideSto
   };
 }
 
+/** What the domains set going beside their routes: started with the daemon, drained when it stops, then stopped. */
+interface Background {
+  /** The heartbeats' waker and the reaper. */
+  readonly workers: WorkersModule;
+  /** The live streams' hub. */
+  readonly streams: RunEventsHub;
+}
+
 interface Listening {
   readonly url: string;
   /** Tracks the open connections, for a graceful close. */
@@ -236,11 +263,18 @@ async function listen(config: Config, app: RequestListener, checks: readonly Fro
 }
 
 /**
- * What start-up set going, stopped: the migration retry, the syncs, and the database when this daemon
- * owns it. Safe at any point of start-up.
+ * What start-up set going, stopped: the migration retry, the workers' reaper and waker, the live streams'
+ * hub, the syncs, and the
+ * database when this daemon owns it. Safe at any point of start-up.
  */
-async function stopRunning(services: Services, schema: SchemaKeeper, { closeDatabase }: { closeDatabase: boolean }): Promise<void> {
+async function stopRunning(
+  services: Services,
+  schema: SchemaKeeper,
+  { closeDatabase, background }: { closeDatabase: boolean; background: Background | undefined },
+): Promise<void> {
   schema.stop();
+  await background?.workers.stop();
+  await background?.streams.stop();
   await stopSyncs(services);
   if (closeDatabase) await services.db.close();
 }

@@ -9,6 +9,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   members: 'Members of an organization (--org ORG).',
   'idp-mappings': 'IdP group mappings of the organization given by --org.',
   tokens: 'Personal access tokens.',
+  runs: 'Runs of flows in the organization given by --org: start (and wait for) them, list, follow, cancel.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
 };
 
@@ -65,6 +66,13 @@ const VERBS: readonly VerbEntry[] = [
   verb('webhooks test', () => import('./webhooks/test.js')),
   verb('webhooks deliveries', () => import('./webhooks/deliveries.js')),
   verb('webhooks send', () => import('./webhooks/send.js')),
+  verb('runs start', () => import('./runs/start.js')),
+  verb('runs list', () => import('./runs/list.js')),
+  verb('runs get', () => import('./runs/get.js')),
+  verb('runs watch', () => import('./runs/watch.js')),
+  verb('runs cancel', () => import('./runs/cancel.js')),
+  verb('runs pause', () => import('./runs/pause.js')),
+  verb('runs resume', () => import('./runs/resume.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 

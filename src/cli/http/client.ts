@@ -13,6 +13,8 @@ export interface ApiRequest {
   /** Sent as JSON unless it is a string (sent as is). */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
+  /** Ends this request (and the reading of its body) besides Ctrl-C; the abort's error is thrown as it is. */
+  readonly signal?: AbortSignal;
 }
 
 export interface ApiResponse {
@@ -77,6 +79,19 @@ export class ApiClient {
   ) {}
 
   async request(request: ApiRequest): Promise<ApiResponse> {
+    const response = await this.#answer(request);
+    return { status: response.status, headers: response.headers, body: await jsonBody(response, response.url) };
+  }
+
+  /**
+   * A 2xx answer whose body the caller reads as it comes (the run event stream); refusals are thrown
+   * as by `request`. The body stays bound to Ctrl-C and to the request's `signal`.
+   */
+  async open(request: ApiRequest): Promise<Response> {
+    return this.#answer(request);
+  }
+
+  async #answer(request: ApiRequest): Promise<Response> {
     const credentials = await this.ctx.credentials();
     let credential = await credentials.current();
     let response = await this.#send(credential, request);
@@ -88,7 +103,7 @@ export class ApiClient {
         response = await this.#send(credential, request);
       }
     }
-    if (response.ok) return { status: response.status, headers: response.headers, body: await jsonBody(response, response.url) };
+    if (response.ok) return response;
     const body = await readBody(response);
     const error = problemOf(response, body);
     if (error.kind === 'forbidden' && isOrganizationRefusal(body)) {
@@ -122,10 +137,11 @@ export class ApiClient {
         method: request.method,
         headers,
         ...(body === undefined ? {} : { body }),
-        signal: this.ctx.signal,
+        signal: request.signal === undefined ? this.ctx.signal : AbortSignal.any([this.ctx.signal, request.signal]),
       });
     } catch (err) {
       if (this.ctx.signal.aborted) throw new CliError('interrupted', 'interrupted');
+      if (request.signal?.aborted) throw err;
       throw unreachable(url, err);
     }
   }

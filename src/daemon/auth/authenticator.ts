@@ -80,9 +80,10 @@ export class Authenticator {
   }
 
   async #ticket(ticket: string): Promise<AuthResult> {
-    // The ticket stands in for the credential that obtained it; the audit records that credential's method.
-    const { principal, authMethod } = await this.tickets.redeem(ticket);
-    return { method: authMethod === 'pat' ? 'pat' : 'jwt', principal };
+    // The ticket stands in for the credential that obtained it; the audit records that credential's
+    // method, and one obtained with a personal access token acts, as the token does, only in its organization.
+    const { principal, authMethod, pat } = await this.tickets.redeem(ticket);
+    return { method: authMethod === 'pat' ? 'pat' : 'jwt', principal, ...(pat ? { pat } : {}) };
   }
 
   #bearer(request: AuthRequest): AuthOutcome | Promise<AuthOutcome> {

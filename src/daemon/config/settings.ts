@@ -117,6 +117,19 @@ export const SETTINGS = {
     doc: 'Most device targets one run may name (all roles together); a larger request answers 422 before any lookup.',
     parse: integerBetween(1, 1_000_000),
   }),
+  // The claim's lease (docs/workers.md): a worker renews it with each heartbeat, sent every third of it.
+  runLeaseSeconds: setting({
+    env: 'SERVICE_RUN_LEASE_SECONDS',
+    default: '30',
+    doc: "How long a worker's claim on a run lasts without a heartbeat renewing it; workers heartbeat every third of it. An expired lease is reaped: the run is requeued if no step started, else failed with `worker_lost`.",
+    parse: integerBetween(2, 3600),
+  }),
+  runReaperIntervalSeconds: setting({
+    env: 'SERVICE_RUN_REAPER_INTERVAL_SECONDS',
+    default: '5',
+    doc: 'How often each instance looks for expired run leases to reap (one instance at a time, behind an advisory lock).',
+    parse: integerBetween(1, 3600),
+  }),
   webhookGlobalIngressPerMinute: setting({
     env: 'SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE',
     default: '6000',
@@ -240,6 +253,18 @@ export const SETTINGS = {
     default: '300',
     doc: "Lifetime of a stream ticket (the spec's TICKET_TTL_SECONDS).",
     parse: integerBetween(1, 3600),
+  }),
+  streamKeepaliveSeconds: setting({
+    env: 'SERVICE_STREAM_KEEPALIVE_SECONDS',
+    default: '15',
+    doc: 'Seconds between the `: keepalive` comments of a live run event stream, so proxies keep a quiet stream open.',
+    parse: integerBetween(1, 300),
+  }),
+  streamPollSeconds: setting({
+    env: 'SERVICE_STREAM_POLL_SECONDS',
+    default: '2',
+    doc: 'Seconds between reads of every run that has live streams on this instance, covering lost notifications; new events normally arrive at once by LISTEN/NOTIFY.',
+    parse: integerBetween(1, 60),
   }),
   orgAutoJoin: setting({
     env: 'SERVICE_ORG_AUTO_JOIN',

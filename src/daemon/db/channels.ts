@@ -74,3 +74,11 @@ export const CHANNELS: readonly Channel[] = [
 export async function notify(trx: Knex | Knex.Transaction, channel: Channel, payload: string): Promise<void> {
   await trx.raw('SELECT pg_notify(?, ?)', [channel, payload]);
 }
+
+/**
+ * The SQL expression that notifies `channel` with `payloadSql` (an expression over a statement's rows),
+ * for a statement that notifies once per row it writes, on its commit, without a round trip of its own.
+ */
+export function notifyExpression(channel: Channel, payloadSql: string): string {
+  return `pg_notify('${channel}', ${payloadSql})`;
+}

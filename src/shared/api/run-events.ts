@@ -33,10 +33,27 @@ export const runEventsPage = z.object({
   run_status: z.string(),
 });
 
-/** The live stream: `?ticket=` (single use), and the position to resume after (else `Last-Event-ID`). */
+/**
+ * The live stream: `?ticket=` (single use), the position to resume after (with `Last-Event-ID`, the larger
+ * of the two counts), and `org`, the organization (id or slug, as `X-Org-Id` takes) for a caller that cannot
+ * send headers (an EventSource); it wins over `X-Org-Id`.
+ */
 export const runEventStreamQuery = z
   .object({
     ticket: z.string().max(128).optional(),
     last_event_id: queryNumber(9_999_999).optional(),
+    org: z.string().min(1).max(100).optional(),
   })
   .strict();
+
+/** `Last-Event-ID`: a sequence number the stream sent (decimal digits). */
+export const lastEventIdHeader = z
+  .string()
+  .regex(/^\d{1,7}$/)
+  .transform(Number);
+
+/** The data of the stream's last frame, `event: end`: the run's terminal status. */
+export const runEventStreamEnd = z.object({ status: z.string() });
+
+/** The stream's answer as OpenAPI documents it: server-sent events (`retry:`, `id:`/`event:`/`data:` frames, `: keepalive`, `event: end`). */
+export const runEventStreamText = z.string();

@@ -54,7 +54,7 @@ export class TicketsRepo {
    * instance at once): its user not deactivated, its personal access token (if any) neither revoked nor
    * expired. A ticket that fails that is left unconsumed and answers like an unknown one.
    */
-  async consume(digest: string): Promise<Record<string, unknown> | undefined> {
+  async consume(digest: string): Promise<{ wire: Record<string, unknown>; patId: string | null } | undefined> {
     const knex = this.knex;
     const rows = await knex('stream_tickets')
       .where({ ticket_digest: digest })
@@ -75,9 +75,10 @@ export class TicketsRepo {
         ),
       )
       .update({ consumed_at: this.knex.fn.now() })
-      .returning('principal_json');
-    const row = (rows as { principal_json: Record<string, unknown> | string }[])[0];
+      .returning(['principal_json', 'pat_id']);
+    const row = (rows as { principal_json: Record<string, unknown> | string; pat_id: string | null }[])[0];
     if (!row) return undefined;
-    return typeof row.principal_json === 'string' ? (JSON.parse(row.principal_json) as Record<string, unknown>) : row.principal_json;
+    const wire = typeof row.principal_json === 'string' ? (JSON.parse(row.principal_json) as Record<string, unknown>) : row.principal_json;
+    return { wire, patId: row.pat_id };
   }
 }

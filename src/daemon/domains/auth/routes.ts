@@ -96,7 +96,12 @@ export function authRoutes({ config, tickets, users, explainer }: AuthRoutesDeps
         if (config.authDisabled) throw authProblems.ticketsUnavailable();
         const principal = principalOf(ctx);
         const { method, pat } = ctx.state.auth!;
-        const issued = await tickets.issue(principal, { authMethod: method, orgId: pat?.orgId, patId: pat?.tokenId });
+        const issued = await tickets.issue(principal, {
+          authMethod: method,
+          orgId: pat?.orgId,
+          patId: pat?.tokenId,
+          patUserId: pat?.userId,
+        });
         ctx.status = 201;
         ctx.body = {
           ticket: issued.ticket,

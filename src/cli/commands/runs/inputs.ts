@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { usageError } from '../../errors.js';
+import { flag } from '../shared.js';
+
+/**
+ * `--param k=v`: the value is JSON when it parses as JSON (`5`, `true`, `null`, `{"a":1}`, `"5"`),
+ * else the text as a string. The daemon never coerces (`"5"` is no integer), so the CLI decides the
+ * type here, as `svc api -F` does, and `--param id='"5"'` sends the string.
+ */
+export function paramValue(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function keyValue(entry: string, name: string, what: string): [string, string] {
+  const at = entry.indexOf('=');
+  if (at <= 0) throw usageError(`${name} takes ${what}=VALUE, not "${entry}"`);
+  return [entry.slice(0, at), entry.slice(at + 1)];
+}
+
+/** `--params-json JSON` or `--params-json @file`: a JSON object. */
+function paramsJson(text: string): Record<string, unknown> {
+  let source = text;
+  if (text.startsWith('@')) {
+    try {
+      source = readFileSync(text.slice(1), 'utf8');
+    } catch (err) {
+      throw usageError(`--params-json: cannot read ${text.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (err) {
+    throw usageError(`--params-json is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--params-json must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** The run's params: `--params-json` first, then each `--param` over it; undefined when neither is given. */
+export function paramsOf(raw: Record<string, unknown>): Record<string, unknown> | undefined {
+  const json = flag.string(raw, 'paramsJson');
+  const pairs = flag.strings(raw, 'param');
+  if (json === undefined && pairs.length === 0) return undefined;
+  const params = json === undefined ? {} : paramsJson(json);
+  for (const entry of pairs) {
+    const [key, value] = keyValue(entry, '--param', 'KEY');
+    params[key] = paramValue(value);
+  }
+  return params;
+}
+
+/** `--target role=device_id` (repeat; ids may be comma-separated): device ids per role, in order given. */
+export function targetsOf(raw: Record<string, unknown>): Record<string, string[]> | undefined {
+  const entries = flag.strings(raw, 'target');
+  if (entries.length === 0) return undefined;
+  const targets: Record<string, string[]> = {};
+  for (const entry of entries) {
+    const [role, ids] = keyValue(entry, '--target', 'ROLE');
+    const devices = ids
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== '');
+    if (devices.length === 0) throw usageError(`--target ${role}= names no device`);
+    (targets[role] ??= []).push(...devices);
+  }
+  return targets;
+}
+
+/** `--version N`, `--limit N`: a whole number from 1. */
+export function positiveNumber(raw: Record<string, unknown>, key: string, name: string): number | undefined {
+  const text = flag.string(raw, key);
+  if (text === undefined) return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(text)) throw usageError(`${name} must be a whole number from 1, not "${text}"`);
+  return Number(text);
+}
