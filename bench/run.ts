@@ -13,6 +13,7 @@ import { freePort, median, pairedRatio, requestsPerSecond, startServer, timeToRe
 import { overrideMaps, overrideRows, seedOverrides, type OverrideRows } from './overrides.js';
 import { readPathBenchmark } from './read-paths.js';
 import { runAdmissionBenchmark } from './run-admission.js';
+import { runEventsBenchmark } from './run-events.js';
 import { streamFanoutBenchmark } from './stream-fanout.js';
 import { webhookTriggerBenchmark } from './webhook-trigger.js';
 
@@ -204,7 +205,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -226,6 +227,7 @@ try {
   if (wanted('read-paths')) await readPathBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
   if (wanted('claim')) await claimBenchmark(line, { postgresUrl: POSTGRES_URL, runs: Number(process.env.BENCH_CLAIM_RUNS ?? 200) });
   if (wanted('stream')) await streamFanoutBenchmark(line, { postgresUrl: POSTGRES_URL, rounds: ROUNDS });
+  if (wanted('events')) await runEventsBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -5,8 +5,6 @@ import { freePort, startServer } from './lib.js';
 import { openScratchDatabase } from './scratch-database.js';
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
-// Daemon A: `svcd` with a stand-in for the worker's posting route until that route is on this branch.
-const POSTER = fileURLToPath(new URL('./servers/daemon-event-poster.js', import.meta.url));
 const WORKER_ID = 'bench-worker';
 const SAMPLES_PER_ROUND = 300;
 
@@ -96,7 +94,7 @@ export async function streamFanoutBenchmark(line: (name: string, value: string) 
       SERVICE_STREAM_POLL_SECONDS: '60',
     };
     // A migrates the scratch database; B starts on it after.
-    const a = await startServer([POSTER], await freePort(), '/ready', env);
+    const a = await startServer([DAEMON], await freePort(), '/ready', env);
     servers.push(a);
     const b = await startServer([DAEMON], await freePort(), '/ready', env);
     servers.push(b);

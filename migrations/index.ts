@@ -34,6 +34,8 @@ import * as m31 from './20261126100400_create_worker_env_keys.js';
 import * as m32 from './20261126100500_create_step_runs.js';
 import * as m33 from './20261126100600_create_run_events.js';
 import * as m34 from './20261126100700_notify_run_queue_changes.js';
+import * as m35 from './20261126110200_add_runs_parent_attempt.js';
+import * as m36 from './20261126110201_index_runs_child_per_parent_step.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -76,4 +78,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126100500_create_step_runs', up: m32.up, down: m32.down },
   { name: '20261126100600_create_run_events', up: m33.up, down: m33.down },
   { name: '20261126100700_notify_run_queue_changes', up: m34.up, down: m34.down },
+  { name: '20261126110200_add_runs_parent_attempt', up: m35.up, down: m35.down },
+  { name: '20261126110201_index_runs_child_per_parent_step', up: m36.up, down: m36.down },
 ];

@@ -288,8 +288,8 @@ describe('controlling runs', () => {
     expect((await row(run.id)).status).toBe('queued');
   });
 
-  it('keeps the run:view routes of workers unbuilt (501)', async () => {
+  it('keeps the run:view routes of later issues unbuilt (501)', async () => {
     const run = await start(ids.alpha!);
-    expect(await code(await call('vic', 'GET', `/runs/${run.id}/events`))).toEqual({ status: 501, code: 'not_implemented' });
+    expect(await code(await call('vic', 'GET', `/runs/${run.id}/monitors`))).toEqual({ status: 501, code: 'not_implemented' });
   });
 });

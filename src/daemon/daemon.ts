@@ -21,6 +21,7 @@ import { MembershipsRepo } from './domains/orgs/memberships-repo.js';
 import { OrgsService } from './domains/orgs/orgs-service.js';
 import { orgRoutes } from './domains/orgs/routes.js';
 import { permissionRoutes } from './domains/permissions/routes.js';
+import { runCallbacksModule } from './domains/run-callbacks/module.js';
 import { runEventsModule } from './domains/run-events/module.js';
 import type { RunEventsHub } from './domains/run-events/run-events-hub.js';
 import { runsModule } from './domains/runs/module.js';
@@ -161,6 +162,7 @@ function makeDomains(
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
+  const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs });
   const runEvents = runEventsModule(services);
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
@@ -177,6 +179,7 @@ function makeDomains(
     stepHandlerRoutes(),
     ...flows.routes,
     ...runs.routes,
+    ...runCallbacks.routes,
     ...runEvents.routes,
     ...webhooks.routes,
     ...workers.routes,

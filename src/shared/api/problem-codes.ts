@@ -124,6 +124,23 @@ export const PROBLEM_CODES = {
     status: 409,
     meaning: "The run's status does not allow this transition (for example cancelling a finished run); `status` gives the current one.",
   },
+  run_not_held: {
+    status: 409,
+    meaning:
+      'A worker callback names a worker and attempt (`X-Worker-Id`, `X-Run-Attempt`) that no longer hold the run: it was reaped, requeued or claimed again, or its lease ended.',
+  },
+  event_batch_too_large: {
+    status: 413,
+    meaning: 'A run event batch holds more events than the limit (`limit`, `count`); nothing of it is written.',
+  },
+  event_too_large: {
+    status: 413,
+    meaning: 'An event of a run event batch is larger, as JSON, than the limit (`limit`, `index`); nothing of the batch is written.',
+  },
+  invalid_step_run_state: {
+    status: 409,
+    meaning: "The step run's status does not allow this move (a finished step run stays as it is); `status` gives the current one.",
+  },
   invalid_payload: {
     status: 422,
     meaning:

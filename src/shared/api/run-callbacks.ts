@@ -10,6 +10,16 @@ import { RUN_STATUSES } from './runs.js';
 export const WORKER_ID_HEADER = 'x-worker-id';
 export const RUN_ATTEMPT_HEADER = 'x-run-attempt';
 
+/**
+ * The fencing headers as the daemon reads them: the worker's id and the attempt it holds (a positive
+ * decimal integer). Missing or malformed: 422 `validation_failed` at `headers.x-worker-id` /
+ * `headers.x-run-attempt`.
+ */
+export const holderHeaders = z.object({
+  [WORKER_ID_HEADER]: z.string().min(1).max(255),
+  [RUN_ATTEMPT_HEADER]: z.string().regex(/^[1-9][0-9]{0,8}$/, 'a positive integer'),
+});
+
 export const internalRunPath = z.object({ run_id: z.string() });
 export const stepRunPath = z.object({ step_run_id: z.string() });
 
@@ -44,7 +54,7 @@ export const internalRun = z.object({
 });
 export type InternalRun = z.infer<typeof internalRun>;
 
-/** The worker ends the run (or reports it running again after a pause): the only transitions it may cause. */
+/** The worker ends the run, from running or paused: the only transitions it causes through this route. */
 export const patchInternalRunBody = z
   .object({
     status: z.enum(['succeeded', 'failed']),
@@ -116,7 +126,7 @@ export const stepRun = z.object({
   finished_at: z.string().nullable(),
 });
 
-/** Outputs of the run's finished steps in its current attempt, by step id. */
+/** Outputs of the run's succeeded steps in its current attempt, by step id. */
 export const stepOutputs = z.object({ steps: z.record(z.string(), jsonObject) });
 
 /** Replaces the run's variables (merge is the worker's to do: it holds the run). */
@@ -125,12 +135,14 @@ export const runVarsAnswer = z.object({ run_vars: jsonObject });
 
 /** `GET /internal/runs/{run_id}/outputs`: a (child) run's status and outputs, which a parent's `flow.run` mirrors. */
 export const runOutputs = z.object({ run_id: z.string(), status: z.enum(RUN_STATUSES), outputs: jsonObject, error: jsonObject.nullable() });
+export type RunOutputs = z.infer<typeof runOutputs>;
 
 /** The worker cancels the run itself (a step decided so, or a child run of a cancelled parent). */
 export const internalCancelBody = z.object({ reason: z.string().max(1000).optional() }).strict();
 
 export const assignSharedWorkerBody = z.object({ worker_id: z.string().min(1).max(255) }).strict();
 export const assignSharedWorkerAnswer = z.object({ shared_worker_id: z.string(), assigned: z.boolean() });
+export type AssignSharedWorkerAnswer = z.infer<typeof assignSharedWorkerAnswer>;
 
 /** `POST /internal/runs`: a child run for a `flow.run` step, through the one admission (trigger source `flow`). */
 export const childRunBody = z

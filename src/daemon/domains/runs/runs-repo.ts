@@ -30,6 +30,9 @@ export type RunChange = Partial<Pick<RunRow, 'status' | 'name' | 'updated_by' | 
   readonly cancelled_at?: 'now';
 };
 
+/** A run cancelled with its ancestor: what it was before, and the run that started it. */
+export type CancelledDescendant = RunRow & { readonly previous_status: RunStatus; readonly parent_run_id: string };
+
 const RUNS = new SoftDeleteTable<RunRow>('runs', RUN_COLUMNS);
 
 /** The list's order, which the index `runs_org_created` (org_id, created_at DESC, id DESC) holds. */
@@ -86,6 +89,26 @@ export class RunsRepo {
     }
     const [row] = await trx('runs').where({ id }).update(set).returning(RUN_COLUMNS);
     return row as RunRow;
+  }
+
+  /**
+   * Cancels every active run below `id` (its child runs, theirs, …, through finished ones too), locking
+   * them first, in one statement; answers each as it is now, with the status it had.
+   */
+  async cancelDescendants(trx: RunsTx, id: string, by: string | null): Promise<CancelledDescendant[]> {
+    const columns = RUN_COLUMNS.map((c) => `r.${c}`).join(', ');
+    const result = await trx.raw<{ rows: CancelledDescendant[] }>(
+      `WITH RECURSIVE tree AS (
+         SELECT id FROM runs WHERE parent_run_id = ?
+         UNION SELECT c.id FROM runs c JOIN tree ON c.parent_run_id = tree.id),
+       active AS (SELECT id, status FROM runs WHERE id IN (SELECT id FROM tree) AND status IN ('queued', 'running', 'paused') FOR UPDATE)
+       UPDATE runs r SET status = 'cancelled', cancelled_at = now(), cancelled_by = ?, finished_at = now(), paused_at = NULL,
+         updated_by = ?, updated_at = now()
+       FROM active WHERE r.id = active.id
+       RETURNING ${columns}, r.parent_run_id, active.status AS previous_status`,
+      [id, by, by],
+    );
+    return result.rows;
   }
 
   /** Marks the run deleted; `updated_at` moves with it, as it always has for a run. */

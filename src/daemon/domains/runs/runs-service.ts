@@ -4,8 +4,9 @@ import { type Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { RunAdmission } from './run-admission.js';
+import { appendDaemonEvent } from './run-event-log.js';
 import { isFinished, nextStatus, type RunCommand } from './run-state.js';
-import { runView, type RunRow, type RunView } from './run-view.js';
+import { runView, type RunRow, type RunStatus, type RunView } from './run-view.js';
 import type { FilterOptions, RunChange, RunFilter, RunsRepo, RunsTx } from './runs-repo.js';
 
 export interface OrgRef {
@@ -25,6 +26,26 @@ const CONTROL = 'run:control';
 
 /** Past tense of each command, for its audit event (`run.cancelled`, …). */
 const EVENTS: Record<RunCommand, string> = { cancel: 'run.cancelled', pause: 'run.paused', resume: 'run.resumed' };
+
+/** A run about to be cancelled, as its caller locked it. */
+export interface CancelTarget {
+  readonly id: string;
+  readonly status: RunStatus;
+}
+
+/** Who cancels, under which catalogue action, and why (a worker's cancel names a reason). */
+export interface CancelHow {
+  readonly by: string | null;
+  readonly action: string;
+  readonly context: AuditContext | undefined;
+  /** The event's and entry's `reason` code (none for a user's cancel). */
+  readonly reason?: string;
+  readonly message?: string;
+}
+
+function cancelChange(by: string | null): RunChange {
+  return { status: 'cancelled', cancelled_at: 'now', cancelled_by: by, finished_at: 'now', paused_at: null, updated_by: by };
+}
 
 function notFound(): Problem {
   return problems.resourceNotFound('Run');
@@ -85,21 +106,39 @@ export class RunsService {
       const status = nextStatus(before, command);
       if (!status) throw invalidState(before, { cancel: 'cancelled', pause: 'paused', resume: 'resumed' }[command]);
       const by = context?.subject ?? null;
-      const change: RunChange =
-        command === 'cancel'
-          ? { status, cancelled_at: 'now', cancelled_by: by, finished_at: 'now', paused_at: null, updated_by: by }
-          : { status, paused_at: command === 'pause' ? 'now' : null, updated_by: by };
-      const after = await this.repo.update(trx, id, change);
-      await this.record(context, trx, org, EVENTS[command], CONTROL, after, { from: before.status, to: after.status });
+      if (command === 'cancel') return this.cancelLocked(trx, before, { by, action: CONTROL, context });
+      const after = await this.repo.update(trx, id, { status, paused_at: command === 'pause' ? 'now' : null, updated_by: by });
+      await appendDaemonEvent(trx, id, { type: 'run.status', data: { from: before.status, to: after.status } });
+      await this.record(context, trx, EVENTS[command], CONTROL, after, { from: before.status, to: after.status });
       return after;
     });
+  }
+
+  /**
+   * Cancels an active run the caller has locked in `trx` (the control route, the worker's internal
+   * cancel), and with it every active run below it (child runs of its `flow.run` steps, theirs, …): a
+   * cancelled parent must not leave children acting on devices. Each run cancelled gets its `run.status`
+   * event and its `run.cancelled` entry, in `trx`. A held run keeps its lease, so its worker can still
+   * post its last events and end its step runs.
+   */
+  async cancelLocked(trx: RunsTx, before: CancelTarget, how: CancelHow): Promise<RunRow> {
+    const after = await this.repo.update(trx, before.id, cancelChange(how.by));
+    const data = { from: before.status, to: after.status, ...(how.reason ? { reason: how.reason } : {}) };
+    await appendDaemonEvent(trx, before.id, { type: 'run.status', data });
+    await this.record(how.context, trx, 'run.cancelled', how.action, after, how.message ? { ...data, message: how.message } : data);
+    for (const child of await this.repo.cancelDescendants(trx, before.id, how.by)) {
+      const childData = { from: child.previous_status, to: child.status, reason: 'parent_cancelled' };
+      await appendDaemonEvent(trx, child.id, { type: 'run.status', data: childData });
+      await this.record(how.context, trx, 'run.cancelled', how.action, child, { ...childData, parent_run_id: child.parent_run_id });
+    }
+    return after;
   }
 
   async rename(org: OrgRef, id: string, name: string, context?: AuditContext): Promise<RunView> {
     return this.change(org, id, async (trx, before) => {
       if (before.name === name) return before;
       const after = await this.repo.update(trx, id, { name, updated_by: context?.subject ?? null });
-      await this.record(context, trx, org, 'entity.updated', CONTROL, after, { changes: { name: { old: before.name, new: name } } });
+      await this.record(context, trx, 'entity.updated', CONTROL, after, { changes: { name: { old: before.name, new: name } } });
       return after;
     });
   }
@@ -109,7 +148,7 @@ export class RunsService {
     await this.change(org, id, async (trx, before) => {
       if (!isFinished(before.status)) throw invalidState(before, 'deleted before it finishes; cancel it first');
       const after = await this.repo.softDelete(trx, id, context?.subject ?? null);
-      await this.record(context, trx, org, 'entity.deleted', CONTROL, after, { name: after.name, status: after.status });
+      await this.record(context, trx, 'entity.deleted', CONTROL, after, { name: after.name, status: after.status });
       return after;
     });
   }
@@ -121,7 +160,7 @@ export class RunsService {
       async (trx, before) => {
         if (before.deleted_at === null) throw problems.conflict('The run is not deleted.');
         const after = await this.repo.restore(trx, id, context?.subject ?? null);
-        await this.record(context, trx, org, 'entity.restored', CONTROL, after, { name: after.name, status: after.status });
+        await this.record(context, trx, 'entity.restored', CONTROL, after, { name: after.name, status: after.status });
         return after;
       },
       { includeDeleted: true },
@@ -136,7 +175,7 @@ export class RunsService {
       async (trx, before) => {
         if (!isFinished(before.status)) throw invalidState(before, 'purged before it finishes; cancel it first');
         await this.repo.purge(trx, id);
-        await this.record(context, trx, org, 'entity.purged', 'run:purge', before, {
+        await this.record(context, trx, 'entity.purged', 'run:purge', before, {
           name: before.name,
           flow_id: before.flow_id,
           flow_name: before.flow_name,
@@ -169,7 +208,6 @@ export class RunsService {
   private async record(
     context: AuditContext | undefined,
     trx: RunsTx,
-    org: OrgRef,
     eventType: string,
     action: string,
     run: RunRow,
@@ -183,7 +221,7 @@ export class RunsService {
         resourceType: 'run',
         resourceId: run.id,
         outcome: 'success',
-        orgId: org.id,
+        orgId: run.org_id,
         details: { workflow_id: run.workflow_id, ...details },
       },
       trx,
