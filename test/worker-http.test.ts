@@ -111,3 +111,21 @@ describe('HttpRunCallbacks', () => {
     for (const s of seen) expect([s.headers['x-worker-id'], s.headers['x-run-attempt']]).toEqual(['w-1', '3']);
   });
 });
+
+describe('a PATCH retried after its answer was lost', () => {
+  it('counts as done when the daemon says the step run or run already has that status', async () => {
+    const { url } = await serve([
+      { status: 409, body: { code: 'invalid_step_run_state', status: 'succeeded' } },
+      { status: 409, body: { code: 'invalid_run_state', status: 'succeeded' } },
+      { status: 409, body: { code: 'invalid_run_state', status: 'cancelled' } },
+    ]);
+    const callbacks = new HttpRunCallbacks(new InternalHttp(url, 'tok', FAST), 'run-1', 'w-1', 1);
+    await callbacks.patchStepRun('sr-1', { status: 'succeeded' });
+    await callbacks.finishRun({ status: 'succeeded', outputs: {} });
+    // Another status is a real refusal: a user cancelled the run meanwhile.
+    await expect(callbacks.finishRun({ status: 'succeeded', outputs: {} })).rejects.toMatchObject({
+      status: 409,
+      code: 'invalid_run_state',
+    });
+  });
+});

@@ -61,7 +61,11 @@ export class HttpRunCallbacks implements RunCallbacks {
   }
 
   async patchStepRun(stepRunId: string, body: PatchStepRun): Promise<void> {
-    await this.#mutate('PATCH', `/internal/step-runs/${encodeURIComponent(stepRunId)}`, body);
+    await landed(
+      this.#mutate('PATCH', `/internal/step-runs/${encodeURIComponent(stepRunId)}`, body),
+      'invalid_step_run_state',
+      body.status,
+    );
   }
 
   async postEvents(events: readonly WorkerEvent[]): Promise<void> {
@@ -73,7 +77,7 @@ export class HttpRunCallbacks implements RunCallbacks {
   }
 
   async finishRun(body: PatchRun): Promise<void> {
-    await this.#mutate('PATCH', `/internal/runs/${this.runId}`, body);
+    await landed(this.#mutate('PATCH', `/internal/runs/${this.runId}`, body), 'invalid_run_state', body.status);
   }
 
   async startChildRun(body: ChildRunRequest): Promise<{ id: string }> {
@@ -100,4 +104,21 @@ function idOf(answer: unknown): { id: string } {
   const id = typeof answer === 'object' && answer !== null ? (answer as { id?: unknown }).id : undefined;
   if (typeof id !== 'string') throw new Error('the daemon answered without an id');
   return { id };
+}
+
+/**
+ * A PATCH retried after its answer was lost finds the move already made: the daemon refuses the repeat
+ * with 409 and the current `status`. When that status is the one asked for, the first attempt landed.
+ */
+async function landed(call: Promise<unknown>, code: string, status: string): Promise<void> {
+  try {
+    await call;
+  } catch (error) {
+    const already =
+      error instanceof DaemonAnswerError &&
+      error.status === 409 &&
+      error.code === code &&
+      (error.body as { status?: unknown } | undefined)?.status === status;
+    if (!already) throw error;
+  }
 }
