@@ -7,6 +7,7 @@ import { assignmentOf } from './helpers/worker-fakes.js';
 
 const FAST = { attempts: 5, maxElapsedMs: 5_000, baseDelayMs: 5, maxDelayMs: 20 };
 const RUN = '00000000-0000-4000-8000-000000000001';
+const CHILD = '00000000-0000-4000-8000-000000000002';
 
 let daemon: FakeWorkerDaemon;
 let worker: ReferenceWorker | undefined;
@@ -122,6 +123,32 @@ describe('the reference worker against a stand-in daemon', () => {
       handler: 'general.noop',
       status: 'running',
     });
+  });
+
+  it('a run only waiting for its child run takes no slot: a full worker still claims the child', async () => {
+    const parent = assignmentOf({
+      steps: [{ id: 'call', handler: 'flow.run', config: { flow_name: 'other', poll_interval_seconds: 1 } }],
+      edges: [],
+    });
+    const child = assignmentOf({ steps: [{ id: 'a', handler: 'general.noop', config: {} }], edges: [] }, { run_id: CHILD });
+    daemon.queue.push(parent);
+    worker = new ReferenceWorker({
+      serverUrl: daemon.url,
+      internalApiToken: 'tok',
+      workerId: 'w-one-slot',
+      capacity: 1,
+      shutdownGraceSeconds: 0,
+      callbackRetry: FAST,
+      heartbeatRetry: FAST,
+    });
+    worker.start();
+    await until(() => daemon.callbacks().some((c) => c.method === 'POST' && c.path === '/internal/runs'), 'the child run to be started');
+    daemon.queue.push(child);
+    await until(
+      () => daemon.callbacks().some((c) => c.method === 'PATCH' && c.path === `/internal/runs/${CHILD}`),
+      'the child to run beside its parent',
+    );
+    expect(worker.heldRuns()).toContain(RUN);
   });
 
   it('on stop drains: claims nothing, hands back a run that started no step, and stops', async () => {

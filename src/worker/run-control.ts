@@ -10,6 +10,11 @@ export class RunControl {
   #wake: (() => void)[] = [];
   /** Set once the first step run of this attempt was created: from then on a hand-back fails the run. */
   stepStarted = false;
+  /**
+   * Set while the run only waits for a child run (`flow.run`): it takes no slot then, so a worker whose
+   * slots all hold parents still claims their children instead of waiting on itself for ever.
+   */
+  waitingOnChild = false;
 
   constructor(paused = false) {
     this.#paused = paused;

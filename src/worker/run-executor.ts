@@ -27,6 +27,8 @@ export interface ExecuteRunOptions {
   /** True once the worker drains: a run that has started no step is handed back rather than begun. */
   readonly draining: () => boolean;
   readonly log: WorkerLog;
+  /** Told when the run starts or stops taking a slot (a `flow.run` waiting for its child takes none). */
+  readonly onSlotChange?: () => void;
   /** The handler table (tests replace it); the worker's own by default. */
   readonly handlers?: ReadonlyMap<string, StepHandlerRun>;
 }
@@ -127,6 +129,10 @@ class RunExecution {
         signal: control.signal,
         emit: (type, data) => this.events.emit(type, data, step.id),
         setRunVars: (vars) => this.#setRunVars(vars),
+        waitingOnChild: (waiting) => {
+          control.waitingOnChild = waiting;
+          this.options.onSlotChange?.();
+        },
         callbacks,
       });
     } catch (error) {

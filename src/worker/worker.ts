@@ -154,7 +154,7 @@ export class ReferenceWorker {
   #heartbeatBody(): HeartbeatBody {
     const running = [...this.#held.values()].map(({ assignment }) => ({ run_id: assignment.run_id, attempt: assignment.attempt }));
     const released = [...this.#toRelease].map(([run_id, attempt]) => ({ run_id, attempt }));
-    const freeSlots = this.#draining ? 0 : Math.max(0, this.options.capacity - this.#held.size);
+    const freeSlots = this.#draining ? 0 : Math.max(0, this.options.capacity - this.#busy());
     // Nothing to wait for when there is something to say at once (a hand-back, the last word).
     const waitS = this.#stopped || released.length > 0 ? 0 : Math.min(MAX_HEARTBEAT_WAIT_SECONDS, Math.max(0, this.#heartbeatS));
     return {
@@ -188,7 +188,7 @@ export class ReferenceWorker {
 
   #take(assignment: Assignment, paused: boolean): void {
     if (this.#held.has(assignment.run_id)) return;
-    if (this.#draining || this.#held.size >= this.options.capacity) {
+    if (this.#draining || this.#busy() >= this.options.capacity) {
       this.#toRelease.set(assignment.run_id, assignment.attempt);
       this.#prompt();
       return;
@@ -202,6 +202,7 @@ export class ReferenceWorker {
       callbacks: new HttpRunCallbacks(this.#http, assignment.run_id, this.options.workerId, assignment.attempt),
       control,
       draining: () => this.#draining,
+      onSlotChange: () => this.#prompt(),
       log: this.#log,
       ...(this.options.handlers ? { handlers: this.options.handlers } : {}),
     }).then((outcome) => {
@@ -216,6 +217,13 @@ export class ReferenceWorker {
     if (this.#held.get(runId) === run) this.#held.delete(runId);
     if (outcome === 'released') this.#toRelease.set(runId, attempt);
     this.#prompt();
+  }
+
+  /** Runs taking a slot: every held run but those only waiting for a child run. */
+  #busy(): number {
+    let busy = 0;
+    for (const run of this.#held.values()) if (!run.control.waitingOnChild) busy += 1;
+    return busy;
   }
 
   /** Sends the next heartbeat now if the one in flight claims nothing (cutting it short loses nothing). */

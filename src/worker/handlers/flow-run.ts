@@ -27,6 +27,7 @@ export async function runFlowRun(context: StepContext): Promise<StepResult> {
   if (config.wait_for_completion === false) return { outputs: { run_id: child.id }, summary: `started child run ${child.id}` };
 
   const intervalMs = clamp(typeof config.poll_interval_seconds === 'number' ? config.poll_interval_seconds : 5, 1, 60) * 1000;
+  context.waitingOnChild(true);
   try {
     for (;;) {
       const state = await pollOnce(context, child.id);
@@ -39,6 +40,8 @@ export async function runFlowRun(context: StepContext): Promise<StepResult> {
       await callbacks.cancelChildRun(child.id, reason === 'cancel' ? 'parent run cancelled' : 'parent worker stopped').catch(() => {});
     }
     throw error;
+  } finally {
+    context.waitingOnChild(false);
   }
 }
 

@@ -14,6 +14,8 @@ export interface StepContext {
   readonly signal: AbortSignal;
   /** A worker event of this step (`log`, …), sent in the run's next batch. */
   emit(type: string, data: Record<string, unknown>): void;
+  /** `flow.run` says when it only waits for its child, so the run takes no slot meanwhile. */
+  waitingOnChild(waiting: boolean): void;
   /** Merges into the run's variables and stores them (`PUT …/run-vars`). */
   setRunVars(vars: Record<string, unknown>): Promise<void>;
   readonly callbacks: RunCallbacks;
