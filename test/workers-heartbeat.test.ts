@@ -211,6 +211,27 @@ describe('the long-poll', () => {
     expect(await waitingForPause).toMatchObject({ cancel: [], pause: [paused], lost: [] });
   });
 
+  // The heartbeat waits 20 s; the test allows 10: a heartbeat the control notification did not end would
+  // answer only at its deadline (with the same lists), so only the limit can tell the two apart.
+  it('answers at once when its worker is told of a change stamped before the heartbeat began', { timeout: 10_000 }, async () => {
+    const id = await startRun(world);
+    const claimed = await beat(world, { worker_id: 'w-stale', free_slots: 1 });
+    const running = claimed.assignments.map((a) => ({ run_id: a.run_id, attempt: a.attempt }));
+    const waiting = beat(world, { worker_id: 'w-stale', running, wait_s: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A cancel whose transaction began before this heartbeat did carries an `updated_at` older than it.
+    await world.daemon.services.db
+      .knex('runs')
+      .where({ id })
+      .update({
+        status: 'cancelled',
+        cancelled_at: world.daemon.services.db.knex.fn.now(),
+        finished_at: world.daemon.services.db.knex.fn.now(),
+        updated_at: world.daemon.services.db.knex.raw(`now() - interval '1 minute'`),
+      });
+    expect(await waiting).toMatchObject({ cancel: [id], pause: [], lost: [] });
+  });
+
   it('lists runs the worker names but no longer holds as lost: reaped, another attempt, unknown', async () => {
     const id = await startRun(world);
     const [assignment] = (await beat(world, { worker_id: 'w-lost', free_slots: 1 })).assignments;

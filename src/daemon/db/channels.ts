@@ -39,8 +39,8 @@ export const MAPPINGS_CHANNEL = 'svc_idp_mappings';
 export const RUNS_QUEUED_CHANNEL = 'svc_runs_queued';
 
 /**
- * Sent by the same trigger when a held run's status changes (cancelled, paused, resumed, reaped; the
- * holding worker's id as payload): wakes that worker's waiting heartbeat so it hears of it at once.
+ * Sent by the same trigger when a held run is cancelled, paused or resumed (the holding worker's id as
+ * payload): wakes that worker's waiting heartbeat, which answers at once.
  */
 export const RUN_CONTROL_CHANNEL = 'svc_run_control';
 

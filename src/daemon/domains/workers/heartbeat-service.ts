@@ -4,7 +4,7 @@ import { isUuid } from '../../../shared/ids.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { LeaseEnds } from './lease-ends.js';
 import type { ClaimedRow, HeldRun, LeasesRepo, NamedRun } from './leases-repo.js';
-import type { Waiter, WorkWaker } from './work-waker.js';
+import type { WakeReason, Waiter, WorkWaker } from './work-waker.js';
 import type { WorkersRepo } from './workers-repo.js';
 
 /** What the worker is told besides its new runs. */
@@ -54,6 +54,9 @@ export class HeartbeatService {
     // What changed on its runs since its previous heartbeat began is news to it (the list is the state).
     const since = await report();
     await this.release(body.worker_id, body.released, options.context);
+    // Woken by a control notification for this worker: answer whatever the stamps say, since a change whose
+    // transaction began before `since` carries an earlier `updated_at` but commits after it.
+    let control = false;
     for (;;) {
       // Made before the reads, so a notification that arrives while they run is not missed.
       const waiter = body.wait_s > 0 ? this.waker.waiter(body.worker_id, canClaim) : undefined;
@@ -62,12 +65,13 @@ export class HeartbeatService {
         const assignments = canClaim ? await this.claim(body.worker_id, body.free_slots, options.context) : [];
         const tidings = tell(named, held);
         const answer = this.answer(assignments, tidings);
-        const news = assignments.length > 0 || tidings.lost.length > 0 || held.some((run) => run.changed);
+        const news = control || assignments.length > 0 || tidings.lost.length > 0 || held.some((run) => run.changed);
         if (!waiter || news || this.waker.draining) return answer;
         const woken = await this.wait(waiter, deadline, options.signal);
         if (woken === 'gone' || woken === 'deadline' || this.waker.draining) return answer;
         // Renewing while waiting past a heartbeat's interval keeps the leases and the worker's `last_seen_at` fresh.
         if (woken === 'renew') await report();
+        control = woken === 'control';
       } finally {
         waiter?.cancel();
       }
@@ -79,8 +83,8 @@ export class HeartbeatService {
   }
 
   /** Until woken, the deadline, the next renewal, or the caller hanging up, whichever comes first. */
-  private async wait(waiter: Waiter, deadline: number, signal?: AbortSignal): Promise<'woken' | 'deadline' | 'renew' | 'gone'> {
-    if (waiter.wasWoken) return 'woken';
+  private async wait(waiter: Waiter, deadline: number, signal?: AbortSignal): Promise<WakeReason | 'deadline' | 'renew' | 'gone'> {
+    if (waiter.wokenFor) return waiter.wokenFor;
     const left = deadline - Date.now();
     if (left <= 0) return 'deadline';
     const slice = Math.min(left, heartbeatSeconds(this.leaseSeconds) * 1000);
@@ -91,7 +95,7 @@ export class HeartbeatService {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       return await Promise.race([
-        waiter.woken.then(() => 'woken' as const),
+        waiter.woken,
         sleep(slice, slice === left ? ('deadline' as const) : ('renew' as const), { signal: timer.signal }),
         gone,
       ]);

@@ -1,12 +1,21 @@
 import { RUN_CONTROL_CHANNEL, RUNS_QUEUED_CHANNEL } from '../../db/channels.js';
 import type { Database, Listening } from '../../db/database.js';
 
+/**
+ * Why a waiter was woken: `work`, a run became claimable (row locks decide who gets it); `control`, one
+ * of its worker's runs was cancelled, paused or resumed, or notifications may have been lost (the
+ * listener reconnected), or the daemon is draining: news for the worker whatever the rows' stamps say.
+ */
+export type WakeReason = 'work' | 'control';
+
 /** A heartbeat waiting for something to tell its worker. */
 export interface Waiter {
-  /** Settles when woken (a run queued, the worker's run changed, the listener reconnected, the daemon draining). */
-  readonly woken: Promise<void>;
+  /** Settles with the reason when woken. */
+  readonly woken: Promise<WakeReason>;
   /** Whether it was woken since it was made: a notification that came before the wait began is not lost. */
   readonly wasWoken: boolean;
+  /** Why, when it was. */
+  readonly wokenFor: WakeReason | undefined;
   /** No longer interested; always call it. */
   cancel(): void;
 }
@@ -15,8 +24,8 @@ interface Entry {
   readonly workerId: string;
   /** Wants to hear of any queued run (it has free slots and is not draining). */
   readonly wantsWork: boolean;
-  woken: boolean;
-  wake: () => void;
+  woken: WakeReason | undefined;
+  wake: (reason: WakeReason) => void;
 }
 
 /**
@@ -39,9 +48,11 @@ export class WorkWaker {
 
   start(): void {
     this.#listeners = [
-      this.listen(RUNS_QUEUED_CHANNEL, (signal) => this.#wake(signal === 'connected' ? () => true : (entry) => entry.wantsWork)),
+      this.listen(RUNS_QUEUED_CHANNEL, (signal) =>
+        signal === 'connected' ? this.#wake(() => true, 'control') : this.#wake((entry) => entry.wantsWork, 'work'),
+      ),
       this.listen(RUN_CONTROL_CHANNEL, (signal, payload) =>
-        this.#wake(signal === 'connected' ? () => true : (entry) => entry.workerId === payload),
+        this.#wake(signal === 'connected' ? () => true : (entry) => entry.workerId === payload, 'control'),
       ),
     ];
   }
@@ -49,7 +60,7 @@ export class WorkWaker {
   /** Wakes every waiter now and every later one at once: the daemon is shutting down. */
   drain(): void {
     this.#draining = true;
-    this.#wake(() => true);
+    this.#wake(() => true, 'control');
   }
 
   async stop(): Promise<void> {
@@ -61,25 +72,28 @@ export class WorkWaker {
 
   /** Starts waiting for `workerId`: made before the work it guards is read, so nothing slips between. */
   waiter(workerId: string, wantsWork: boolean): Waiter {
-    let wake = () => {};
-    const woken = new Promise<void>((resolve) => (wake = resolve));
-    const entry: Entry = { workerId, wantsWork, woken: this.#draining, wake };
-    if (this.#draining) wake();
+    let wake: (reason: WakeReason) => void = () => {};
+    const woken = new Promise<WakeReason>((resolve) => (wake = resolve));
+    const entry: Entry = { workerId, wantsWork, woken: this.#draining ? 'control' : undefined, wake };
+    if (this.#draining) wake('control');
     else this.#waiters.add(entry);
     return {
       woken,
       get wasWoken() {
+        return entry.woken !== undefined;
+      },
+      get wokenFor() {
         return entry.woken;
       },
       cancel: () => this.#waiters.delete(entry),
     };
   }
 
-  #wake(which: (entry: Entry) => boolean): void {
+  #wake(which: (entry: Entry) => boolean, reason: WakeReason): void {
     for (const entry of this.#waiters) {
       if (!which(entry)) continue;
-      entry.woken = true;
-      entry.wake();
+      entry.woken = reason;
+      entry.wake(reason);
       this.#waiters.delete(entry);
     }
   }
