@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RUN_STATUSES } from './runs.js';
+import { RUN_STATUSES } from '../run-statuses.js';
 
 /**
  * Wire schemas of the worker's run callbacks (`/internal/runs…`, `/internal/step-runs…`). Every mutating

@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { RUN_STATUSES } from '../run-statuses.js';
 
 /** Wire schemas of the run routes (`/runs…`): the daemon validates and documents with them; a client's types are inferred from them. */
-
-export const RUN_STATUSES = ['queued', 'running', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** `flow`: a child run started by a parent run's `flow.run` step. */
 export const TRIGGER_SOURCES = ['manual', 'schedule', 'webhook', 'flow'] as const;

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { isFinishedRun } from '../../shared/run-statuses.js';
 import type { ChildRunRequest, RunOutputs } from '../callbacks.js';
 import { isRunNotHeld } from '../callbacks.js';
 import { DaemonAnswerError } from '../http-client.js';
 import { abortableDelay } from '../retry.js';
 import { StepFailure, type StepContext, type StepResult, type StopReason } from './types.js';
-
-const TERMINAL: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 
 /**
  * `flow.run`: starts a child run of another committed flow (`POST /internal/runs`, admitted as the
@@ -31,7 +30,7 @@ export async function runFlowRun(context: StepContext): Promise<StepResult> {
   try {
     for (;;) {
       const state = await pollOnce(context, child.id);
-      if (TERMINAL.has(state.status)) return mirror(state, emit);
+      if (isFinishedRun(state.status)) return mirror(state, emit);
       await abortableDelay(intervalMs, signal);
     }
   } catch (error) {

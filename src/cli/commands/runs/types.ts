@@ -1,4 +1,5 @@
-import type { Run, RunStatus } from '../../../shared/api/runs.js';
+import type { Run } from '../../../shared/api/runs.js';
+import type { RunStatus } from '../../../shared/run-statuses.js';
 import type { Column } from '../../runtime/table.js';
 
 /** The run routes' wire shapes, inferred from the schemas the daemon answers with (types only: no zod at run time). */
@@ -10,9 +11,6 @@ export interface RunPage {
   readonly limit: number;
   readonly offset: number;
 }
-
-/** Succeeded, failed, cancelled: a run in one of these never changes again. */
-export const TERMINAL_STATUSES: readonly string[] = ['succeeded', 'failed', 'cancelled'];
 
 export const RUN_COLUMNS: Column<Run>[] = [
   { header: 'ID', value: (r) => r.id },

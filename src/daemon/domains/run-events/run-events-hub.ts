@@ -1,3 +1,4 @@
+import { isFinishedRun } from '../../../shared/run-statuses.js';
 import { RUN_EVENTS_CHANNEL } from '../../db/channels.js';
 import type { Database, Listening } from '../../db/database.js';
 import type { Logger } from '../../logging/logger.js';
@@ -7,8 +8,6 @@ import { eventFrame, KEEPALIVE_FRAME } from './sse-frames.js';
 
 /** How many events one read takes: a replay goes in pages of this many, then live. */
 export const READ_PAGE = 500;
-
-const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
 export interface HubOptions {
   readonly listen: Database['listen'];
@@ -162,7 +161,7 @@ export class RunEventsHub {
       return;
     }
     const frames = read.events.map((event) => ({ seq: event.seq, text: eventFrame(event) }));
-    const terminal = TERMINAL.has(read.status);
+    const terminal = isFinishedRun(read.status);
     for (const stream of [...run.streams]) {
       for (const frame of frames) {
         if (frame.seq <= stream.position) continue;

@@ -15,7 +15,6 @@ import type { RunStatus } from './run-view.js';
 export type RunCommand = 'cancel' | 'pause' | 'resume';
 
 export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running', 'paused'];
-export const FINISHED_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
 
 export function nextStatus(run: { readonly status: RunStatus; readonly started_at: unknown }, command: RunCommand): RunStatus | undefined {
   switch (command) {
@@ -27,8 +26,4 @@ export function nextStatus(run: { readonly status: RunStatus; readonly started_a
       if (run.status !== 'paused') return undefined;
       return run.started_at === null ? 'queued' : 'running';
   }
-}
-
-export function isFinished(status: RunStatus): boolean {
-  return FINISHED_STATUSES.includes(status);
 }

@@ -1,6 +1,7 @@
-import type { Run, RunStatus, TriggerSource } from '../../../shared/api/runs.js';
+import type { Run, TriggerSource } from '../../../shared/api/runs.js';
+import type { RunStatus } from '../../../shared/run-statuses.js';
 
-export type { RunStatus } from '../../../shared/api/runs.js';
+export type { RunStatus };
 
 /** A `runs` row as the repository reads it. */
 export interface RunRow {

@@ -5,7 +5,8 @@ import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { RunAdmission } from './run-admission.js';
 import { appendDaemonEvent } from './run-event-log.js';
-import { isFinished, nextStatus, type RunCommand } from './run-state.js';
+import { isFinishedRun } from '../../../shared/run-statuses.js';
+import { nextStatus, type RunCommand } from './run-state.js';
 import { runView, type RunRow, type RunStatus, type RunView } from './run-view.js';
 import type { FilterOptions, RunChange, RunFilter, RunsRepo, RunsTx } from './runs-repo.js';
 
@@ -146,7 +147,7 @@ export class RunsService {
   /** Soft delete of a finished run (an active one is cancelled first: deleting must not hide a run that still acts on devices). */
   async remove(org: OrgRef, id: string, context?: AuditContext): Promise<void> {
     await this.change(org, id, async (trx, before) => {
-      if (!isFinished(before.status)) throw invalidState(before, 'deleted before it finishes; cancel it first');
+      if (!isFinishedRun(before.status)) throw invalidState(before, 'deleted before it finishes; cancel it first');
       const after = await this.repo.softDelete(trx, id, context?.subject ?? null);
       await this.record(context, trx, 'entity.deleted', CONTROL, after, { name: after.name, status: after.status });
       return after;
@@ -173,7 +174,7 @@ export class RunsService {
       org,
       id,
       async (trx, before) => {
-        if (!isFinished(before.status)) throw invalidState(before, 'purged before it finishes; cancel it first');
+        if (!isFinishedRun(before.status)) throw invalidState(before, 'purged before it finishes; cancel it first');
         await this.repo.purge(trx, id);
         await this.record(context, trx, 'entity.purged', 'run:purge', before, {
           name: before.name,

@@ -1,3 +1,4 @@
+import { isFinishedRun } from '../../../shared/run-statuses.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { EndingLease, LeasesRepo, LeasesTx } from './leases-repo.js';
@@ -15,8 +16,6 @@ export interface LeaseOutcome {
 /** Audit action of the entries the daemon writes for a worker's run (the spec's callbacks action). */
 const CALLBACKS_ACTION = 'internal:run_callbacks';
 
-const FINISHED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
-
 /**
  * The one rule for a held run whose worker is gone, shared by the reaper (lease expired) and a heartbeat
  * that hands runs back (`released`): a finished run only loses its lease; one whose attempt started no
@@ -33,7 +32,7 @@ export class LeaseEnds {
   async end(trx: LeasesTx, runs: readonly EndingLease[], context?: AuditContext): Promise<LeaseOutcome> {
     const outcome: LeaseOutcome = { requeued: [], failed: [], cleared: [] };
     for (const run of runs) {
-      if (FINISHED.has(run.status)) {
+      if (isFinishedRun(run.status)) {
         outcome.cleared.push(run.id);
       } else if (!run.step_started) {
         await this.requeue(trx, run);
