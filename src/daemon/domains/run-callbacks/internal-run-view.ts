@@ -1,5 +1,5 @@
 import type { InternalRun } from '../../../shared/api/run-callbacks.js';
-import type { RunStatus } from '../runs/run-view.js';
+import { iso, type RunStatus } from '../runs/run-view.js';
 
 /** A `runs` row as the callbacks read it: the run's execution state beside what a worker needs of it. */
 export interface InternalRunRow {
@@ -52,12 +52,6 @@ export const INTERNAL_RUN_COLUMNS = [
   'started_at',
   'finished_at',
 ] as const;
-
-export function iso(value: Date | string): string;
-export function iso(value: Date | string | null): string | null;
-export function iso(value: Date | string | null): string | null {
-  return value === null ? null : new Date(value).toISOString();
-}
 
 export function internalRunView(row: InternalRunRow): InternalRun {
   return {

@@ -6,7 +6,7 @@ import { isUuid } from '../../../shared/ids.js';
 import { appendDaemonEvent } from '../runs/run-event-log.js';
 import { type Holder, runNotFound, runNotHeld } from './fence.js';
 import type { HeldRuns } from './held-runs.js';
-import { iso } from './internal-run-view.js';
+import { iso } from '../runs/run-view.js';
 import type { RunCallbacksRepo } from './run-callbacks-repo.js';
 import type { StepRunMove, StepRunRow, StepRunStatus, StepRunsRepo } from './step-runs-repo.js';
 

@@ -59,9 +59,10 @@ export const RUN_COLUMNS = [
 /** A run on the wire (`GET /runs/{run_id}`, list items, and what admission answers): the shared `run` schema. */
 export type RunView = Run;
 
-function iso(value: Date | string): string;
-function iso(value: Date | string | null): string | null;
-function iso(value: Date | string | null): string | null {
+/** A timestamp column as the wire writes it (ISO 8601, UTC); null stays null. */
+export function iso(value: Date | string): string;
+export function iso(value: Date | string | null): string | null;
+export function iso(value: Date | string | null): string | null {
   return value === null ? null : new Date(value).toISOString();
 }
 

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Assignment, HeartbeatAnswer, HeartbeatBody } from '../../../shared/api/workers.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { AuditContext } from '../../audit/audit-context.js';
+import { iso } from '../runs/run-view.js';
 import type { LeaseEnds } from './lease-ends.js';
 import type { ClaimedRow, HeldRun, LeasesRepo, NamedRun } from './leases-repo.js';
 import type { WakeReason, Waiter, WorkWaker } from './work-waker.js';
@@ -149,10 +150,6 @@ function tell(named: readonly { run_id: string }[], held: readonly HeldRun[]): T
     pause: held.filter((run) => run.status === 'paused').map((run) => run.id),
     lost: named.filter((run) => !heldIds.has(run.run_id.toLowerCase())).map((run) => run.run_id),
   };
-}
-
-function iso(value: Date | string): string {
-  return new Date(value).toISOString();
 }
 
 function assignment(row: ClaimedRow): Assignment {
