@@ -2,6 +2,7 @@ import type { AssignSharedWorkerAnswer, InternalRun, RunOutputs } from '../../..
 import { isUuid } from '../../../shared/ids.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import { recordRunEnd, RUN_CALLBACKS_ACTION } from '../runs/run-end-audit.js';
 import { appendDaemonEvent } from '../runs/run-event-log.js';
 import { ACTIVE_STATUSES } from '../runs/run-state.js';
 import type { RunsService } from '../runs/runs-service.js';
@@ -10,7 +11,6 @@ import type { HeldRuns } from './held-runs.js';
 import { internalRunView, type InternalRunRow } from './internal-run-view.js';
 import type { RunCallbacksRepo, RunEnd } from './run-callbacks-repo.js';
 
-const ACTION = 'internal:run_callbacks';
 /** The statuses a worker may end a run from: it holds it running, or a user paused it meanwhile. */
 const ENDABLE = ['running', 'paused'] as const;
 
@@ -43,19 +43,7 @@ export class RunCallbacksService {
         type: 'run.status',
         data: { from: before.status, to: after.status, worker_id: holder.workerId, attempt: holder.attempt },
       });
-      await this.audit.record(
-        context,
-        {
-          eventType: end.status === 'succeeded' ? 'run.finished' : 'run.failed',
-          action: ACTION,
-          resourceType: 'run',
-          resourceId: runId,
-          outcome: 'success',
-          orgId: after.org_id,
-          details: { workflow_id: after.workflow_id, status: after.status, ...(end.error ? { error: end.error } : {}) },
-        },
-        trx,
-      );
+      await recordRunEnd(this.audit, trx, context, after, end.status, end.error);
       return internalRunView(after);
     });
   }
@@ -88,7 +76,7 @@ export class RunCallbacksService {
       const run = fence(locked, heldHere, holder, ACTIVE_STATUSES, 'cancelled');
       await this.runs.cancelLocked(trx, run, {
         by: null,
-        action: ACTION,
+        action: RUN_CALLBACKS_ACTION,
         context,
         reason: 'worker_cancelled',
         ...(reason !== undefined ? { message: reason } : {}),

@@ -17,6 +17,7 @@ import {
   type RunAdmission,
   type TriggerSource,
 } from './run-admission.js';
+import { RUN_CALLBACKS_ACTION } from './run-end-audit.js';
 import { runView } from './run-view.js';
 import { checkTargets, countTargets } from './targets.js';
 
@@ -25,7 +26,7 @@ const TRIGGER_ACTIONS: Record<TriggerSource, string> = {
   manual: 'run:trigger',
   schedule: 'schedule:trigger',
   webhook: 'webhook:receive',
-  flow: 'internal:run_callbacks',
+  flow: RUN_CALLBACKS_ACTION,
 };
 
 /** Patterns come from flow definitions: bounded. */

@@ -1,6 +1,7 @@
 import { isFinishedRun } from '../../../shared/run-statuses.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import { recordRunEnd } from '../runs/run-end-audit.js';
 import type { EndingLease, LeasesRepo, LeasesTx } from './leases-repo.js';
 
 /** What ending some leases did. */
@@ -12,9 +13,6 @@ export interface LeaseOutcome {
   /** Finished while held (a user's cancel): only the lease ended. */
   readonly cleared: string[];
 }
-
-/** Audit action of the entries the daemon writes for a worker's run (the spec's callbacks action). */
-const CALLBACKS_ACTION = 'internal:run_callbacks';
 
 /**
  * The one rule for a held run whose worker is gone, shared by the reaper (lease expired) and a heartbeat
@@ -64,7 +62,7 @@ export class LeaseEnds {
       type: 'run.status',
       data: { from: 'running', to: 'failed', reason: 'definition_unavailable', worker_id: workerId, attempt: run.attempt },
     });
-    await this.recordFailure(trx, run, error, context);
+    await recordRunEnd(this.audit, trx, context, run, 'failed', error);
   }
 
   private async requeue(trx: LeasesTx, run: EndingLease): Promise<void> {
@@ -93,27 +91,6 @@ export class LeaseEnds {
       type: 'run.status',
       data: { from: run.status, to: 'failed', reason: 'worker_lost', worker_id: run.worker_id, attempt: run.attempt },
     });
-    await this.recordFailure(trx, run, error, context);
-  }
-
-  private async recordFailure(
-    trx: LeasesTx,
-    run: { id: string; org_id: string; workflow_id: string },
-    error: Record<string, unknown>,
-    context?: AuditContext,
-  ): Promise<void> {
-    await this.audit.record(
-      context,
-      {
-        eventType: 'run.failed',
-        action: CALLBACKS_ACTION,
-        resourceType: 'run',
-        resourceId: run.id,
-        outcome: 'success',
-        orgId: run.org_id,
-        details: { workflow_id: run.workflow_id, status: 'failed', error },
-      },
-      trx,
-    );
+    await recordRunEnd(this.audit, trx, context, run, 'failed', error);
   }
 }
