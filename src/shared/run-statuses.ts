@@ -3,7 +3,8 @@
  * the same lists. No zod here, so the CLI can read them without loading it.
  */
 
-export const RUN_STATUSES = ['queued', 'running', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
+/** `awaiting_approval`: a step's approval gate is pending; no worker holds the run (docs/approvals.md). */
+export const RUN_STATUSES = ['queued', 'running', 'paused', 'awaiting_approval', 'succeeded', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** Succeeded, failed, cancelled: a run in one of these never changes again. */

@@ -56,6 +56,13 @@ export const assignment = z.object({
   run_vars: z.record(z.string(), z.unknown()),
   /** `paused` when the run was paused before the worker took it up. */
   status: z.enum(['running', 'paused']),
+  /**
+   * A run resumed after an approval: the steps that succeeded in earlier attempts, with their outputs (the
+   * newest step run of each). The worker does not run them again; templates read their outputs. Absent: none.
+   */
+  completed_steps: z.record(z.string(), z.object({ outputs: z.record(z.string(), z.unknown()) })).optional(),
+  /** Steps whose approval gate was approved: the worker runs them without asking again. Absent: none. */
+  approved_steps: z.array(z.string()).optional(),
   lease_expires_at: z.string(),
 });
 export type Assignment = z.infer<typeof assignment>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EGRESS_MODES, FLOW_INPUT_TYPES, type FlowDefinition } from './definition.js';
+import { APPROVAL_TIMEOUT_ACTIONS, EGRESS_MODES, FLOW_INPUT_TYPES, type FlowDefinition } from './definition.js';
 import { graphIssues } from './definition-graph.js';
 import { inputIssues, networkPolicyIssues, targetRoleIssues } from './definition-interface.js';
 import type { DefinitionIssue } from './definition-issues.js';
@@ -17,6 +17,20 @@ const text = (max: number) => z.string().max(max);
  * format, uniqueness and the graph are rules (`validateDefinition`), so a draft may be saved while
  * half-edited and still say what is wrong with it. Absent lists default to empty.
  */
+/** Bounds of an approval gate (`ApprovalGate`). */
+export const APPROVAL_GATE_LIMITS = { maxRequiredApprovals: 10, maxTimeoutSeconds: 30 * 24 * 3600 } as const;
+
+export const approvalGateSchema = z
+  .object({
+    required_approvals: z.number().int().min(1).max(APPROVAL_GATE_LIMITS.maxRequiredApprovals).optional(),
+    approver_role: text(100).min(1).nullable().optional(),
+    allow_starter: z.boolean().optional(),
+    timeout_seconds: z.number().int().min(0).max(APPROVAL_GATE_LIMITS.maxTimeoutSeconds).optional(),
+    timeout_action: z.enum(APPROVAL_TIMEOUT_ACTIONS).optional(),
+    message: text(4000).optional(),
+  })
+  .strict();
+
 export const flowStepSchema = z
   .object({
     id: text(255),
@@ -24,6 +38,7 @@ export const flowStepSchema = z
     handler: text(255),
     config: z.record(z.string(), z.unknown()).default({}),
     target_role: text(255).nullable().optional(),
+    approval: approvalGateSchema.nullable().optional(),
   })
   .strict();
 

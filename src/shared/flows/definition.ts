@@ -14,6 +14,31 @@ export interface FlowStep {
   readonly config: Readonly<Record<string, unknown>>;
   /** The target role whose devices the step runs against; absent for steps without device targets. */
   readonly target_role?: string | null;
+  /** A gate before the step runs: the run waits (`awaiting_approval`) until approvers decide. */
+  readonly approval?: ApprovalGate | null;
+}
+
+export const APPROVAL_TIMEOUT_ACTIONS = ['reject', 'approve'] as const;
+export type ApprovalTimeoutAction = (typeof APPROVAL_TIMEOUT_ACTIONS)[number];
+
+/**
+ * A step's approval gate; every field may be left out (`GET /approvals/node-defaults` gives the defaults).
+ * Separation of duties goes beyond the platform roles: the run's starter may not approve unless
+ * `allow_starter`, `required_approvals` distinct people must approve, and `approver_role` narrows who may.
+ */
+export interface ApprovalGate {
+  /** Distinct approvers needed, 1-10 (default 1); one rejection rejects. */
+  readonly required_approvals?: number;
+  /** The organization membership role an approver must hold in the run's organization; null: any approver. */
+  readonly approver_role?: string | null;
+  /** Whether the user who started the run may approve it (default false). */
+  readonly allow_starter?: boolean;
+  /** Seconds the approval stays open; 0 never expires; default from node-defaults. */
+  readonly timeout_seconds?: number;
+  /** What a timeout decides (default `reject`). */
+  readonly timeout_action?: ApprovalTimeoutAction;
+  /** Shown to approvers; templates such as `{{ inputs.x }}` allowed (the worker renders it). */
+  readonly message?: string;
 }
 
 /** A directed edge: `to` runs after `from`. */
