@@ -130,7 +130,7 @@ describe('deciding', () => {
       org: 'other',
     });
     expect(await problemOf(foreign)).toMatchObject({ status: 404, code: 'resource_not_found' });
-    expect((await decide(world, people().vic, approvalId, 'approve')).status).toBe(403);
+    expect(await problemOf(await decide(world, people().vic, approvalId, 'approve'))).toMatchObject({ status: 403, code: 'forbidden' });
     for (const body of [{}, { decision: 'maybe' }, { decision: 'approve', comment: 'x'.repeat(2001) }, { decision: 'approve', extra: 1 }]) {
       const answer = await asPerson(world, people().abe, 'POST', `/approvals/${approvalId}/decision`, { body });
       expect(await problemOf(answer)).toMatchObject({ status: 422, code: 'validation_failed' });
