@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import knexFactory from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { problems } from '../src/shared/api/problems.js';
 import { housekeepingJobs } from '../src/daemon/domains/maintenance/housekeeping-jobs.js';
@@ -9,6 +8,7 @@ import { MaintenanceRunner } from '../src/daemon/domains/maintenance/maintenance
 import { isDatabaseUnavailable } from '../src/daemon/db/database-errors.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
+import { unreachableKnex } from './helpers/database.js';
 import { seedOrg } from './helpers/seed.js';
 
 const TOKEN = 'maintenance-secret-0123456789-abcdef';
@@ -50,6 +50,7 @@ beforeAll(async () => {
     {
       SERVICE_INTERNAL_API_TOKEN: TOKEN,
       SERVICE_MAINTENANCE_TIMER_ENABLED: 'false',
+      SERVICE_RUN_REAPER_INTERVAL_SECONDS: '7',
       SERVICE_AUDIT_RETENTION_DAYS: '30',
       SERVICE_WEBHOOK_DELIVERY_RETENTION_DAYS: '7',
       SERVICE_MAINTENANCE_HISTORY_DAYS: '2',
@@ -230,14 +231,7 @@ describe('the runner', () => {
   });
 
   it('with the database lost, still runs every job, then throws the database error (the tick answers 503)', async () => {
-    const quiet = { warn() {}, error() {}, debug() {}, deprecate() {} };
-    // Nothing listens on port 1: every statement fails to connect.
-    const nowhere = knexFactory({
-      client: 'pg',
-      connection: 'postgres://postgres@127.0.0.1:1/none',
-      acquireConnectionTimeout: 300,
-      log: quiet,
-    });
+    const nowhere = unreachableKnex();
     const ran: string[] = [];
     const jobs: MaintenanceJob[] = ['first', 'second'].map((name) => ({ name, run: async () => void ran.push(name) }));
     const runner = new MaintenanceRunner(jobs, new JobRunsRepo(nowhere), () => new Date(), 'lost', createLogger('silent'));
@@ -354,10 +348,10 @@ describe('the housekeeping jobs', () => {
   });
 });
 
-describe('with retention off (the default)', () => {
+describe('a daemon with the defaults (retention off, the timer on)', () => {
   let keeping: TestDaemon;
   beforeAll(async () => {
-    keeping = await startTestDaemon({ SERVICE_MAINTENANCE_TIMER_ENABLED: 'false' });
+    keeping = await startTestDaemon({ SERVICE_RUN_REAPER_INTERVAL_SECONDS: '7', SERVICE_MAINTENANCE_INTERVAL_SECONDS: '3600' });
   });
   afterAll(() => keeping?.close());
 
@@ -374,5 +368,15 @@ describe('with retention off (the default)', () => {
       summary: { deleted: 0, retention_days: 0 },
     });
     expect(await db('audit_logs').where({ event_type: 'test.ancient' }).first()).toBeDefined();
+  });
+
+  it('SERVICE_MAINTENANCE_TIMER_ENABLED=false leaves the timer stopped; by default it runs', () => {
+    expect(daemon.maintenance.timer.started).toBe(false);
+    expect(keeping.maintenance.timer.started).toBe(true);
+  });
+
+  it('the interval is SERVICE_MAINTENANCE_INTERVAL_SECONDS, else the former SERVICE_RUN_REAPER_INTERVAL_SECONDS', () => {
+    expect(daemon.maintenance.timer.intervalSeconds).toBe(7);
+    expect(keeping.maintenance.timer.intervalSeconds).toBe(3600);
   });
 });

@@ -11,6 +11,7 @@ import { inProcessPassLock, MAINTENANCE_LOCK_KEY } from '../src/daemon/domains/m
 import { leaseReapingJob, Reaper } from '../src/daemon/domains/workers/reaper.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { BACKEND } from './helpers/backend.js';
+import { unreachableKnex } from './helpers/database.js';
 import {
   beat,
   control,
@@ -175,14 +176,7 @@ describe('the reaper', () => {
 
 describe("the maintenance timer with the database down (the reaper's timer moved there)", () => {
   it('logs each failed pass and tries again, never throwing', async () => {
-    // Nothing listens on port 1: every pass fails to connect.
-    const quiet = { warn() {}, error() {}, debug() {}, deprecate() {} };
-    const nowhere = knexFactory({
-      client: 'pg',
-      connection: 'postgres://postgres@127.0.0.1:1/none',
-      acquireConnectionTimeout: 300,
-      log: quiet,
-    });
+    const nowhere = unreachableKnex();
     const lines: { level: number; msg: string }[] = [];
     const log = createLogger('warn', { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) });
     const leases = new LeasesRepo(nowhere);

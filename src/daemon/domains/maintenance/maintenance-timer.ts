@@ -16,8 +16,13 @@ export class MaintenanceTimer {
     private readonly runner: MaintenanceRunner,
     private readonly lock: PassLock,
     private readonly log: Logger,
-    private readonly intervalSeconds: number,
+    readonly intervalSeconds: number,
   ) {}
+
+  /** Whether the timer runs (started and not stopped). */
+  get started(): boolean {
+    return !this.#stopped;
+  }
 
   start(): void {
     this.#stopped = false;
