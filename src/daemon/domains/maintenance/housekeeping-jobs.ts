@@ -8,7 +8,7 @@ export const HOUSEKEEPING_BATCH = 1000;
 const DAY_MS = 86_400_000;
 
 /** `days` before `now`. */
-export function daysBefore(now: Date, days: number): Date {
+function daysBefore(now: Date, days: number): Date {
   return new Date(now.getTime() - days * DAY_MS);
 }
 

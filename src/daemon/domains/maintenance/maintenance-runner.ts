@@ -40,11 +40,6 @@ export class MaintenanceRunner {
     }
   }
 
-  /** The registered jobs' names, in the order a pass runs them. */
-  get jobNames(): string[] {
-    return this.jobs.map((job) => job.name);
-  }
-
   async runAll(trigger: PassTrigger): Promise<MaintenanceTickAnswer> {
     const done: MaintenanceJobRun[] = [];
     let unrecorded: unknown;
