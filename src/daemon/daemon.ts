@@ -177,12 +177,13 @@ function makeDomains(
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const workers = workersModule(services);
-  // The maintenance pass's jobs, in the order a pass runs them: one line per job, or per module's jobs.
-  const maintenance = maintenanceModule(
-    services,
-    [...workers.maintenanceJobs, ...housekeepingJobs(services), ...(options.maintenance?.jobs?.(services) ?? [])],
-    { clock: options.maintenance?.clock },
-  );
+  const maintenanceJobs: MaintenanceJob[] = [
+    // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
+    ...workers.maintenanceJobs,
+    ...housekeepingJobs(services),
+    ...(options.maintenance?.jobs?.(services) ?? []),
+  ];
+  const maintenance = maintenanceModule(services, maintenanceJobs, { clock: options.maintenance?.clock });
   const domains: DomainRoutes[] = [
     systemRoutes({ db, isDraining, isSchemaReady: () => schema.ready }),
     authRoutes(services),
