@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvalsModule } from '../src/daemon/domains/approvals/module.js';
-import { eventsOf, json, problemOf } from './helpers/callbacks-fixtures.js';
+import { callback, eventsOf, json, problemOf } from './helpers/callbacks-fixtures.js';
 import { type ApprovalsWorld, asPerson, decide, startApprovalsWorld, waitingRun } from './helpers/approvals-fixtures.js';
 import { UNKNOWN_ID } from './helpers/runs-fixtures.js';
 
@@ -265,5 +265,20 @@ describe('expireDue', () => {
     // And a second pass finds nothing more of these.
     await expireAt(later);
     expect((await runRow(approving.runId)).status).toBe('queued');
+  });
+});
+
+describe('the maintenance tick', () => {
+  it('expires a due approval as its gate says (the approvals.expire_due job)', async () => {
+    const rejecting = await waitingRun(world, 'timeoutReject');
+    await knex()('approvals')
+      .where({ id: rejecting.approvalId })
+      .update({ expires_at: new Date(Date.now() - 60_000) });
+    const tick = await json<{ jobs: { name: string; outcome: string; summary: Record<string, number> }[] }>(
+      await callback(world, 'POST', '/internal/maintenance/tick'),
+    );
+    expect(tick.jobs.find((job) => job.name === 'approvals.expire_due')).toMatchObject({ outcome: 'ok', summary: { rejected: 1 } });
+    expect(await approvalRow(rejecting.approvalId)).toMatchObject({ status: 'expired', timeout_outcome: 'rejected' });
+    expect(await runRow(rejecting.runId)).toMatchObject({ status: 'failed', error_json: { code: 'approval_expired' } });
   });
 });

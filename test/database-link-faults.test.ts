@@ -27,6 +27,7 @@ import { BARE, createEndpoint, createSecret, seedFlow, signed, type Endpoint, ty
 const available = await postgresAnswers();
 const BUDGET_MS = 5000;
 const KEY = 'link-fault-signing-key';
+const INTERNAL_TOKEN = 'link-fault-internal-token-0123456789';
 
 // A name of its own, outside the run's copies: the daemon migrates it through the proxy.
 const database = `svc_linktest_${randomBytes(4).toString('hex')}`;
@@ -99,6 +100,7 @@ describe.skipIf(!available)('database link faults (PostgreSQL through a TCP prox
       SERVICE_DATABASE_URL: proxied.toString(),
       SERVICE_IDP_ISSUER: idp.issuer,
       SERVICE_ORG_AUTO_JOIN: 'false',
+      SERVICE_INTERNAL_API_TOKEN: INTERNAL_TOKEN,
     });
     daemon = await startDaemon(config, createLogger('silent'));
     const acme = await seedOrg(direct, 'acme', 'Acme');
@@ -160,12 +162,13 @@ describe.skipIf(!available)('database link faults (PostgreSQL through a TCP prox
     },
   );
 
-  it('refused connections: 503 database_unavailable on the data route and the trigger; back after', async () => {
+  it('refused connections: 503 database_unavailable on the data route, the trigger and the maintenance tick; back after', async () => {
     await recovered();
     await proxy.stop();
     try {
       expectUnavailable(await listRuns());
       expectUnavailable(await trigger());
+      expectUnavailable(await answer('/internal/maintenance/tick', { method: 'POST', headers: { 'x-internal-token': INTERNAL_TOKEN } }));
     } finally {
       await proxy.start();
     }

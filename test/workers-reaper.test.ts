@@ -4,10 +4,24 @@ import { AuditRepo } from '../src/daemon/audit/audit-repo.js';
 import { AuditWriter } from '../src/daemon/audit/audit-writer.js';
 import { LeaseEnds } from '../src/daemon/domains/workers/lease-ends.js';
 import { LeasesRepo } from '../src/daemon/domains/workers/leases-repo.js';
-import { Reaper } from '../src/daemon/domains/workers/reaper.js';
+import { JobRunsRepo } from '../src/daemon/domains/maintenance/job-runs-repo.js';
+import { MaintenanceRunner } from '../src/daemon/domains/maintenance/maintenance-runner.js';
+import { MaintenanceTimer } from '../src/daemon/domains/maintenance/maintenance-timer.js';
+import { inProcessPassLock, MAINTENANCE_LOCK_KEY } from '../src/daemon/domains/maintenance/pass-lock.js';
+import { leaseReapingJob, Reaper } from '../src/daemon/domains/workers/reaper.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { BACKEND } from './helpers/backend.js';
-import { beat, control, emptyQueue, reaperOf, startRun, startWorkerWorld, type WorkerWorld } from './helpers/workers-fixtures.js';
+import { unreachableKnex } from './helpers/database.js';
+import {
+  beat,
+  control,
+  emptyQueue,
+  INTERNAL_TOKEN,
+  reaperOf,
+  startRun,
+  startWorkerWorld,
+  type WorkerWorld,
+} from './helpers/workers-fixtures.js';
 
 let world: WorkerWorld;
 const knex = () => world.daemon.services.db.knex;
@@ -107,22 +121,39 @@ describe('the reaper', () => {
     expect((await knex()('runs').where({ id }).first()).status).toBe('running');
   });
 
-  it.runIf(BACKEND === 'postgres')('skips its exclusive pass while another instance holds the reaper lock', async () => {
+  it.runIf(BACKEND === 'postgres')("skips its timer pass while another instance holds the maintenance pass's lock", async () => {
     const id = await expiredRun('w-reap-7');
     const url = (world.daemon.services.db.knex.client as { config: { connection: unknown } }).config.connection;
     const other = knexFactory({ client: 'pg', connection: url as string, pool: { min: 0, max: 1 } });
     try {
       await other.transaction(async (trx) => {
-        await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [7_146_119_001]);
-        expect((await reaperOf(world).reapExpiredLeases({ exclusive: true })).skipped).toBe(true);
+        await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [MAINTENANCE_LOCK_KEY]);
+        expect(await world.daemon.maintenance.timer.passOnce()).toEqual({ ran: false });
+        expect((await knex()('runs').where({ id }).first()).status).toBe('running');
       });
-      expect((await reaperOf(world).reapExpiredLeases({ exclusive: true })).requeued).toEqual([id]);
+      expect(await world.daemon.maintenance.timer.passOnce()).toEqual({ ran: true });
+      expect((await knex()('runs').where({ id }).first()).status).toBe('queued');
     } finally {
       await other.destroy();
     }
   });
 
-  it("runs on the daemon's own timer", async () => {
+  it('is a job of the maintenance tick: POST /internal/maintenance/tick reaps an expired lease', async () => {
+    const id = await expiredRun('w-reap-8');
+    const response = await fetch(`${world.daemon.url}/internal/maintenance/tick`, {
+      method: 'POST',
+      headers: { 'x-internal-token': INTERNAL_TOKEN },
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { jobs: { name: string; outcome: string; summary: Record<string, unknown> }[] };
+    expect(answer.jobs.find((job) => job.name === 'runs.reap_expired_leases')).toMatchObject({
+      outcome: 'ok',
+      summary: { requeued: 1, failed: 0, cleared: 0 },
+    });
+    expect((await knex()('runs').where({ id }).first()).status).toBe('queued');
+  });
+
+  it("runs on the daemon's maintenance timer, whose interval SERVICE_RUN_REAPER_INTERVAL_SECONDS still sets", async () => {
     const timed = await startWorkerWorld({ SERVICE_RUN_REAPER_INTERVAL_SECONDS: '1' });
     try {
       const id = await startRun(timed);
@@ -143,26 +174,22 @@ describe('the reaper', () => {
   });
 });
 
-describe("the reaper's timer with the database down", () => {
+describe("the maintenance timer with the database down (the reaper's timer moved there)", () => {
   it('logs each failed pass and tries again, never throwing', async () => {
-    // Nothing listens on port 1: every pass fails to connect.
-    const quiet = { warn() {}, error() {}, debug() {}, deprecate() {} };
-    const nowhere = knexFactory({
-      client: 'pg',
-      connection: 'postgres://postgres@127.0.0.1:1/none',
-      acquireConnectionTimeout: 300,
-      log: quiet,
-    });
+    const nowhere = unreachableKnex();
     const lines: { level: number; msg: string }[] = [];
     const log = createLogger('warn', { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) });
     const leases = new LeasesRepo(nowhere);
-    const reaper = new Reaper(leases, new LeaseEnds(leases, new AuditWriter(new AuditRepo(nowhere))), log, 1);
-    reaper.start();
+    const reaper = new Reaper(leases, new LeaseEnds(leases, new AuditWriter(new AuditRepo(nowhere))));
+    const runner = new MaintenanceRunner([leaseReapingJob(reaper, log)], new JobRunsRepo(nowhere), () => new Date(), 'test', log);
+    const timer = new MaintenanceTimer(runner, inProcessPassLock, log, 1);
+    timer.start();
     try {
-      for (let i = 0; i < 100 && lines.length < 2; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(lines.length).toBeGreaterThanOrEqual(2);
+      const failedPasses = () => lines.filter((line) => line.msg.startsWith('the maintenance pass failed')).length;
+      for (let i = 0; i < 100 && failedPasses() < 2; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(failedPasses()).toBeGreaterThanOrEqual(2);
     } finally {
-      await reaper.stop();
+      await timer.stop();
       await nowhere.destroy();
     }
   });

@@ -16,6 +16,10 @@ import { flowsModule } from './domains/flows/module.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
 import { inventoryModule } from './domains/inventory/module.js';
+import { housekeepingJobs } from './domains/maintenance/housekeeping-jobs.js';
+import type { MaintenanceJob } from './domains/maintenance/job.js';
+import type { Clock } from './domains/maintenance/maintenance-runner.js';
+import { maintenanceModule, type MaintenanceModule } from './domains/maintenance/module.js';
 import { MembersService } from './domains/orgs/members-service.js';
 import { MembershipsRepo } from './domains/orgs/memberships-repo.js';
 import { OrgsService } from './domains/orgs/orgs-service.js';
@@ -49,6 +53,8 @@ export interface DaemonOptions {
   readonly database?: Database;
   /** Extra handlers for catalogue routes, for tests that need a handler with particular behaviour. */
   readonly extraDomains?: (services: Services) => readonly DomainRoutes[];
+  /** Tests: extra maintenance jobs, run after the daemon's own, and the maintenance pass's clock. */
+  readonly maintenance?: { readonly jobs?: (services: Services) => readonly MaintenanceJob[]; readonly clock?: Clock };
 }
 
 export interface RunningDaemon {
@@ -56,6 +62,8 @@ export interface RunningDaemon {
   readonly services: Services;
   /** The live run event streams this daemon serves (how many are open, how many reads they cost). */
   readonly streams: Pick<RunEventsHub, 'subscriberCount' | 'reads'>;
+  /** The maintenance pass: its runner (the tick's function) and this instance's timer. */
+  readonly maintenance: Pick<MaintenanceModule, 'runner' | 'timer'>;
   /**
    * Graceful stop: refuse new connections, answer every request that arrived on an open one (`Connection:
    * close`) within the grace period, close the database.
@@ -88,6 +96,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     background = made.background;
     background.workers.start();
     background.streams.start();
+    background.maintenance.start();
     server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
@@ -102,6 +111,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     url: server.url,
     services,
     streams: running.streams,
+    maintenance: running.maintenance,
     stop: async () => {
       draining = true;
       // Waiting heartbeats answer now rather than hold the close for their whole wait, and live streams,
@@ -169,6 +179,14 @@ function makeDomains(
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const workers = workersModule(services);
+  const maintenanceJobs: MaintenanceJob[] = [
+    // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
+    ...workers.maintenanceJobs,
+    ...approvals.maintenanceJobs,
+    ...housekeepingJobs(services),
+    ...(options.maintenance?.jobs?.(services) ?? []),
+  ];
+  const maintenance = maintenanceModule(services, maintenanceJobs, { clock: options.maintenance?.clock });
   const domains: DomainRoutes[] = [
     systemRoutes({ db, isDraining, isSchemaReady: () => schema.ready }),
     authRoutes(services),
@@ -186,10 +204,11 @@ function makeDomains(
     ...runEvents.routes,
     ...webhooks.routes,
     ...workers.routes,
+    ...maintenance.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
-  return { domains, frontDoorChecks: [shedding], background: { workers, streams: runEvents.hub } };
+  return { domains, frontDoorChecks: [shedding], background: { workers, streams: runEvents.hub, maintenance } };
 }
 
 /** Organizations, their members and their IdP mappings. */
@@ -242,8 +261,10 @@ function openApiCache(mounted: () => readonly MountedRoute[], store: OverrideSto
 
 /** What the domains set going beside their routes: started with the daemon, drained when it stops, then stopped. */
 interface Background {
-  /** The heartbeats' waker and the reaper. */
+  /** The heartbeats' waker. */
   readonly workers: WorkersModule;
+  /** The maintenance timer (the reaper among its jobs). */
+  readonly maintenance: MaintenanceModule;
   /** The live streams' hub. */
   readonly streams: RunEventsHub;
 }
@@ -266,9 +287,9 @@ async function listen(config: Config, app: RequestListener, checks: readonly Fro
 }
 
 /**
- * What start-up set going, stopped: the migration retry, the workers' reaper and waker, the live streams'
- * hub, the syncs, and the
- * database when this daemon owns it. Safe at any point of start-up.
+ * What start-up set going, stopped: the migration retry, the maintenance timer (a pass under way ends
+ * first), the workers' waker, the live streams' hub, the syncs, and the database when this daemon owns
+ * it. Safe at any point of start-up.
  */
 async function stopRunning(
   services: Services,
@@ -276,6 +297,7 @@ async function stopRunning(
   { closeDatabase, background }: { closeDatabase: boolean; background: Background | undefined },
 ): Promise<void> {
   schema.stop();
+  await background?.maintenance.stop();
   await background?.workers.stop();
   await background?.streams.stop();
   await stopSyncs(services);

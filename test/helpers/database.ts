@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import knexFactory from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/daemon/db/database.js';
 import { createLogger } from '../../src/daemon/logging/logger.js';
@@ -63,4 +63,10 @@ export async function freshDatabase(): Promise<{ db: Database; location: Databas
       await location.drop();
     },
   };
+}
+
+/** A knex over an address where nothing listens (port 1): every statement fails to connect, quickly and quietly. */
+export function unreachableKnex(): Knex {
+  const quiet = { warn() {}, error() {}, debug() {}, deprecate() {} };
+  return knexFactory({ client: 'pg', connection: 'postgres://postgres@127.0.0.1:1/none', acquireConnectionTimeout: 300, log: quiet });
 }

@@ -63,7 +63,8 @@ export async function startWorkerWorld(env: Record<string, string> = {}): Promis
     SERVICE_ORG_AUTO_JOIN: 'false',
     SERVICE_INTERNAL_API_TOKEN: INTERNAL_TOKEN,
     SERVICE_RUN_LEASE_SECONDS: '3',
-    // Tests call the reaper themselves.
+    // Tests call the reaper (or the maintenance pass) themselves: the maintenance timer, whose interval
+    // this former setting still sets, waits an hour.
     SERVICE_RUN_REAPER_INTERVAL_SECONDS: '3600',
     ...env,
   });
@@ -133,7 +134,7 @@ export async function emptyQueue(world: WorkerWorld): Promise<void> {
 
 /** The reaper over the world's database, as the daemon builds it, for tests to run a pass when they choose. */
 export function reaperOf(world: WorkerWorld): Reaper {
-  const { db, audit, log } = world.daemon.services;
+  const { db, audit } = world.daemon.services;
   const leases = new LeasesRepo(db.knex);
-  return new Reaper(leases, new LeaseEnds(leases, audit), log, 3600);
+  return new Reaper(leases, new LeaseEnds(leases, audit));
 }

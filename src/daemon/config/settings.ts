@@ -124,10 +124,12 @@ export const SETTINGS = {
     doc: "How long a worker's claim on a run lasts without a heartbeat renewing it; workers heartbeat every third of it. An expired lease is reaped: the run is requeued if no step started, else failed with `worker_lost`.",
     parse: integerBetween(2, 3600),
   }),
+  // The reaper became a job of the maintenance pass (docs/maintenance.md); its setting stays, as the
+  // pass's interval when SERVICE_MAINTENANCE_INTERVAL_SECONDS is unset, so deployments that set it keep it.
   runReaperIntervalSeconds: setting({
     env: 'SERVICE_RUN_REAPER_INTERVAL_SECONDS',
     default: '5',
-    doc: 'How often each instance looks for expired run leases to reap (one instance at a time, behind an advisory lock).',
+    doc: 'Former name of SERVICE_MAINTENANCE_INTERVAL_SECONDS, still honoured: the interval of the maintenance pass, which reaps expired run leases, when that setting is unset.',
     parse: integerBetween(1, 3600),
   }),
   // An approval gate that names no timeout stays open this long (docs/approvals.md); 0 never expires.
@@ -136,6 +138,35 @@ export const SETTINGS = {
     default: '86400',
     doc: "How long an approval stays pending when its step's gate names no `timeout_seconds` (0: never expires); past it the approval expires and does what the gate's `timeout_action` says.",
     parse: integerBetween(0, 30 * 24 * 3600),
+  }),
+  maintenanceIntervalSeconds: setting({
+    env: 'SERVICE_MAINTENANCE_INTERVAL_SECONDS',
+    doc: "Seconds between the maintenance passes of each instance's timer (reaping expired run leases, expiring tickets, retention: docs/maintenance.md); one instance runs a pass at a time, behind an advisory lock. Unset: SERVICE_RUN_REAPER_INTERVAL_SECONDS (default 5).",
+    parse: integerBetween(1, 3600),
+  }),
+  maintenanceTimerEnabled: setting({
+    env: 'SERVICE_MAINTENANCE_TIMER_ENABLED',
+    default: 'true',
+    doc: "Run the maintenance pass on this instance's own timer. `false`: only `POST /internal/maintenance/tick` runs it (an external scheduler must call it, or expired leases are never reaped).",
+    parse: parseBoolean,
+  }),
+  maintenanceHistoryDays: setting({
+    env: 'SERVICE_MAINTENANCE_HISTORY_DAYS',
+    default: '1',
+    doc: "Days a maintenance job's runs are kept in `maintenance_job_runs` (each job's last run and last success are kept for good in `maintenance_jobs`).",
+    parse: integerBetween(1, 3650),
+  }),
+  auditRetentionDays: setting({
+    env: 'SERVICE_AUDIT_RETENTION_DAYS',
+    default: '0',
+    doc: 'Audit entries older than this many days are deleted by the maintenance pass. `0`: kept for good (the spec sets no retention; `POST /audit-logs/cleanup` prunes on demand).',
+    parse: integerBetween(0, 3650),
+  }),
+  webhookDeliveryRetentionDays: setting({
+    env: 'SERVICE_WEBHOOK_DELIVERY_RETENTION_DAYS',
+    default: '0',
+    doc: "Webhook delivery records older than this many days are deleted by the maintenance pass, and with them their idempotency keys (a key may then be accepted again). `0`: kept for good (the spec's retention period is not shown).",
+    parse: integerBetween(0, 3650),
   }),
   webhookGlobalIngressPerMinute: setting({
     env: 'SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE',

@@ -1,4 +1,5 @@
 import type { DomainRoutes } from '../../http/types.js';
+import type { MaintenanceJob } from '../maintenance/job.js';
 import type { Services } from '../../services.js';
 import { ApprovalDecisionsService } from './approval-decisions-service.js';
 import { ApprovalExpiry, type ExpirySummary } from './approval-expiry.js';
@@ -15,6 +16,8 @@ export interface ApprovalsModule {
   readonly routes: readonly DomainRoutes[];
   /** Expires the pending approvals due at `now` (the maintenance tick's job). */
   expireDue(now: Date): Promise<ExpirySummary>;
+  /** The maintenance pass's job that calls `expireDue`. */
+  readonly maintenanceJobs: readonly MaintenanceJob[];
 }
 
 /** Approvals: the worker asks for a step's gate, people decide, a timeout decides otherwise (docs/approvals.md). */
@@ -43,5 +46,6 @@ export function approvalsModule(services: Services, options: { notifier?: Approv
       }),
     ],
     expireDue: (now) => expiry.expireDue(now),
+    maintenanceJobs: [{ name: 'approvals.expire_due', run: (now) => expiry.expireDue(now) }],
   };
 }

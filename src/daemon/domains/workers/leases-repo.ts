@@ -52,9 +52,6 @@ export interface EndingLease {
   readonly step_started: boolean;
 }
 
-/** The reaper's lock key: one instance reaps at a time (any 64-bit constant no other lock uses). */
-const REAPER_LOCK_KEY = 7_146_119_001;
-
 /** `now() + lease` in SQL, the lease in whole seconds. */
 const LEASE_END = `now() + make_interval(secs => ?::integer)`;
 
@@ -142,14 +139,6 @@ export class LeasesRepo {
   async claim(workerId: string, limit: number, leaseSeconds: number): Promise<ClaimedRow[]> {
     const result = await this.knex.raw<{ rows: ClaimedRow[] }>(CLAIM, [limit, workerId, leaseSeconds]);
     return result.rows;
-  }
-
-  /** Takes the reaper's lock for the transaction; false when another instance holds it. */
-  async tryReaperLock(trx: LeasesTx): Promise<boolean> {
-    const result = await trx.raw<{ rows: { locked: boolean }[] }>('SELECT pg_try_advisory_xact_lock(?::bigint) AS locked', [
-      REAPER_LOCK_KEY,
-    ]);
-    return result.rows[0]?.locked === true;
   }
 
   /** Up to `limit` runs whose lease expired, oldest expiry first, locked (rows another transaction holds are skipped). */
