@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SAMPLE_DATA_BYTES, MAX_SAMPLES_PER_BATCH } from '../src/shared/api/monitors.js';
+import { MAX_SAMPLE_DATA_BYTES, MAX_SAMPLE_SEQ, MAX_SAMPLES_PER_BATCH } from '../src/shared/api/monitors.js';
 import { callback, heldRun, json, problemOf, startCallbacksWorld, type CallbacksWorld } from './helpers/callbacks-fixtures.js';
 import { openMonitor, postSamples, samplesOf, storedSeqs, type MonitorAnswer } from './helpers/monitors-fixtures.js';
 import { UNKNOWN_ID } from './helpers/runs-fixtures.js';
@@ -237,6 +237,7 @@ describe('POST /api/v1/monitor-samples/batch', () => {
       [{ monitor_id: m.id, seq: 1, ts: 'yesterday' }],
       [{ monitor_id: m.id, seq: 1, extra: 1 }],
       [{ monitor_id: m.id, seq: 1.5 }],
+      [{ monitor_id: m.id, seq: MAX_SAMPLE_SEQ + 1 }],
     ];
     for (const samples of bad)
       expect(await problemOf(await postSamples(world, samples))).toMatchObject({ status: 422, code: 'validation_failed' });

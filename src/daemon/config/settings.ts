@@ -277,7 +277,7 @@ export const SETTINGS = {
     env: 'SERVICE_MONITOR_MAX_SAMPLES',
     default: '100000',
     doc: 'The most samples one run monitor may hold; a batch that would take it past this is refused whole (413 `monitor_sample_limit`).',
-    parse: integerBetween(1, 100_000_000),
+    parse: integerBetween(1, 9_999_999),
   }),
   orgAutoJoin: setting({
     env: 'SERVICE_ORG_AUTO_JOIN',

@@ -16,6 +16,8 @@ export const MAX_SAMPLE_DATA_BYTES = 4096;
 /** The largest a monitor's `summary` may be, as JSON (422 `validation_failed` at `summary`). */
 export const MAX_SUMMARY_BYTES = 16 * 1024;
 export const MAX_SAMPLES_PAGE = 5000;
+/** The highest seq a sample may have: what `after` (seven digits, as every cursor of the API) can page past. */
+export const MAX_SAMPLE_SEQ = 9_999_999;
 
 const jsonObject = z.record(z.string(), z.unknown());
 const stepId = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);
@@ -88,7 +90,8 @@ export type Monitor = z.infer<typeof monitor>;
 export const sampleInput = z
   .object({
     monitor_id: z.string().min(1).max(64),
-    seq: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+    /** From 1, per monitor: a retried sample is recognised by it. At most MAX_SAMPLE_SEQ (the paging cursor's range). */
+    seq: z.number().int().min(1).max(MAX_SAMPLE_SEQ),
     /** When it was taken on the worker; the daemon's clock when absent. */
     ts: z.iso.datetime({ offset: true }).optional(),
     value: z.number().nullable().optional(),
@@ -121,7 +124,7 @@ export const monitorList = z.object({ items: z.array(monitor) });
  */
 export const samplesQuery = z
   .object({
-    after: queryNumber(9_999_999).default(0),
+    after: queryNumber(MAX_SAMPLE_SEQ).default(0),
     from: z.iso.datetime({ offset: true }).optional(),
     to: z.iso.datetime({ offset: true }).optional(),
     limit: queryNumber(MAX_SAMPLES_PAGE).pipe(z.number().min(1)).default(500),
