@@ -40,8 +40,12 @@ import * as m37 from './20261126140000_allow_runs_status_awaiting_approval.js';
 import * as m38 from './20261126140010_create_approvals.js';
 import * as m39 from './20261126140020_index_approvals_pending_expiry.js';
 import * as m40 from './20261126140030_create_approval_decisions.js';
-import * as m41 from './20261126140400_create_maintenance_job_runs.js';
-import * as m42 from './20261126140401_create_maintenance_jobs.js';
+import * as m41 from './20261126140200_create_monitors.js';
+import * as m42 from './20261126140201_create_monitor_samples.js';
+import * as m43 from './20261126140202_add_runs_monitor_seq.js';
+import * as m44 from './20261126140203_close_monitors_on_run_end.js';
+import * as m45 from './20261126140400_create_maintenance_job_runs.js';
+import * as m46 from './20261126140401_create_maintenance_jobs.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -90,6 +94,10 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140010_create_approvals', up: m38.up, down: m38.down },
   { name: '20261126140020_index_approvals_pending_expiry', up: m39.up, down: m39.down },
   { name: '20261126140030_create_approval_decisions', up: m40.up, down: m40.down },
-  { name: '20261126140400_create_maintenance_job_runs', up: m41.up, down: m41.down },
-  { name: '20261126140401_create_maintenance_jobs', up: m42.up, down: m42.down },
+  { name: '20261126140200_create_monitors', up: m41.up, down: m41.down },
+  { name: '20261126140201_create_monitor_samples', up: m42.up, down: m42.down },
+  { name: '20261126140202_add_runs_monitor_seq', up: m43.up, down: m43.down },
+  { name: '20261126140203_close_monitors_on_run_end', up: m44.up, down: m44.down },
+  { name: '20261126140400_create_maintenance_job_runs', up: m45.up, down: m45.down },
+  { name: '20261126140401_create_maintenance_jobs', up: m46.up, down: m46.down },
 ];

@@ -27,8 +27,8 @@ import { orgRoutes } from './domains/orgs/routes.js';
 import { permissionRoutes } from './domains/permissions/routes.js';
 import { runCallbacksModule } from './domains/run-callbacks/module.js';
 import { approvalsModule } from './domains/approvals/module.js';
+import { monitorsModule } from './domains/monitors/module.js';
 import { runEventsModule } from './domains/run-events/module.js';
-import type { RunEventsHub } from './domains/run-events/run-events-hub.js';
 import { runsModule } from './domains/runs/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
@@ -40,6 +40,7 @@ import { frontDoor, type FrontDoorCheck } from './http/front-door.js';
 import { GracefulClose } from './http/graceful-close.js';
 import { buildOpenApi } from './http/openapi.js';
 import type { DomainRoutes, MountedRoute } from './http/types.js';
+import type { LiveHub } from './live-streams/live-hub.js';
 import type { Logger } from './logging/logger.js';
 import { buildServices, startSyncs, stopSyncs, type Services } from './services.js';
 
@@ -61,7 +62,9 @@ export interface RunningDaemon {
   readonly url: string;
   readonly services: Services;
   /** The live run event streams this daemon serves (how many are open, how many reads they cost). */
-  readonly streams: Pick<RunEventsHub, 'subscriberCount' | 'reads'>;
+  readonly streams: Pick<LiveHub, 'subscriberCount' | 'reads'>;
+  /** The live monitor sample streams, likewise. */
+  readonly monitorStreams: Pick<LiveHub, 'subscriberCount' | 'reads'>;
   /** The maintenance pass: its runner (the tick's function) and this instance's timer. */
   readonly maintenance: Pick<MaintenanceModule, 'runner' | 'timer'>;
   /**
@@ -95,7 +98,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     const made = makeDomains(services, schema, secrets, isDraining, options);
     background = made.background;
     background.workers.start();
-    background.streams.start();
+    for (const hub of background.hubs) hub.start();
     background.maintenance.start();
     server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
@@ -110,14 +113,15 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
   return {
     url: server.url,
     services,
-    streams: running.streams,
+    streams: running.streams.events,
+    monitorStreams: running.streams.monitors,
     maintenance: running.maintenance,
     stop: async () => {
       draining = true;
       // Waiting heartbeats answer now rather than hold the close for their whole wait, and live streams,
       // which never finish by themselves, end first, so the close waits only for real requests.
       running.workers.drain();
-      running.streams.endAll();
+      for (const hub of running.hubs) hub.endAll();
       await server.connections.close(config.shutdownGraceSeconds * 1000, log);
       await stopRunning(services, schema, { closeDatabase: true, background: running });
       log.info('svcd stopped');
@@ -176,6 +180,7 @@ function makeDomains(
   const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs });
   const runEvents = runEventsModule(services);
   const approvals = approvalsModule(services);
+  const monitors = monitorsModule(services);
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const workers = workersModule(services);
@@ -202,13 +207,18 @@ function makeDomains(
     ...runCallbacks.routes,
     ...approvals.routes,
     ...runEvents.routes,
+    ...monitors.routes,
     ...webhooks.routes,
     ...workers.routes,
     ...maintenance.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
-  return { domains, frontDoorChecks: [shedding], background: { workers, streams: runEvents.hub, maintenance } };
+  return {
+    domains,
+    frontDoorChecks: [shedding],
+    background: background(workers, maintenance, { events: runEvents.hub, monitors: monitors.hub }),
+  };
 }
 
 /** Organizations, their members and their IdP mappings. */
@@ -265,8 +275,14 @@ interface Background {
   readonly workers: WorkersModule;
   /** The maintenance timer (the reaper among its jobs). */
   readonly maintenance: MaintenanceModule;
-  /** The live streams' hub. */
-  readonly streams: RunEventsHub;
+  /** The live streams' hubs, by what they carry. */
+  readonly streams: { readonly events: LiveHub; readonly monitors: LiveHub };
+  /** The same hubs, to start, end and stop together. */
+  readonly hubs: readonly LiveHub[];
+}
+
+function background(workers: WorkersModule, maintenance: MaintenanceModule, streams: Background['streams']): Background {
+  return { workers, maintenance, streams, hubs: Object.values(streams) };
 }
 
 interface Listening {
@@ -299,7 +315,7 @@ async function stopRunning(
   schema.stop();
   await background?.maintenance.stop();
   await background?.workers.stop();
-  await background?.streams.stop();
+  for (const hub of background?.hubs ?? []) await hub.stop();
   await stopSyncs(services);
   if (closeDatabase) await services.db.close();
 }

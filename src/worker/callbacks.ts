@@ -44,6 +44,11 @@ export function isInvalidRunState(error: unknown): boolean {
   return error instanceof DaemonAnswerError && error.status === 409 && error.code === 'invalid_run_state';
 }
 
+/** The headers that fence a worker's mutating call: its id and the attempt of the run it holds. */
+export function fenceHeaders(workerId: string, attempt: number): Readonly<Record<string, string>> {
+  return { [WORKER_ID_HEADER]: workerId, [RUN_ATTEMPT_HEADER]: String(attempt) };
+}
+
 export class HttpRunCallbacks implements RunCallbacks {
   readonly #fence: Readonly<Record<string, string>>;
 
@@ -53,7 +58,7 @@ export class HttpRunCallbacks implements RunCallbacks {
     workerId: string,
     attempt: number,
   ) {
-    this.#fence = { [WORKER_ID_HEADER]: workerId, [RUN_ATTEMPT_HEADER]: String(attempt) };
+    this.#fence = fenceHeaders(workerId, attempt);
   }
 
   async createStepRun(body: CreateStepRun): Promise<{ id: string }> {

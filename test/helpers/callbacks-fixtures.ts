@@ -18,12 +18,14 @@ export interface CallbacksWorld {
   close(): Promise<void>;
 }
 
-export async function startCallbacksWorld(): Promise<CallbacksWorld> {
+/** `env` adds settings of the daemon's. */
+export async function startCallbacksWorld(env: Record<string, string> = {}): Promise<CallbacksWorld> {
   const idp = await startDevIdp();
   const daemon = await startTestDaemon({
     SERVICE_IDP_ISSUER: idp.issuer,
     SERVICE_ORG_AUTO_JOIN: 'false',
     SERVICE_INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+    ...env,
   });
   const knex = daemon.services.db.knex;
   const orgId = await seedOrg(knex, 'acme');

@@ -304,6 +304,12 @@ export const SETTINGS = {
     doc: 'Seconds between reads of every run that has live streams on this instance, covering lost notifications; new events normally arrive at once by LISTEN/NOTIFY.',
     parse: integerBetween(1, 60),
   }),
+  monitorMaxSamples: setting({
+    env: 'SERVICE_MONITOR_MAX_SAMPLES',
+    default: '100000',
+    doc: 'The most samples one run monitor may hold; a batch that would take it past this is refused whole (413 `monitor_sample_limit`).',
+    parse: integerBetween(1, 9_999_999),
+  }),
   orgAutoJoin: setting({
     env: 'SERVICE_ORG_AUTO_JOIN',
     default: 'true',

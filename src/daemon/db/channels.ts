@@ -50,6 +50,13 @@ export const RUN_CONTROL_CHANNEL = 'svc_run_control';
  */
 export const RUN_EVENTS_CHANNEL = 'svc_run_events';
 
+/**
+ * Sent once a batch of monitor samples has committed (`<run_id>:<last stream seq>` as payload: ids only),
+ * and by a database trigger (migration 20261126140203) when a run ends (`<run_id>:ended`); the live
+ * monitor streams of every instance read what is new, or end.
+ */
+export const MONITOR_SAMPLES_CHANNEL = 'svc_monitor_samples';
+
 export type Channel =
   | typeof MEMBERSHIPS_CHANNEL
   | typeof TRIGGER_CONFIG_CHANNEL
@@ -57,7 +64,8 @@ export type Channel =
   | typeof MAPPINGS_CHANNEL
   | typeof RUNS_QUEUED_CHANNEL
   | typeof RUN_CONTROL_CHANNEL
-  | typeof RUN_EVENTS_CHANNEL;
+  | typeof RUN_EVENTS_CHANNEL
+  | typeof MONITOR_SAMPLES_CHANNEL;
 
 /** Every channel, for the checks that no name is written twice. */
 export const CHANNELS: readonly Channel[] = [
@@ -68,6 +76,7 @@ export const CHANNELS: readonly Channel[] = [
   RUNS_QUEUED_CHANNEL,
   RUN_CONTROL_CHANNEL,
   RUN_EVENTS_CHANNEL,
+  MONITOR_SAMPLES_CHANNEL,
 ];
 
 /** Notifies `channel` when `trx` commits (at once outside a transaction). */

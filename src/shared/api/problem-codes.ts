@@ -137,6 +137,24 @@ export const PROBLEM_CODES = {
     status: 413,
     meaning: 'An event of a run event batch is larger, as JSON, than the limit (`limit`, `index`); nothing of the batch is written.',
   },
+  monitor_closed: {
+    status: 409,
+    meaning:
+      'The monitor is closed (by its worker, by finalizing its run, or by the run ending): it takes no more samples or changes; `monitor_id` names it.',
+  },
+  monitor_batch_too_large: {
+    status: 413,
+    meaning: 'A monitor sample batch holds more samples than the limit (`limit`, `count`); nothing of it is written.',
+  },
+  monitor_sample_too_large: {
+    status: 413,
+    meaning: "A sample's `data` is larger, as JSON, than the limit (`limit`, `index`); nothing of the batch is written.",
+  },
+  monitor_sample_limit: {
+    status: 413,
+    meaning:
+      'The batch would take a monitor past the samples it may hold (SERVICE_MONITOR_MAX_SAMPLES: `limit`, `monitor_id`, `sample_count`); nothing of the batch is written.',
+  },
   invalid_step_run_state: {
     status: 409,
     meaning: "The step run's status does not allow this move (a finished step run stays as it is); `status` gives the current one.",

@@ -2,7 +2,7 @@ import { approval, approvalPath, createApprovalBody, patchApprovalBody, runPath 
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { holderOf } from '../run-callbacks/fence.js';
-import { refuseNul } from '../run-callbacks/routes.js';
+import { refuseNul } from '../../http/refuse-nul.js';
 import type { ApprovalRequestsService } from './approval-requests-service.js';
 
 const APPROVAL = { description: 'The approval', schema: approval };

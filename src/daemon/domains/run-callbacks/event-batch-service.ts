@@ -1,6 +1,7 @@
 import { MAX_EVENT_BYTES, MAX_EVENTS_PER_BATCH } from '../../../shared/api/run-callbacks.js';
 import { problem } from '../../../shared/api/problem.js';
 import { isUuid } from '../../../shared/ids.js';
+import { refuseOversizedBatch } from '../../http/refuse-oversized-batch.js';
 import type { EventBatchRepo, WorkerEventRow } from './event-batch-repo.js';
 import { fence, type Holder, isHeldBy, runNotFound } from './fence.js';
 
@@ -10,18 +11,9 @@ export interface EventBatchOutcome {
   readonly last_seq: number;
 }
 
-/**
- * 413 `event_batch_too_large` for a batch of more than MAX_EVENTS_PER_BATCH events: checked on the body as
- * sent, before its items are validated (a huge batch costs no per-item work).
- */
-export function refuseOversizedBatch(body: unknown): void {
-  const events = (body as { events?: unknown } | undefined)?.events;
-  if (Array.isArray(events) && events.length > MAX_EVENTS_PER_BATCH) {
-    throw problem('event_batch_too_large', `A batch holds at most ${MAX_EVENTS_PER_BATCH} events.`, {
-      limit: MAX_EVENTS_PER_BATCH,
-      count: events.length,
-    });
-  }
+/** 413 `event_batch_too_large` for a batch of more than MAX_EVENTS_PER_BATCH events, before its items are validated. */
+export function refuseOversizedEventBatch(body: unknown): void {
+  refuseOversizedBatch(body, { field: 'events', limit: MAX_EVENTS_PER_BATCH, code: 'event_batch_too_large', noun: 'events' });
 }
 
 /**

@@ -19,11 +19,11 @@ import {
 } from '../../../shared/api/run-callbacks.js';
 import { noQuery, run } from '../../../shared/api/runs.js';
 import { problems } from '../../../shared/api/problems.js';
-import { findUnstorableTextInJson, UNSTORABLE_TEXT_MESSAGES } from '../../../shared/json/unstorable-text.js';
+import { refuseNul } from '../../http/refuse-nul.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import type { ChildRunsService } from './child-runs-service.js';
-import { type EventBatchService, refuseOversizedBatch } from './event-batch-service.js';
+import { type EventBatchService, refuseOversizedEventBatch } from './event-batch-service.js';
 import { holderOf } from './fence.js';
 import type { RunCallbacksService } from './run-callbacks-service.js';
 import type { StepRunsService } from './step-runs-service.js';
@@ -33,14 +33,6 @@ export interface RunCallbackServices {
   readonly events: EventBatchService;
   readonly stepRuns: StepRunsService;
   readonly children: ChildRunsService;
-}
-
-/** NUL cannot be stored (text and jsonb refuse it): 422 naming where, before the body's schema. */
-export function refuseNul(ctx: AppContext): void {
-  const raw = ctx.state.rawBody;
-  if (!raw) return;
-  const found = findUnstorableTextInJson(raw.toString('utf8'), ctx.state.body, ['nul']);
-  if (found) throw problems.validation([{ path: found.path, message: UNSTORABLE_TEXT_MESSAGES.nul }]);
 }
 
 const holder = (ctx: AppContext) => holderOf(ctx.req.headers);
@@ -88,7 +80,7 @@ export function runCallbackRoutes(services: RunCallbackServices): DomainRoutes {
         "A batch of the worker's events `{events: [{worker_seq, type, step_id?, ts?, data?}]}`, deduplicated by (run, attempt, worker_seq) and numbered gap-free after the run's last event.",
       params: internalRunPath,
       preValidation: (ctx) => {
-        refuseOversizedBatch(ctx.state.body);
+        refuseOversizedEventBatch(ctx.state.body);
         refuseNul(ctx);
       },
       body: eventBatchBody,

@@ -6,8 +6,8 @@ export interface EventsRead {
   readonly status: string;
   /** `runs.event_seq`: the sequence number of the run's last event. */
   readonly lastSeq: number;
-  /** Oldest first. */
-  readonly events: RunEvent[];
+  /** The events, oldest first. */
+  readonly items: RunEvent[];
 }
 
 interface Row {
@@ -58,6 +58,6 @@ export class RunEventsRepo {
         data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : (row.data ?? {}),
       });
     }
-    return { status: first.status, lastSeq: Number(first.event_seq), events };
+    return { status: first.status, lastSeq: Number(first.event_seq), items: events };
   }
 }

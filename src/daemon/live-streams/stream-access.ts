@@ -1,18 +1,30 @@
-import { problem } from '../../../shared/api/problem.js';
-import { problems } from '../../../shared/api/problems.js';
-import { CATALOGUE } from '../../../shared/catalogue/catalogue.js';
-import { decide } from '../../../shared/policy/decision.js';
-import { DEFAULT_ORG_SLUG } from '../../../shared/policy/org-scope.js';
-import type { AuditContext } from '../../audit/audit-context.js';
-import type { AuditWriter } from '../../audit/audit-writer.js';
-import type { AuthResult } from '../../auth/auth-result.js';
-import type { EffectivePolicies } from '../../authz/effective-policies.js';
-import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
-import { recordDenial } from '../../authz/record-denial.js';
+import { problem } from '../../shared/api/problem.js';
+import { problems } from '../../shared/api/problems.js';
+import { CATALOGUE } from '../../shared/catalogue/catalogue.js';
+import type { CatalogueRoute } from '../../shared/catalogue/types.js';
+import { decide } from '../../shared/policy/decision.js';
+import { DEFAULT_ORG_SLUG } from '../../shared/policy/org-scope.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import type { AuditWriter } from '../audit/audit-writer.js';
+import type { AuthResult } from '../auth/auth-result.js';
+import type { EffectivePolicies } from '../authz/effective-policies.js';
+import type { OrgAccessRepo } from '../authz/org-access-repo.js';
+import { recordDenial } from '../authz/record-denial.js';
 
-/** Whoever may read a run's events may watch them: the stream is decided as this route is, overrides included. */
-const EVENTS_ROUTE = CATALOGUE.routeByKey.get('GET /runs/{run_id}/events')!;
-const STREAM_ROUTE = CATALOGUE.routeByKey.get('GET /bff/runs/{run_id}/events/stream')!;
+/**
+ * A stream and the read it is decided as: whoever may read a run's events (its monitors) may watch them,
+ * overrides included. Refusals are recorded against the stream.
+ */
+export interface StreamRoutes {
+  readonly read: string;
+  readonly stream: string;
+}
+
+function catalogued(key: string): CatalogueRoute {
+  const found = CATALOGUE.routeByKey.get(key);
+  if (!found) throw new Error(`no route ${key} in the catalogue`);
+  return found;
+}
 
 export interface StreamCaller {
   readonly auth: AuthResult;
@@ -24,16 +36,23 @@ export interface StreamCaller {
 /**
  * The stream's policy is `custom` (a ticket or a bearer authenticates it), so the request path chooses no
  * organization and decides nothing for it; this does, as `resolveOrganization` and `authorize` do for
- * `GET /runs/{run_id}/events`. The organization is the one named, else a personal access token's (a
+ * its read route (`GET /runs/{run_id}/events`, `GET /runs/{run_id}/monitors`). The organization is the one named, else a personal access token's (a
  * ticket obtained with one included), else the default. A caller who is no member of it is told 404,
  * as for another organization's run; a member whose role the policy refuses, 403.
  */
 export class StreamAccess {
+  readonly #read: CatalogueRoute;
+  readonly #stream: CatalogueRoute;
+
   constructor(
     private readonly orgAccess: OrgAccessRepo,
     private readonly policies: EffectivePolicies,
     private readonly audit: AuditWriter,
-  ) {}
+    routes: StreamRoutes,
+  ) {
+    this.#read = catalogued(routes.read);
+    this.#stream = catalogued(routes.stream);
+  }
 
   async organization(caller: StreamCaller): Promise<{ id: string; slug: string }> {
     const { auth } = caller;
@@ -50,13 +69,13 @@ export class StreamAccess {
     // A personal access token acts only in its own organization.
     const tokenElsewhere = auth.pat !== undefined && auth.pat.orgId !== org.id;
     const orgRole = platformAdmin || tokenElsewhere ? undefined : await this.orgAccess.role(org.id, principal.sub);
-    const policy = this.policies.policyFor(EVENTS_ROUTE);
+    const policy = this.policies.policyFor(this.#read);
     const decision = decide(policy, 'org', { authenticated: true, realmRoles: principal.realmRoles, org, orgRole });
     if (decision.allowed) return { id: org.id, slug: org.slug };
     if (!orgRole) throw problems.resourceNotFound('Run');
-    await recordDenial(this.audit, caller.audit, STREAM_ROUTE, { policy, scope: 'org', reason: decision.reason });
+    await recordDenial(this.audit, caller.audit, this.#stream, { policy, scope: 'org', reason: decision.reason });
     throw problems.forbidden(`Insufficient permissions. Required role: ${decision.requiredRoles.at(-1) ?? policy}`, {
-      action: STREAM_ROUTE.action,
+      action: this.#stream.action,
       policy,
       scope: 'org',
     });
