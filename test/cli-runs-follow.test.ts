@@ -220,6 +220,34 @@ describe('svc runs watch without a terminal', () => {
     expect(Object.keys(events[0]!).sort()).toEqual(['attempt', 'data', 'seq', 'step_id', 'ts', 'type']);
   });
 
+  it('keeps waiting while the run awaits approval, saying so on stderr, and exits as the run ends', async () => {
+    const id = await queuedRun('watch-approval');
+    const cli = background(['runs', 'watch', id]);
+    await start(id);
+    await w.knex().transaction((trx) =>
+      appendDaemonEvent(trx, id, {
+        type: 'run.status',
+        data: { from: 'running', to: 'awaiting_approval', reason: 'approval_requested', approval_id: 'ap-7', step_id: 'gate' },
+      }),
+    );
+    await cli.saw(
+      `Run ${id} is awaiting approval at step gate (svc approvals get ap-7; svc approvals approve|reject ap-7); still waiting.`,
+    );
+    expect(cli.child.exitCode).toBeNull();
+    await w
+      .knex()
+      .transaction((trx) =>
+        appendDaemonEvent(trx, id, { type: 'run.status', data: { from: 'awaiting_approval', to: 'queued', reason: 'approved' } }),
+      );
+    await finish(id, 'succeeded');
+    const result = await cli.done;
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[3]).toMatch(/^#4 .* run running -> awaiting_approval \(approval_requested\)$/);
+    expect(lines[4]).toMatch(/^#5 .* run awaiting_approval -> queued \(approved\)$/);
+    expect(result.stdout).not.toContain('still waiting');
+  });
+
   it('an unknown run is exit 3', async () => {
     const result = await svc(['runs', 'watch', UNKNOWN_ID]);
     expect(result.code).toBe(3);

@@ -24,7 +24,7 @@ export function define(command: Command): void {
       .addOption(
         new Option(
           '--status <status>',
-          'only these: queued, running, paused, succeeded, failed, cancelled (repeat, or comma-separate)',
+          'only these: queued, running, paused, awaiting_approval, succeeded, failed, cancelled (repeat, or comma-separate)',
         ).argParser(collect),
       )
       .option('--flow <flow>', "only this flow's runs (id, or its name)")
