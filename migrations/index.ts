@@ -36,6 +36,10 @@ import * as m33 from './20261126100600_create_run_events.js';
 import * as m34 from './20261126100700_notify_run_queue_changes.js';
 import * as m35 from './20261126110200_add_runs_parent_attempt.js';
 import * as m36 from './20261126110201_index_runs_child_per_parent_step.js';
+import * as m37 from './20261126140000_allow_runs_status_awaiting_approval.js';
+import * as m38 from './20261126140010_create_approvals.js';
+import * as m39 from './20261126140020_index_approvals_pending_expiry.js';
+import * as m40 from './20261126140030_create_approval_decisions.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -80,4 +84,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126100700_notify_run_queue_changes', up: m34.up, down: m34.down },
   { name: '20261126110200_add_runs_parent_attempt', up: m35.up, down: m35.down },
   { name: '20261126110201_index_runs_child_per_parent_step', up: m36.up, down: m36.down },
+  { name: '20261126140000_allow_runs_status_awaiting_approval', up: m37.up, down: m37.down },
+  { name: '20261126140010_create_approvals', up: m38.up, down: m38.down },
+  { name: '20261126140020_index_approvals_pending_expiry', up: m39.up, down: m39.down },
+  { name: '20261126140030_create_approval_decisions', up: m40.up, down: m40.down },
 ];

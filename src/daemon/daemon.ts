@@ -22,6 +22,7 @@ import { OrgsService } from './domains/orgs/orgs-service.js';
 import { orgRoutes } from './domains/orgs/routes.js';
 import { permissionRoutes } from './domains/permissions/routes.js';
 import { runCallbacksModule } from './domains/run-callbacks/module.js';
+import { approvalsModule } from './domains/approvals/module.js';
 import { runEventsModule } from './domains/run-events/module.js';
 import type { RunEventsHub } from './domains/run-events/run-events-hub.js';
 import { runsModule } from './domains/runs/module.js';
@@ -164,6 +165,7 @@ function makeDomains(
   const runs = runsModule(services);
   const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs });
   const runEvents = runEventsModule(services);
+  const approvals = approvalsModule(services);
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const workers = workersModule(services);
@@ -180,6 +182,7 @@ function makeDomains(
     ...flows.routes,
     ...runs.routes,
     ...runCallbacks.routes,
+    ...approvals.routes,
     ...runEvents.routes,
     ...webhooks.routes,
     ...workers.routes,

@@ -130,6 +130,13 @@ export const SETTINGS = {
     doc: 'How often each instance looks for expired run leases to reap (one instance at a time, behind an advisory lock).',
     parse: integerBetween(1, 3600),
   }),
+  // An approval gate that names no timeout stays open this long (docs/approvals.md); 0 never expires.
+  approvalDefaultTimeoutSeconds: setting({
+    env: 'SERVICE_APPROVAL_DEFAULT_TIMEOUT_SECONDS',
+    default: '86400',
+    doc: "How long an approval stays pending when its step's gate names no `timeout_seconds` (0: never expires); past it the approval expires and does what the gate's `timeout_action` says.",
+    parse: integerBetween(0, 30 * 24 * 3600),
+  }),
   webhookGlobalIngressPerMinute: setting({
     env: 'SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE',
     default: '6000',

@@ -163,6 +163,25 @@ export const PROBLEM_CODES = {
     status: 409,
     meaning: 'The site still has live child sites or devices (`children`, `devices` count them); move or delete them first.',
   },
+  separation_of_duties: {
+    status: 403,
+    meaning:
+      'The caller started the run this approval gates, and the approval step does not allow its starter to decide (`allow_starter`); another person must.',
+  },
+  approver_role_required: {
+    status: 403,
+    meaning:
+      "The approval step names an organization role (`approver_role`) that the caller's membership in the run's organization does not hold; platform admins are not exempt.",
+  },
+  approval_not_pending: {
+    status: 409,
+    meaning:
+      'The approval is no longer pending (approved, rejected, expired or cancelled): it takes no more decisions or changes; `status` gives the current one.',
+  },
+  already_decided: {
+    status: 409,
+    meaning: 'The caller has already decided on this approval; each person decides once.',
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -36,7 +36,7 @@ export interface RunCallbackServices {
 }
 
 /** NUL cannot be stored (text and jsonb refuse it): 422 naming where, before the body's schema. */
-function refuseNul(ctx: AppContext): void {
+export function refuseNul(ctx: AppContext): void {
   const raw = ctx.state.rawBody;
   if (!raw) return;
   const found = findUnstorableTextInJson(raw.toString('utf8'), ctx.state.body, ['nul']);

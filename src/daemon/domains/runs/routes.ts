@@ -109,7 +109,7 @@ export function runRoutes(service: RunsService): DomainRoutes {
       },
     }),
     'POST /runs/{run_id}/cancel': route({
-      summary: 'Cancel a queued, running or paused run.',
+      summary: 'Cancel a queued, running, paused or awaiting_approval run (its pending approval is cancelled with it).',
       params: runPath,
       noBody: true,
       responses: { 200: RUN, 404: NOT_FOUND, 409: BAD_STATE },

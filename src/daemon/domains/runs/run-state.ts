@@ -6,15 +6,17 @@ import type { RunStatus } from './run-view.js';
  *
  * | Command | From | To |
  * |---|---|---|
- * | cancel | queued, running, paused | cancelled |
+ * | cancel | queued, running, paused, awaiting_approval | cancelled (a pending approval is cancelled with it) |
  * | pause | queued, running | paused (a queued run is held: it will not be dispatched) |
  * | resume | paused | running if a worker had started it (`started_at`), else queued |
  *
- * Anything else is refused with 409 `invalid_run_state`. Deleting and purging need a finished run.
+ * Anything else is refused with 409 `invalid_run_state`: an `awaiting_approval` run is not paused (no
+ * worker holds it; its approvers decide, or it is cancelled). Deleting and purging need a finished run.
+ * The approvals domain moves running -> awaiting_approval -> queued or failed (docs/approvals.md).
  */
 export type RunCommand = 'cancel' | 'pause' | 'resume';
 
-export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running', 'paused'];
+export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running', 'paused', 'awaiting_approval'];
 
 export function nextStatus(run: { readonly status: RunStatus; readonly started_at: unknown }, command: RunCommand): RunStatus | undefined {
   switch (command) {

@@ -101,7 +101,7 @@ export class RunsRepo {
       `WITH RECURSIVE tree AS (
          SELECT id FROM runs WHERE parent_run_id = ?
          UNION SELECT c.id FROM runs c JOIN tree ON c.parent_run_id = tree.id),
-       active AS (SELECT id, status FROM runs WHERE id IN (SELECT id FROM tree) AND status IN ('queued', 'running', 'paused') FOR UPDATE)
+       active AS (SELECT id, status FROM runs WHERE id IN (SELECT id FROM tree) AND status IN ('queued', 'running', 'paused', 'awaiting_approval') FOR UPDATE)
        UPDATE runs r SET status = 'cancelled', cancelled_at = now(), cancelled_by = ?, finished_at = now(), paused_at = NULL,
          updated_by = ?, updated_at = now()
        FROM active WHERE r.id = active.id
@@ -109,6 +109,14 @@ export class RunsRepo {
       [id, by, by],
     );
     return result.rows;
+  }
+
+  /** The pending approvals of cancelled runs are cancelled with them (nothing is left to approve). */
+  async cancelPendingApprovals(trx: RunsTx, runIds: readonly string[]): Promise<void> {
+    await trx('approvals')
+      .whereIn('run_id', runIds)
+      .where('status', 'pending')
+      .update({ status: 'cancelled', resolved_at: trx.fn.now(), updated_at: trx.fn.now() });
   }
 
   /** Marks the run deleted; `updated_at` moves with it, as it always has for a run. */

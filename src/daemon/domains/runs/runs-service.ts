@@ -118,7 +118,8 @@ export class RunsService {
   /**
    * Cancels an active run the caller has locked in `trx` (the control route, the worker's internal
    * cancel), and with it every active run below it (child runs of its `flow.run` steps, theirs, …): a
-   * cancelled parent must not leave children acting on devices. Each run cancelled gets its `run.status`
+   * cancelled parent must not leave children acting on devices. A run awaiting an approval has its
+   * pending approval cancelled too. Each run cancelled gets its `run.status`
    * event and its `run.cancelled` entry, in `trx`. A held run keeps its lease, so its worker can still
    * post its last events and end its step runs.
    */
@@ -127,11 +128,20 @@ export class RunsService {
     const data = { from: before.status, to: after.status, ...(how.reason ? { reason: how.reason } : {}) };
     await appendDaemonEvent(trx, before.id, { type: 'run.status', data });
     await this.record(how.context, trx, 'run.cancelled', how.action, after, how.message ? { ...data, message: how.message } : data);
-    for (const child of await this.repo.cancelDescendants(trx, before.id, how.by)) {
+    const children = await this.repo.cancelDescendants(trx, before.id, how.by);
+    for (const child of children) {
       const childData = { from: child.previous_status, to: child.status, reason: 'parent_cancelled' };
       await appendDaemonEvent(trx, child.id, { type: 'run.status', data: childData });
       await this.record(how.context, trx, 'run.cancelled', how.action, child, { ...childData, parent_run_id: child.parent_run_id });
     }
+    const waiting = [before, ...children.map((child) => ({ id: child.id, status: child.previous_status }))].filter(
+      (run) => run.status === 'awaiting_approval',
+    );
+    if (waiting.length > 0)
+      await this.repo.cancelPendingApprovals(
+        trx,
+        waiting.map((run) => run.id),
+      );
     return after;
   }
 

@@ -166,6 +166,8 @@ function assignment(row: ClaimedRow): Assignment {
     targets: row.targets_json,
     run_vars: row.run_vars_json,
     status: 'running',
+    ...(row.completed_steps ? { completed_steps: row.completed_steps } : {}),
+    ...(row.approved_steps ? { approved_steps: row.approved_steps } : {}),
     lease_expires_at: iso(row.lease_expires_at),
   };
 }

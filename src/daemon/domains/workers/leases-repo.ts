@@ -34,6 +34,10 @@ export interface ClaimedRow {
   readonly lease_expires_at: Date | string;
   /** Null when the flow was purged (the run's `flow_id` set null, its versions gone). */
   readonly definition_json: Record<string, unknown> | null;
+  /** A run resumed after an approval: earlier attempts' succeeded steps by id; null when none. */
+  readonly completed_steps: Record<string, { outputs: Record<string, unknown> }> | null;
+  /** Steps whose approval gate approved; null when none. */
+  readonly approved_steps: string[] | null;
 }
 
 /** A held run whose lease ends (expired, or handed back), locked for the transaction. */
@@ -55,11 +59,26 @@ const REAPER_LOCK_KEY = 7_146_119_001;
 const LEASE_END = `now() + make_interval(secs => ?::integer)`;
 
 /**
+ * What a run resumed after an approval carries (only a later attempt can have either): `completed_steps`,
+ * the newest succeeded step run of each step in earlier attempts with its outputs, and `approved_steps`,
+ * the steps whose approval approved (by people or by its timeout).
+ */
+const RESUMED = `CASE WHEN c.attempt > 1 THEN (
+      SELECT jsonb_object_agg(s.step_id, jsonb_build_object('outputs', s.outputs_json)) FROM (
+        SELECT DISTINCT ON (step_id) step_id, outputs_json FROM step_runs
+        WHERE run_id = c.id AND attempt < c.attempt AND status = 'succeeded' ORDER BY step_id, attempt DESC) s)
+    END AS completed_steps,
+    CASE WHEN c.attempt > 1 THEN (
+      SELECT jsonb_agg(a.step_id ORDER BY a.step_id) FROM approvals a
+      WHERE a.run_id = c.id AND (a.status = 'approved' OR (a.status = 'expired' AND a.timeout_outcome = 'approved')))
+    END AS approved_steps`;
+
+/**
  * A claim moves oldest queued runs to `running` in one statement, `FOR UPDATE SKIP LOCKED` so concurrent
  * heartbeats (of any instance) never take the same run, bumps each run's `event_seq` and writes its
  * `run.status` event with that number (the row lock keeps the sequence gap-free, as appendDaemonEvent
  * does one run at a time), tells the live streams (`<run_id>:<seq>`, on commit), and reads the committed
- * definition the run was admitted with. `updated_at`
+ * definition the run was admitted with, and what a run resumed after an approval carries (RESUMED). `updated_at`
  * stays: it stamps a user's change (with `updated_by`), which is what a heartbeat reports as news.
  */
 const CLAIM = `WITH picked AS MATERIALIZED (
@@ -78,7 +97,8 @@ const CLAIM = `WITH picked AS MATERIALIZED (
     FROM claimed
   )
   SELECT c.id, c.org_id, c.workflow_id, c.flow_id, c.flow_version, c.name, c.params_json, c.targets_json, c.run_vars_json,
-    c.attempt, c.lease_expires_at, v.definition_json, ${notifyExpression(RUN_EVENTS_CHANNEL, `c.id::text || ':' || c.event_seq`)} AS notified
+    c.attempt, c.lease_expires_at, v.definition_json, ${notifyExpression(RUN_EVENTS_CHANNEL, `c.id::text || ':' || c.event_seq`)} AS notified,
+    ${RESUMED}
   FROM claimed c LEFT JOIN flow_versions v ON v.flow_id = c.flow_id AND v.version = c.flow_version
   ORDER BY c.created_at, c.id`;
 
