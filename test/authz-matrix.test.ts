@@ -165,7 +165,10 @@ describe('the authorization matrix: every route x every kind of caller', () => {
     const trigger = (h: Record<string, string>) => fetch(`${daemon.url}/runs`, { method: 'POST', headers: h });
     expect((await decide(operator)).status).toBe(403);
     expect((await trigger(approver)).status).toBe(403);
-    expect((await decide(approver)).status).toBe(501);
+    // The approver passes authorization; the decision route then refuses the empty body on its own terms.
+    const decided = await decide(approver);
+    expect(decided.status).toBe(422);
+    expect(((await decided.json()) as { code: string }).code).toBe('validation_failed');
     // The operator passes authorization; the run route then refuses the empty body on its own terms.
     const started = await trigger(operator);
     expect(started.status).toBe(422);
@@ -179,8 +182,7 @@ describe('the authorization matrix: every route x every kind of caller', () => {
       authorization: `Bearer ${await idp.mintAccessToken({ sub: 'read-ap', username: 'read-ap', realmRoles: ['approver'] })}`,
       'x-org-id': 'default',
     };
-    // Not built yet: 501 after authorization, not 403 before it.
-    expect((await fetch(`${daemon.url}/approvals/pending`, { headers: approver })).status).toBe(501);
+    expect((await fetch(`${daemon.url}/approvals/pending`, { headers: approver })).status).toBe(200);
     expect((await fetch(`${daemon.url}/runs`, { headers: approver })).status).toBe(200);
     expect((await fetch(`${daemon.url}/audit-logs`, { headers: approver })).status).toBe(403);
   });

@@ -29,9 +29,9 @@ export class ApprovalExpiry {
     let approved = 0;
     let rejected = 0;
     for (const id of await this.repo.due(now, BATCH)) {
+      const owner = await this.repo.owner(id);
+      if (!owner) continue;
       const outcome = await this.repo.transaction(async (trx) => {
-        const owner = await this.repo.owner(id);
-        if (!owner) return undefined;
         await this.repo.lockRun(trx, owner.run_id);
         const approval = await this.repo.lock(trx, id);
         if (approval?.status !== 'pending' || approval.expires_at === null || new Date(approval.expires_at) > now) return undefined;
