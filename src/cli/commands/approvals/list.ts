@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { printTable } from '../../runtime/table.js';
+import { printPage } from '../../runtime/table.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { positiveNumber } from '../runs/inputs.js';
@@ -60,7 +60,5 @@ export async function runApprovalsList(options: ApprovalsListOptions, ctx: Conte
   const path = options.pending ? '/approvals/pending' : '/approvals';
   const page = (await client.request({ method: 'GET', path, query })).body as ApprovalPage;
   if (options.json) return printJson(ctx.io, page);
-  printTable(ctx.io, page.items, APPROVAL_COLUMNS, options.pending ? 'Nothing for you to decide.' : 'No approvals.');
-  if (page.total > page.items.length && page.items.length > 0)
-    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+  printPage(ctx.io, page, APPROVAL_COLUMNS, options.pending ? 'Nothing for you to decide.' : 'No approvals.');
 }

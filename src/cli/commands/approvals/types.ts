@@ -1,16 +1,11 @@
 import type { Command } from 'commander';
 import type { Approval } from '../../../shared/api/approvals.js';
-import type { Column } from '../../runtime/table.js';
+import type { Column, OffsetPage } from '../../runtime/table.js';
 
 /** The approval routes' wire shapes, inferred from the schemas the daemon answers with (types only: no zod at run time). */
 export type { Approval };
 
-export interface ApprovalPage {
-  readonly items: Approval[];
-  readonly total: number;
-  readonly limit: number;
-  readonly offset: number;
-}
+export type ApprovalPage = OffsetPage<Approval>;
 
 /** `1/2`: approvals recorded of those the gate needs. */
 const tally = (a: Approval) => `${a.approvals_count}/${a.required_approvals}`;
