@@ -4,8 +4,8 @@ import type { Knex } from 'knex';
  * One approval per gated step of a run (`UNIQUE (run_id, step_id)`: a retried request answers the one
  * there). The gate's fields are copied from the run's committed definition when the worker asks, so the
  * approval decides by the rules it was opened with. `requested_by_worker` / `requested_attempt` fence the
- * worker's PATCH; `created_by` is never here: the run's starter is read from the run. A purged run takes
- * its approvals with it.
+ * worker's PATCH and recognise its retry. The run's starter is read from the run (`runs.created_by`).
+ * A purged run takes its approvals with it.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('approvals', (t) => {

@@ -6,7 +6,7 @@ import type { AuditWriter } from '../../audit/audit-writer.js';
 import { appendDaemonEvent } from '../runs/run-event-log.js';
 import type { ApprovalOutcomes } from './approval-outcomes.js';
 import type { ApprovalReads } from './approval-reads.js';
-import { approvalNotFound, approvalNotPending } from './approval-requests-service.js';
+import { approvalNotFound, approvalNotPending } from './approval-problems.js';
 import type { ApprovalsRepo } from './approvals-repo.js';
 
 /** Who decides: their subject (what `runs.created_by` holds for a starter), name, and role in the run's organization. */

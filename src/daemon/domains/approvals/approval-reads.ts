@@ -2,6 +2,7 @@ import { APPROVAL_LIMITS, type Approval } from '../../../shared/api/approvals.js
 import { isUuid } from '../../../shared/ids.js';
 import { problems } from '../../../shared/api/problems.js';
 import type { ResolvedGate } from './approval-gate.js';
+import { approvalNotFound } from './approval-problems.js';
 import { approvalView, type ApprovalRow, type DecisionRow } from './approval-view.js';
 import type { ApprovalFilter, ApprovalsRepo, Decider } from './approvals-repo.js';
 
@@ -24,17 +25,17 @@ export class ApprovalReads {
     private readonly defaults: ResolvedGate,
   ) {}
 
-  /** One approval of the organization; 404 for another's, a malformed id, or a run not in it. */
-  async get(orgId: string, id: string, runId?: string): Promise<Approval> {
+  /** One approval of the organization; 404 for another's or a malformed id. */
+  async get(orgId: string, id: string): Promise<Approval> {
     const row = isUuid(id) ? await this.repo.get(orgId, id) : undefined;
-    if (!row || (runId !== undefined && row.run_id !== runId)) throw problems.resourceNotFound('Approval');
+    if (!row) throw approvalNotFound();
     return this.withDecisions(row);
   }
 
   /** One approval, whatever its organization (after the worker's or the daemon's own writes). */
   async byId(id: string): Promise<Approval> {
     const row = await this.repo.getAny(id);
-    if (!row) throw problems.resourceNotFound('Approval');
+    if (!row) throw approvalNotFound();
     return this.withDecisions(row);
   }
 

@@ -1,5 +1,4 @@
 import type { Approval } from '../../../shared/api/approvals.js';
-import { problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { AuditContext } from '../../audit/audit-context.js';
@@ -10,6 +9,7 @@ import { RUN_CALLBACKS_ACTION } from '../runs/run-end-audit.js';
 import { appendDaemonEvent } from '../runs/run-event-log.js';
 import { gateOf, type ResolvedGate } from './approval-gate.js';
 import type { ApprovalNotifier } from './approval-notifier.js';
+import { approvalNotFound, approvalNotPending } from './approval-problems.js';
 import type { ApprovalReads } from './approval-reads.js';
 import type { ApprovalsRepo } from './approvals-repo.js';
 
@@ -17,14 +17,6 @@ export interface ApprovalRequest {
   readonly step_id: string;
   readonly message?: string | null | undefined;
   readonly details?: Record<string, unknown> | undefined;
-}
-
-export function approvalNotFound() {
-  return problems.resourceNotFound('Approval');
-}
-
-export function approvalNotPending(status: string) {
-  return problem('approval_not_pending', `The approval is ${status}, no longer pending.`, { status });
 }
 
 /**

@@ -162,7 +162,7 @@ export class ApprovalsRepo {
     return trx('approvals').where({ run_id: runId, step_id: stepId }).forUpdate().first(LOCKED_COLUMNS);
   }
 
-  /** Opens a pending approval; it expires `timeout_seconds` from now (never when 0). Answers its id. */
+  /** Opens a pending approval; it expires `timeout_seconds` from now (never when 0). */
   async insert(trx: ApprovalsTx, approval: NewApproval): Promise<LockedApproval> {
     const { gate } = approval;
     const [row] = await trx('approvals')
