@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Assignment } from '../src/shared/api/workers.js';
+import type { ApprovalRequest } from '../src/worker/callbacks.js';
 import { executionOrder } from '../src/worker/dag.js';
 import { RUNNABLE_HANDLERS } from '../src/worker/handlers/index.js';
+import { DaemonAnswerError } from '../src/worker/http-client.js';
 import type { StepHandlerRun } from '../src/worker/handlers/types.js';
 import { SILENT_LOG } from '../src/worker/log.js';
 import { RunControl } from '../src/worker/run-control.js';
@@ -357,6 +359,34 @@ describe('executeRun with approval gates', () => {
     expect(await outcome).toBe('awaiting_approval');
     expect(callbacks.of('createStepRun').map((c) => c.body.step_id)).toEqual(['first', 'between']);
     expect(callbacks.of('requestApproval').map((c) => c.body)).toEqual([{ step_id: 'second', message: 'again' }]);
+  });
+
+  it('a run paused before its gate was asked for holds until resumed and asks again; a cancelled one stops', async () => {
+    const refusal = (status: string) =>
+      new DaemonAnswerError('POST', '/internal/runs/x/approvals', 409, 'invalid_run_state', { code: 'invalid_run_state', status });
+    const control = new RunControl();
+    const paused = run(gated(), { control });
+    const ask = paused.callbacks.requestApproval.bind(paused.callbacks);
+    let refused = false;
+    let told!: () => void;
+    const toldPaused = new Promise<void>((resolve) => (told = resolve));
+    paused.callbacks.requestApproval = async (body: ApprovalRequest) => {
+      if (refused) return ask(body);
+      refused = true;
+      setImmediate(told);
+      throw refusal('paused');
+    };
+    await toldPaused;
+    expect(control.paused).toBe(true);
+    expect(paused.callbacks.of('requestApproval')).toEqual([]);
+    control.setPaused(false);
+    expect(await paused.outcome).toBe('awaiting_approval');
+    expect(paused.callbacks.of('requestApproval').map((c) => c.body.step_id)).toEqual(['gate']);
+
+    const cancelled = run(gated());
+    cancelled.callbacks.requestApproval = async () => Promise.reject(refusal('cancelled'));
+    expect(await cancelled.outcome).toBe('cancelled');
+    expect(cancelled.callbacks.of('finishRun')).toEqual([]);
   });
 
   it('fails the run with template_error when the message names nothing, asking nothing', async () => {
