@@ -160,6 +160,26 @@ describe('svc runs start --wait', () => {
     expect(cancelled.stdout).toBe(`${cancelledId}\n`);
   });
 
+  it('waits through an approval, saying so once on stderr with the event lines', async () => {
+    const cli = background(['runs', 'start', 'deploy', '--name', 'wait-approval', '--wait']);
+    const id = await runNamed('wait-approval');
+    await start(id);
+    await w.knex().transaction((trx) =>
+      appendDaemonEvent(trx, id, {
+        type: 'run.status',
+        data: { from: 'running', to: 'awaiting_approval', reason: 'approval_requested', approval_id: 'ap-9', step_id: 'gate' },
+      }),
+    );
+    await cli.saw(
+      `Run ${id} is awaiting approval at step gate (svc approvals get ap-9; svc approvals approve|reject ap-9); still waiting.`,
+    );
+    await finish(id, 'failed');
+    const result = await cli.done;
+    expect(result.code, result.stderr).toBe(7);
+    expect(result.stdout).toBe(`${id}\n`);
+    expect(result.stderr.split('is awaiting approval')).toHaveLength(2);
+  });
+
   it('reconnects after a dropped stream from its last event, showing each event once', async () => {
     const cli = background(['runs', 'start', 'deploy', '--name', 'wait-drop', '--wait'], `http://127.0.0.1:${proxy.port}`);
     const id = await runNamed('wait-drop');
