@@ -260,6 +260,20 @@ describe('cancel and pause of a run awaiting an approval', () => {
     expect((await approvalRow(child.approvalId)).status).toBe('cancelled');
   });
 
+  it("lets the parent's holder cancel a child run awaiting an approval, and the approval with it", async () => {
+    const parent = await claimedRun();
+    const child = await waitingRun(world, 'plain', 'w3');
+    await knex()('runs')
+      .where({ id: child.runId })
+      .update({ parent_run_id: parent.runId, parent_step_id: 'first', parent_attempt: parent.attempt });
+    const answer = await callback(world, 'POST', `/internal/runs/${child.runId}/cancel`, {
+      attempt: parent.attempt,
+      body: { reason: 'stop' },
+    });
+    expect((await json(answer)).status).toBe('cancelled');
+    expect((await approvalRow(child.approvalId)).status).toBe('cancelled');
+  });
+
   it('refuses to pause it (409 invalid_run_state)', async () => {
     const { runId, approvalId } = await waitingRun(world);
     expect(await problemOf(await asPerson(world, world.people.ada, 'POST', `/runs/${runId}/pause`))).toMatchObject({
