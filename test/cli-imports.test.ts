@@ -97,4 +97,12 @@ describe("the CLI's import graph", () => {
     }
     expect([...staticClosure(join(CLI, 'commands', 'runs', 'watch.ts'))]).toContain(join(CLI, 'ui', 'render.ts'));
   });
+
+  it('the approvals verbs load none of them, and no view: their wire types are imported as types only', () => {
+    for (const verb of ['list', 'get', 'approve', 'reject']) {
+      const closure = [...staticClosure(join(CLI, 'commands', 'approvals', `${verb}.ts`))];
+      expect({ verb, heavy: closure.filter((m) => HEAVY.includes(m)) }).toEqual({ verb, heavy: [] });
+      expect({ verb, ui: closure.filter((m) => m.startsWith(join(CLI, 'ui'))) }).toEqual({ verb, ui: [] });
+    }
+  });
 });

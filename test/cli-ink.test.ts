@@ -189,6 +189,36 @@ describe('the run watch view (ink-testing-library, a store fed by hand)', () => 
   });
 });
 
+describe('the run watch view of a run awaiting approval', () => {
+  it('says what the run waits for and how to decide, until it moves on', async () => {
+    const store = createWatchStore(initialWatchState(RUN));
+    const view = render(createElement(RunWatch, { store, keys: false, onQuit: () => {} }));
+    try {
+      store.push({ kind: 'event', event: event('run.status', { from: 'queued', to: 'running' }) });
+      store.push({
+        kind: 'event',
+        event: event('run.status', {
+          from: 'running',
+          to: 'awaiting_approval',
+          reason: 'approval_requested',
+          approval_id: 'ap-1',
+          step_id: 'gate',
+        }),
+      });
+      let frame = await until(view.lastFrame, (t) => t.includes('is awaiting approval'), 'the approval note');
+      expect(frame).toContain(': awaiting_approval');
+      expect(frame.replace(/\s+/g, ' ')).toContain(
+        `Run ${RUN.id} is awaiting approval at step gate (svc approvals get ap-1; svc approvals approve|reject ap-1)`,
+      );
+      store.push({ kind: 'event', event: event('run.status', { from: 'awaiting_approval', to: 'queued', reason: 'approved' }) });
+      frame = await until(view.lastFrame, (t) => t.includes(': queued'), 'the run requeued');
+      expect(frame).not.toContain('is awaiting approval');
+    } finally {
+      view.unmount();
+    }
+  });
+});
+
 /**
  * Which modules a CLI run loads: a module-customization hook (registered with `--import` after tsx,
  * so it runs first and sees every final URL) appends each resolved URL to a file. ESM `import` and

@@ -160,6 +160,26 @@ describe('svc runs start --wait', () => {
     expect(cancelled.stdout).toBe(`${cancelledId}\n`);
   });
 
+  it('waits through an approval, saying so once on stderr with the event lines', async () => {
+    const cli = background(['runs', 'start', 'deploy', '--name', 'wait-approval', '--wait']);
+    const id = await runNamed('wait-approval');
+    await start(id);
+    await w.knex().transaction((trx) =>
+      appendDaemonEvent(trx, id, {
+        type: 'run.status',
+        data: { from: 'running', to: 'awaiting_approval', reason: 'approval_requested', approval_id: 'ap-9', step_id: 'gate' },
+      }),
+    );
+    await cli.saw(
+      `Run ${id} is awaiting approval at step gate (svc approvals get ap-9; svc approvals approve|reject ap-9); still waiting.`,
+    );
+    await finish(id, 'failed');
+    const result = await cli.done;
+    expect(result.code, result.stderr).toBe(7);
+    expect(result.stdout).toBe(`${id}\n`);
+    expect(result.stderr.split('is awaiting approval')).toHaveLength(2);
+  });
+
   it('reconnects after a dropped stream from its last event, showing each event once', async () => {
     const cli = background(['runs', 'start', 'deploy', '--name', 'wait-drop', '--wait'], `http://127.0.0.1:${proxy.port}`);
     const id = await runNamed('wait-drop');
@@ -218,6 +238,34 @@ describe('svc runs watch without a terminal', () => {
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(events[2]).toMatchObject({ type: 'log', step_id: 'push', attempt: 1, data: { level: 'info', message: 'pushed config' } });
     expect(Object.keys(events[0]!).sort()).toEqual(['attempt', 'data', 'seq', 'step_id', 'ts', 'type']);
+  });
+
+  it('keeps waiting while the run awaits approval, saying so on stderr, and exits as the run ends', async () => {
+    const id = await queuedRun('watch-approval');
+    const cli = background(['runs', 'watch', id]);
+    await start(id);
+    await w.knex().transaction((trx) =>
+      appendDaemonEvent(trx, id, {
+        type: 'run.status',
+        data: { from: 'running', to: 'awaiting_approval', reason: 'approval_requested', approval_id: 'ap-7', step_id: 'gate' },
+      }),
+    );
+    await cli.saw(
+      `Run ${id} is awaiting approval at step gate (svc approvals get ap-7; svc approvals approve|reject ap-7); still waiting.`,
+    );
+    expect(cli.child.exitCode).toBeNull();
+    await w
+      .knex()
+      .transaction((trx) =>
+        appendDaemonEvent(trx, id, { type: 'run.status', data: { from: 'awaiting_approval', to: 'queued', reason: 'approved' } }),
+      );
+    await finish(id, 'succeeded');
+    const result = await cli.done;
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[3]).toMatch(/^#4 .* run running -> awaiting_approval \(approval_requested\)$/);
+    expect(lines[4]).toMatch(/^#5 .* run awaiting_approval -> queued \(approved\)$/);
+    expect(result.stdout).not.toContain('still waiting');
   });
 
   it('an unknown run is exit 3', async () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Assignment } from '../src/shared/api/workers.js';
+import type { ApprovalRequest } from '../src/worker/callbacks.js';
 import { executionOrder } from '../src/worker/dag.js';
 import { RUNNABLE_HANDLERS } from '../src/worker/handlers/index.js';
+import { DaemonAnswerError } from '../src/worker/http-client.js';
 import type { StepHandlerRun } from '../src/worker/handlers/types.js';
 import { SILENT_LOG } from '../src/worker/log.js';
 import { RunControl } from '../src/worker/run-control.js';
@@ -12,12 +15,17 @@ const step = (id: string, handler = 'general.noop', config: Record<string, unkno
 
 function run(
   definition: Record<string, unknown>,
-  options: { control?: RunControl; handlers?: ReadonlyMap<string, StepHandlerRun>; params?: Record<string, unknown> } = {},
+  options: {
+    control?: RunControl;
+    handlers?: ReadonlyMap<string, StepHandlerRun>;
+    params?: Record<string, unknown>;
+    assignment?: Partial<Assignment>;
+  } = {},
 ) {
   const callbacks = new RecordingCallbacks();
   const control = options.control ?? new RunControl();
   const outcome = executeRun({
-    assignment: assignmentOf(definition, options.params ? { params: options.params } : {}),
+    assignment: assignmentOf(definition, { ...(options.params ? { params: options.params } : {}), ...options.assignment }),
     callbacks,
     control,
     draining: () => false,
@@ -263,6 +271,146 @@ describe('executeRun', () => {
     expect(await cancelled.outcome).toBe('cancelled');
     expect(cancelled.callbacks.of('cancelChildRun')).toHaveLength(1);
     expect(cancelled.callbacks.of('patchStepRun').map((c) => c.body)).toEqual([{ status: 'cancelled' }]);
+  });
+});
+
+describe('executeRun with approval gates', () => {
+  const gated = (message?: string) => ({
+    steps: [
+      step('prepare', 'general.noop', { outputs: { change: 'CHG7' } }),
+      { ...step('gate'), approval: { required_approvals: 2, ...(message === undefined ? {} : { message }) } },
+      step('apply', 'general.noop', { outputs: { applied: '{{ steps.prepare.outputs.change }}' } }),
+    ],
+    edges: [
+      { from: 'prepare', to: 'gate' },
+      { from: 'gate', to: 'apply' },
+    ],
+  });
+
+  it('asks for approval at a gate not yet approved, with its message rendered, after the events so far; no step run for it', async () => {
+    const handlers = new Map<string, StepHandlerRun>([
+      [
+        'general.noop',
+        async ({ step: s, emit, config }) => (
+          emit('log', { message: `at ${s.id}` }),
+          { outputs: (config.outputs ?? {}) as Record<string, unknown> }
+        ),
+      ],
+    ]);
+    const { callbacks, outcome } = run(gated('Apply {{ steps.prepare.outputs.change }} for {{ inputs.who }} ({{ run.attempt }})'), {
+      handlers,
+      params: { who: 'ops' },
+    });
+    expect(await outcome).toBe('awaiting_approval');
+    expect(callbacks.of('createStepRun').map((c) => c.body.step_id)).toEqual(['prepare']);
+    expect(callbacks.of('requestApproval').map((c) => c.body)).toEqual([{ step_id: 'gate', message: 'Apply CHG7 for ops (1)' }]);
+    expect(callbacks.of('finishRun')).toEqual([]);
+    // Every event made before the gate was sent before the approval was asked for.
+    const kinds = callbacks.calls.map((c) => c.kind);
+    expect(kinds.lastIndexOf('postEvents')).toBeLessThan(kinds.indexOf('requestApproval'));
+    expect(callbacks.events().map((e) => e.data)).toEqual([{ message: 'at prepare' }]);
+    expect(kinds.at(-1)).toBe('requestApproval');
+  });
+
+  it('sends no message when the gate has none', async () => {
+    const { callbacks, outcome } = run(gated());
+    expect(await outcome).toBe('awaiting_approval');
+    expect(callbacks.of('requestApproval').map((c) => c.body)).toEqual([{ step_id: 'gate' }]);
+  });
+
+  it('resumed: completed steps are not run again and feed templates; the approved gate runs its handler', async () => {
+    const order: string[] = [];
+    const handlers = new Map<string, StepHandlerRun>([
+      ['general.noop', async ({ step: s, config }) => (order.push(s.id), { outputs: (config.outputs ?? {}) as Record<string, unknown> })],
+    ]);
+    const { callbacks, outcome } = run(gated('never rendered {{ inputs.missing }}'), {
+      handlers,
+      assignment: { attempt: 2, completed_steps: { prepare: { outputs: { change: 'CHG-EARLIER' } } }, approved_steps: ['gate'] },
+    });
+    expect(await outcome).toBe('finished');
+    expect(order).toEqual(['gate', 'apply']);
+    expect(callbacks.of('createStepRun').map((c) => c.body.step_id)).toEqual(['gate', 'apply']);
+    expect(callbacks.of('requestApproval')).toEqual([]);
+    expect(callbacks.of('finishRun').map((c) => c.body)).toEqual([{ status: 'succeeded', outputs: { applied: 'CHG-EARLIER' } }]);
+  });
+
+  it('resumed with every step completed earlier: runs none and ends the run with the last step outputs', async () => {
+    const { callbacks, outcome } = run(gated(), {
+      assignment: {
+        attempt: 2,
+        completed_steps: { prepare: { outputs: {} }, gate: { outputs: {} }, apply: { outputs: { applied: 'CHG7' } } },
+        approved_steps: ['gate'],
+      },
+    });
+    expect(await outcome).toBe('finished');
+    expect(callbacks.of('createStepRun')).toEqual([]);
+    expect(callbacks.of('finishRun').map((c) => c.body)).toEqual([{ status: 'succeeded', outputs: { applied: 'CHG7' } }]);
+  });
+
+  it('a second gate after an approved one asks again', async () => {
+    const definition = {
+      steps: [{ ...step('first'), approval: {} }, step('between'), { ...step('second'), approval: { message: 'again' } }],
+      edges: [
+        { from: 'first', to: 'between' },
+        { from: 'between', to: 'second' },
+      ],
+    };
+    const { callbacks, outcome } = run(definition, { assignment: { attempt: 2, approved_steps: ['first'] } });
+    expect(await outcome).toBe('awaiting_approval');
+    expect(callbacks.of('createStepRun').map((c) => c.body.step_id)).toEqual(['first', 'between']);
+    expect(callbacks.of('requestApproval').map((c) => c.body)).toEqual([{ step_id: 'second', message: 'again' }]);
+  });
+
+  it('a run paused before its gate was asked for holds until resumed and asks again; a cancelled one stops', async () => {
+    const refusal = (status: string) =>
+      new DaemonAnswerError('POST', '/internal/runs/x/approvals', 409, 'invalid_run_state', { code: 'invalid_run_state', status });
+    const control = new RunControl();
+    const paused = run(gated(), { control });
+    const ask = paused.callbacks.requestApproval.bind(paused.callbacks);
+    let refused = false;
+    let told!: () => void;
+    const toldPaused = new Promise<void>((resolve) => (told = resolve));
+    paused.callbacks.requestApproval = async (body: ApprovalRequest) => {
+      if (refused) return ask(body);
+      refused = true;
+      setImmediate(told);
+      throw refusal('paused');
+    };
+    await toldPaused;
+    expect(control.paused).toBe(true);
+    expect(paused.callbacks.of('requestApproval')).toEqual([]);
+    control.setPaused(false);
+    expect(await paused.outcome).toBe('awaiting_approval');
+    expect(paused.callbacks.of('requestApproval').map((c) => c.body.step_id)).toEqual(['gate']);
+
+    const cancelled = run(gated());
+    cancelled.callbacks.requestApproval = async () => Promise.reject(refusal('cancelled'));
+    expect(await cancelled.outcome).toBe('cancelled');
+    expect(cancelled.callbacks.of('finishRun')).toEqual([]);
+  });
+
+  it('fails the run with template_error when the message names nothing, asking nothing', async () => {
+    const { callbacks, outcome } = run(gated('for {{ inputs.nobody }}'));
+    expect(await outcome).toBe('finished');
+    expect(callbacks.of('requestApproval')).toEqual([]);
+    expect(callbacks.of('finishRun')[0]!.body).toMatchObject({
+      status: 'failed',
+      error: { code: 'template_error', step_id: 'gate', path: 'approval.message' },
+    });
+  });
+
+  it('refuses an unavailable handler after the gate before asking for approval', async () => {
+    const definition = {
+      steps: [{ ...step('gate'), approval: {} }, step('deploy', 'container.run', { image: 'alpine:3' })],
+      edges: [{ from: 'gate', to: 'deploy' }],
+    };
+    const { callbacks, outcome } = run(definition);
+    expect(await outcome).toBe('finished');
+    expect(callbacks.of('requestApproval')).toEqual([]);
+    expect(callbacks.of('finishRun')[0]!.body).toMatchObject({
+      status: 'failed',
+      error: { code: 'handler_unavailable', step_id: 'deploy' },
+    });
   });
 });
 

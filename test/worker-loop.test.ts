@@ -151,6 +151,32 @@ describe('the reference worker against a stand-in daemon', () => {
     expect(worker.heldRuns()).toContain(RUN);
   });
 
+  it('a gate ends the execution awaiting approval: the slot is freed and the run no longer named; the resumed attempt runs on', async () => {
+    const gated = {
+      steps: [
+        { id: 'a', handler: 'general.noop', config: { outputs: { n: 1 } } },
+        { id: 'gate', handler: 'general.noop', config: {}, approval: { message: 'go?' } },
+      ],
+      edges: [{ from: 'a', to: 'gate' }],
+    };
+    daemon.queue.push(assignmentOf(gated));
+    startWorker();
+    const asked = () => daemon.callbacks().findIndex((c) => c.method === 'POST' && c.path === `/internal/runs/${RUN}/approvals`);
+    await until(() => asked() >= 0, 'the approval request');
+    expect(daemon.callbacks()[asked()]!.body).toEqual({ step_id: 'gate', message: 'go?' });
+    await until(() => worker!.heldRuns().length === 0, 'the run to be dropped');
+    const count = daemon.heartbeats().length;
+    await until(() => daemon.heartbeats().length > count + 1, 'two more heartbeats');
+    expect(daemon.heartbeats().at(-1)).toMatchObject({ running: [], free_slots: 2 });
+    expect(daemon.callbacks().some((c) => c.method === 'PATCH' && c.path === `/internal/runs/${RUN}`)).toBe(false);
+
+    daemon.queue.push(assignmentOf(gated, { attempt: 2, completed_steps: { a: { outputs: { n: 1 } } }, approved_steps: ['gate'] }));
+    await until(() => daemon.callbacks().some((c) => c.method === 'PATCH' && c.path === `/internal/runs/${RUN}`), 'the resumed run to end');
+    const resumed = daemon.callbacks().filter((c) => c.headers[RUN_ATTEMPT_HEADER] === '2');
+    expect(resumed.filter((c) => c.path.endsWith('/step-runs')).map((c) => (c.body as { step_id: string }).step_id)).toEqual(['gate']);
+    expect(resumed.at(-1)!.body).toEqual({ status: 'succeeded', outputs: {} });
+  });
+
   it('on stop drains: claims nothing, hands back a run that started no step, and stops', async () => {
     daemon.queue.push(assignmentOf(sleepFlow(1), { status: 'paused' }));
     startWorker();

@@ -14,6 +14,8 @@ export const EXIT_CODES = {
   run_failed: 7,
   /** A run followed to its end ended cancelled. */
   run_cancelled: 8,
+  /** An approval with nothing left for this caller to decide: no longer pending, or already decided by them (409). */
+  approval_closed: 9,
   interrupted: 130,
 } as const;
 
@@ -57,9 +59,15 @@ export class CliError extends Error {
 export class ApiError extends CliError {
   override readonly name = 'ApiError';
   constructor(message: string, details: CliErrorDetails & { readonly status: number; readonly code: string }) {
-    super(kindOfStatus(details.status), message, details);
+    super(KIND_OF_CODE[details.code] ?? kindOfStatus(details.status), message, details);
   }
 }
+
+/** Problem codes a script must tell apart from the rest of their status, whichever command met them. */
+const KIND_OF_CODE: Readonly<Record<string, ErrorKind>> = {
+  approval_not_pending: 'approval_closed',
+  already_decided: 'approval_closed',
+};
 
 /** The error kind an HTTP status stands for. */
 export function kindOfStatus(status: number): ErrorKind {

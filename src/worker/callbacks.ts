@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { createApprovalBody } from '../shared/api/approvals.js';
 import {
   RUN_ATTEMPT_HEADER,
   WORKER_ID_HEADER,
@@ -17,6 +18,7 @@ export type PatchStepRun = z.input<typeof patchStepRunBody>;
 export type PatchRun = z.input<typeof patchInternalRunBody>;
 export type ChildRunRequest = z.input<typeof childRunBody>;
 export type RunOutputs = z.infer<typeof runOutputs>;
+export type ApprovalRequest = z.input<typeof createApprovalBody>;
 
 /**
  * What executing one attempt of one run says to the daemon. The HTTP implementation below fences every
@@ -32,6 +34,11 @@ export interface RunCallbacks {
   startChildRun(body: ChildRunRequest): Promise<{ id: string }>;
   childOutputs(childRunId: string, signal?: AbortSignal): Promise<RunOutputs>;
   cancelChildRun(childRunId: string, reason: string): Promise<void>;
+  /**
+   * A step's approval gate: the daemon records the approval, moves the run to `awaiting_approval` and
+   * ends this attempt's lease. A retry finds the approval the first request made (200 with it).
+   */
+  requestApproval(body: ApprovalRequest): Promise<{ id: string }>;
 }
 
 /** 409 `run_not_held`: the run is not this worker's attempt any more; stop working on it at once. */
@@ -98,6 +105,10 @@ export class HttpRunCallbacks implements RunCallbacks {
 
   async cancelChildRun(childRunId: string, reason: string): Promise<void> {
     await this.#mutate('POST', `/internal/runs/${encodeURIComponent(childRunId)}/cancel`, { reason });
+  }
+
+  async requestApproval(body: ApprovalRequest): Promise<{ id: string }> {
+    return idOf(await this.#mutate('POST', `/internal/runs/${this.runId}/approvals`, body));
   }
 
   #mutate(method: string, path: string, body: unknown): Promise<unknown> {

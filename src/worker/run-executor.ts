@@ -8,7 +8,7 @@ import { RUNNABLE_HANDLERS, unavailableHandler } from './handlers/index.js';
 import { StepFailure, type StepHandlerRun, type StopReason } from './handlers/types.js';
 import type { WorkerLog } from './log.js';
 import type { RunControl } from './run-control.js';
-import { renderConfig, TemplateError } from './templates.js';
+import { renderConfig, renderText, TemplateError } from './templates.js';
 
 /**
  * How one execution of a run ended, for the worker's bookkeeping:
@@ -16,9 +16,11 @@ import { renderConfig, TemplateError } from './templates.js';
  * - `cancelled`: the daemon cancelled it; the current step run was ended `cancelled`, the run left alone;
  * - `lost`: the run is no longer this attempt's (`lost`, 409 `run_not_held`); nothing more was said;
  * - `released`: the worker is stopping; the run is to be handed back in the next heartbeat's `released`;
- * - `abandoned`: the daemon stayed unreachable past the retries; the lease will lapse and the reaper decide.
+ * - `abandoned`: the daemon stayed unreachable past the retries; the lease will lapse and the reaper decide;
+ * - `awaiting_approval`: a step's approval gate was asked for; the daemon took the run back (no lease, no
+ *   worker), so the worker forgets it: a decision requeues it and the next assignment resumes it.
  */
-export type RunOutcome = 'finished' | 'cancelled' | 'lost' | 'released' | 'abandoned';
+export type RunOutcome = 'finished' | 'cancelled' | 'lost' | 'released' | 'abandoned' | 'awaiting_approval';
 
 export interface ExecuteRunOptions {
   readonly assignment: Assignment;
@@ -50,7 +52,12 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
 }
 
 class RunExecution {
-  readonly #stepOutputs: Record<string, { outputs: Record<string, unknown> }> = {};
+  /** Outputs of the steps done so far, earlier attempts' included (a run resumed after an approval). */
+  readonly #stepOutputs: Record<string, { outputs: Record<string, unknown> }>;
+  /** Steps an earlier attempt completed: not run again. */
+  readonly #completed: ReadonlySet<string>;
+  /** Steps whose gate was approved: their handler runs without asking again. */
+  readonly #approved: ReadonlySet<string>;
   #runVars: Record<string, unknown>;
   readonly #handlers: ReadonlyMap<string, StepHandlerRun>;
 
@@ -58,8 +65,14 @@ class RunExecution {
     private readonly options: ExecuteRunOptions,
     private readonly events: EventBuffer,
   ) {
-    this.#runVars = { ...options.assignment.run_vars };
+    const { assignment } = options;
+    this.#runVars = { ...assignment.run_vars };
     this.#handlers = options.handlers ?? RUNNABLE_HANDLERS;
+    this.#stepOutputs = Object.fromEntries(
+      Object.entries(assignment.completed_steps ?? {}).map(([id, { outputs }]) => [id, { outputs: { ...outputs } }]),
+    );
+    this.#completed = new Set(Object.keys(this.#stepOutputs));
+    this.#approved = new Set(assignment.approved_steps ?? []);
   }
 
   async run(): Promise<RunOutcome> {
@@ -70,18 +83,51 @@ class RunExecution {
     if (unreachable.length > 0) {
       return this.#failRun({ code: 'invalid_definition', message: 'steps on a cycle never run', steps: unreachable.map((s) => s.id) });
     }
-    // Refused before any step runs: half a change made before finding the rest cannot run helps nobody.
-    const refused = order.find((step) => this.#handlerOf(step) === undefined);
+    // Refused before any step runs (or any gate asks for approval): half a change made before finding the
+    // rest cannot run helps nobody. Steps an earlier attempt completed are not run again.
+    const refused = order.find((step) => !this.#completed.has(step.id) && this.#handlerOf(step) === undefined);
 
     let last: FlowStep | undefined;
     for (const step of refused ? [refused] : order) {
-      const stop = await this.#waitUntilRunnable();
-      if (stop) return stop;
-      const outcome = await this.#runStep(step, refused !== undefined);
-      if (outcome !== 'succeeded') return outcome;
+      if (!this.#completed.has(step.id)) {
+        const stop = await this.#waitUntilRunnable();
+        if (stop) return stop;
+        const outcome =
+          refused || !this.#gated(step) ? await this.#runStep(step, refused !== undefined) : await this.#requestApproval(step);
+        if (outcome !== 'succeeded') return outcome;
+      }
       last = step;
     }
     return this.#finish({ status: 'succeeded', outputs: last ? this.#stepOutputs[last.id]!.outputs : {} });
+  }
+
+  /** A step whose approval gate was not yet approved: the run asks for approval instead of running it. */
+  #gated(step: FlowStep): boolean {
+    return step.approval !== undefined && step.approval !== null && !this.#approved.has(step.id);
+  }
+
+  /**
+   * Asks for the step's approval (`POST /internal/runs/{id}/approvals`) with its rendered message, after
+   * the events so far; no step run is made for the gated step. The daemon moves the run to
+   * `awaiting_approval` and ends its lease in the same transaction, so the execution ends here.
+   */
+  async #requestApproval(step: FlowStep): Promise<'succeeded' | RunOutcome> {
+    const template = step.approval?.message;
+    let message: string | undefined;
+    try {
+      message = template === undefined ? undefined : renderText(template, this.#templateContext(), 'approval.message');
+    } catch (error) {
+      return this.#failRun({ ...errorInfo(error), step_id: step.id });
+    }
+    await this.events.flush();
+    try {
+      const approval = await this.options.callbacks.requestApproval({ step_id: step.id, ...(message === undefined ? {} : { message }) });
+      this.options.log.info({ run_id: this.options.assignment.run_id, step_id: step.id, approval_id: approval.id }, 'approval requested');
+    } catch (error) {
+      if (!isInvalidRunState(error)) throw error;
+      return this.#movedUnderUs(error, () => this.#requestApproval(step));
+    }
+    return 'awaiting_approval';
   }
 
   #handlerOf(step: FlowStep): StepHandlerRun | undefined {
@@ -97,14 +143,14 @@ class RunExecution {
     return undefined;
   }
 
-  async #runStep(step: FlowStep, refused: boolean): Promise<'succeeded' | RunOutcome> {
+  async #runStep(step: FlowStep, refused = false): Promise<'succeeded' | RunOutcome> {
     const { callbacks, control } = this.options;
     let stepRunId: string;
     try {
       stepRunId = (await callbacks.createStepRun({ step_id: step.id, handler: step.handler, status: 'running' })).id;
     } catch (error) {
       if (!isInvalidRunState(error)) throw error;
-      return this.#movedUnderUs(error, step);
+      return this.#movedUnderUs(error, () => this.#runStep(step));
     }
     control.stepStarted = true;
 
@@ -172,13 +218,13 @@ class RunExecution {
     return 'released';
   }
 
-  /** The daemon refused a step because the run moved: paused (hold and try again) or ended (stop). */
-  async #movedUnderUs(error: unknown, step: FlowStep): Promise<'succeeded' | RunOutcome> {
+  /** The daemon refused a step (or a gate) because the run moved: paused (hold, then `again`) or ended (stop). */
+  async #movedUnderUs(error: unknown, again: () => Promise<'succeeded' | RunOutcome>): Promise<'succeeded' | RunOutcome> {
     const status = (error as { body?: { status?: unknown } }).body?.status;
     if (status !== 'paused') return 'cancelled';
     this.options.control.setPaused(true);
     const stop = await this.#waitUntilRunnable();
-    return stop ?? this.#runStep(step, false);
+    return stop ?? again();
   }
 
   #failRun(error: ErrorInfo): Promise<RunOutcome> {

@@ -33,6 +33,15 @@ export function renderConfig(config: Readonly<Record<string, unknown>>, context:
   return renderValue(config, context, 'config') as Record<string, unknown>;
 }
 
+/**
+ * A text with templates (an approval gate's `message`), rendered as config strings are; a value that is
+ * not a string (a whole-string template naming a number or an object) becomes its JSON text.
+ */
+export function renderText(text: string, context: TemplateContext, at: string): string {
+  const value = renderString(text, context, at);
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 function renderValue(value: unknown, context: TemplateContext, at: string): unknown {
   if (typeof value === 'string') return renderString(value, context, at);
   if (Array.isArray(value)) return value.map((item, i) => renderValue(item, context, `${at}[${i}]`));

@@ -187,7 +187,10 @@ export class ReferenceWorker {
   }
 
   #take(assignment: Assignment, paused: boolean): void {
-    if (this.#held.has(assignment.run_id)) return;
+    // A newer attempt of a run this worker still lists is that run resumed (after an approval, whose
+    // request ended the old execution): the new one replaces it; #ended leaves the newer entry alone.
+    const held = this.#held.get(assignment.run_id);
+    if (held && held.assignment.attempt >= assignment.attempt) return;
     if (this.#draining || this.#busy() >= this.options.capacity) {
       this.#toRelease.set(assignment.run_id, assignment.attempt);
       this.#prompt();
@@ -216,6 +219,7 @@ export class ReferenceWorker {
     this.#log.info({ run_id: runId, attempt, outcome }, 'run execution ended');
     if (this.#held.get(runId) === run) this.#held.delete(runId);
     if (outcome === 'released') this.#toRelease.set(runId, attempt);
+    // Also after `awaiting_approval`: the daemon holds the run now, so it is not named again and its slot is free.
     this.#prompt();
   }
 

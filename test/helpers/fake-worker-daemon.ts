@@ -65,7 +65,8 @@ export class FakeWorkerDaemon {
 
   async #answer(method: string, path: string, body: unknown): Promise<[number, unknown]> {
     if (path === '/internal/workers/heartbeat') return [200, await this.#heartbeat(body as HeartbeatBody)];
-    if (method === 'POST' && (path.endsWith('/step-runs') || path === '/internal/runs')) return [201, { id: `fake-${++this.#ids}` }];
+    if (method === 'POST' && (path.endsWith('/step-runs') || path.endsWith('/approvals') || path === '/internal/runs'))
+      return [201, { id: `fake-${++this.#ids}` }];
     if (method === 'POST' && path.endsWith('/events')) return [200, { accepted: 1, duplicates: 0, last_seq: 1 }];
     return [200, {}];
   }

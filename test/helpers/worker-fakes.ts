@@ -1,5 +1,6 @@
 import type { Assignment } from '../../src/shared/api/workers.js';
 import type {
+  ApprovalRequest,
   ChildRunRequest,
   CreateStepRun,
   PatchRun,
@@ -18,7 +19,8 @@ export type RecordedCall =
   | { kind: 'finishRun'; body: PatchRun }
   | { kind: 'startChildRun'; body: ChildRunRequest; id: string }
   | { kind: 'childOutputs'; id: string }
-  | { kind: 'cancelChildRun'; id: string };
+  | { kind: 'cancelChildRun'; id: string }
+  | { kind: 'requestApproval'; body: ApprovalRequest; id: string };
 
 /** RunCallbacks that record every call and answer as a daemon would; child runs answer from `children`. */
 export class RecordingCallbacks implements RunCallbacks {
@@ -58,6 +60,11 @@ export class RecordingCallbacks implements RunCallbacks {
   }
   async cancelChildRun(id: string): Promise<void> {
     this.calls.push({ kind: 'cancelChildRun', id });
+  }
+  async requestApproval(body: ApprovalRequest): Promise<{ id: string }> {
+    const id = `approval-${++this.#next}`;
+    this.calls.push({ kind: 'requestApproval', body, id });
+    return { id };
   }
 
   of<K extends RecordedCall['kind']>(kind: K): Extract<RecordedCall, { kind: K }>[] {

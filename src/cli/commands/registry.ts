@@ -10,6 +10,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   'idp-mappings': 'IdP group mappings of the organization given by --org.',
   tokens: 'Personal access tokens.',
   runs: 'Runs of flows in the organization given by --org: start (and wait for) them, list, follow, cancel.',
+  approvals:
+    'Approvals of runs waiting at a gate in the organization given by --org: list (--pending: yours to decide), read, approve, reject.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
 };
 
@@ -73,6 +75,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('runs cancel', () => import('./runs/cancel.js')),
   verb('runs pause', () => import('./runs/pause.js')),
   verb('runs resume', () => import('./runs/resume.js')),
+  verb('approvals list', () => import('./approvals/list.js')),
+  verb('approvals get', () => import('./approvals/get.js')),
+  verb('approvals approve', () => import('./approvals/approve.js')),
+  verb('approvals reject', () => import('./approvals/reject.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 

@@ -39,3 +39,18 @@ export function printRecord(io: IO, fields: readonly (readonly [string, string |
   const width = Math.max(...fields.map(([name]) => name.length)) + 1;
   io.out(fields.map(([name, value]) => `${`${name}:`.padEnd(width)}  ${cell(value)}`).join('\n') + '\n');
 }
+
+/** A list route's offset page, as the daemon answers it. */
+export interface OffsetPage<Row> {
+  readonly items: Row[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** A page's rows as a table; when the page holds fewer than the total, says so on stderr. */
+export function printPage<Row>(io: IO, page: OffsetPage<Row>, columns: readonly Column<Row>[], empty: string): void {
+  printTable(io, page.items, columns, empty);
+  if (page.total > page.items.length && page.items.length > 0)
+    io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+}

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../shared/api/run-events.js';
-import { progressLine } from '../commands/runs/progress.js';
+import { awaitingApprovalNote, progressLine } from '../commands/runs/progress.js';
 
 /** What the watch view shows of a run: its state, each step's, the last events, and how following goes. */
 export interface WatchState {
@@ -10,6 +10,8 @@ export interface WatchState {
   readonly tail: readonly string[];
   /** Set while the stream reconnects. */
   readonly notice: string | null;
+  /** Set while the run awaits approval: what it waits for and how to decide. */
+  readonly awaiting: string | null;
   /** The run's final status once its stream ended. */
   readonly ended: string | null;
 }
@@ -27,6 +29,7 @@ export function initialWatchState(run: { id: string; name: string; flow_name: st
     steps: [],
     tail: [],
     notice: null,
+    awaiting: null,
     ended: null,
   };
 }
@@ -36,11 +39,14 @@ const str = (value: unknown, fallback: string) => (typeof value === 'string' ? v
 /** The view's state after one update; pure, so the view and its tests see the same thing. */
 export function reduceWatch(state: WatchState, update: WatchUpdate): WatchState {
   if (update.kind === 'reconnecting') return { ...state, notice: update.text };
-  if (update.kind === 'end') return { ...state, run: { ...state.run, status: update.status }, ended: update.status, notice: null };
+  if (update.kind === 'end')
+    return { ...state, run: { ...state.run, status: update.status }, ended: update.status, notice: null, awaiting: null };
   const { event } = update;
   const tail = [...state.tail, progressLine(event)].slice(-TAIL_LINES);
-  if (event.type === 'run.status')
-    return { ...state, run: { ...state.run, status: str(event.data.to, state.run.status) }, tail, notice: null };
+  if (event.type === 'run.status') {
+    const awaiting = awaitingApprovalNote(state.run.id, event) ?? null;
+    return { ...state, run: { ...state.run, status: str(event.data.to, state.run.status) }, tail, notice: null, awaiting };
+  }
   if (event.type === 'step.status') {
     const id = str(event.data.step_id, event.step_id ?? '?');
     const step = { id, handler: str(event.data.handler, ''), status: str(event.data.to, '?'), attempt: event.attempt };

@@ -18,7 +18,7 @@ type Colour = 'green' | 'red' | 'yellow' | 'cyan' | 'gray';
 function colourOf(status: string): Colour {
   if (status === 'succeeded') return 'green';
   if (status === 'failed') return 'red';
-  if (status === 'cancelled' || status === 'paused') return 'yellow';
+  if (status === 'cancelled' || status === 'paused' || status === 'awaiting_approval') return 'yellow';
   if (status === 'running') return 'cyan';
   return 'gray';
 }
@@ -59,6 +59,7 @@ export function RunWatch({ store, keys, onQuit }: RunWatchProps) {
           </Text>
         ))}
       </Box>
+      {state.awaiting === null ? null : <Text color="yellow">{state.awaiting}</Text>}
       {state.notice === null ? null : <Text color="yellow">{state.notice}</Text>}
       {state.ended !== null ? (
         <Text>

@@ -27,4 +27,5 @@ export async function runRunsGet(options: RunsGetOptions, ctx: Context): Promise
   const run = await getRun(ctx.apiClient(), options.run);
   if (options.json) return printJson(ctx.io, run);
   printRecord(ctx.io, runFields(run));
+  if (run.status === 'awaiting_approval') ctx.io.err(`Run ${run.id} is awaiting approval: svc approvals list --run ${run.id}\n`);
 }

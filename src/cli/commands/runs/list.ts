@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { printTable } from '../../runtime/table.js';
+import { printPage } from '../../runtime/table.js';
 import { collect, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { positiveNumber } from './inputs.js';
@@ -24,7 +24,7 @@ export function define(command: Command): void {
       .addOption(
         new Option(
           '--status <status>',
-          'only these: queued, running, paused, succeeded, failed, cancelled (repeat, or comma-separate)',
+          'only these: queued, running, paused, awaiting_approval, succeeded, failed, cancelled (repeat, or comma-separate)',
         ).argParser(collect),
       )
       .option('--flow <flow>', "only this flow's runs (id, or its name)")
@@ -52,7 +52,5 @@ export async function runRunsList(options: RunsListOptions, ctx: Context): Promi
   if (options.limit !== undefined) query.limit = String(options.limit);
   const page = (await client.request({ method: 'GET', path: '/runs', query })).body as RunPage;
   if (options.json) return printJson(ctx.io, page);
-  printTable(ctx.io, page.items, RUN_COLUMNS, 'No runs.');
-  if (page.total > page.items.length && page.items.length > 0)
-    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+  printPage(ctx.io, page, RUN_COLUMNS, 'No runs.');
 }

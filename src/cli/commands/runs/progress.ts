@@ -27,3 +27,18 @@ export function describeEvent(event: RunEvent): string {
 
 /** One line per event for people: `#seq time what`. */
 export const progressLine = (event: RunEvent) => `#${event.seq} ${clock(event.ts)}${describeEvent(event)}`;
+
+/**
+ * What someone following a run is told (on stderr) when it starts waiting at an approval gate: the run
+ * is not over, following goes on, and how to decide. Nothing for any other event.
+ */
+export function awaitingApprovalNote(runId: string, event: RunEvent): string | undefined {
+  if (event.type !== 'run.status' || event.data.to !== 'awaiting_approval') return undefined;
+  const approval = typeof event.data.approval_id === 'string' ? event.data.approval_id : undefined;
+  const step = typeof event.data.step_id === 'string' ? ` at step ${event.data.step_id}` : '';
+  const how =
+    approval === undefined
+      ? `svc approvals list --run ${runId}`
+      : `svc approvals get ${approval}; svc approvals approve|reject ${approval}`;
+  return `Run ${runId} is awaiting approval${step} (${how}); still waiting.`;
+}

@@ -5,7 +5,7 @@ import { collect, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { endFollowing, followRun, sayReconnecting } from './follow.js';
 import { paramsOf, positiveNumber, targetsOf } from './inputs.js';
-import { progressLine } from './progress.js';
+import { awaitingApprovalNote, progressLine } from './progress.js';
 import { flowId, getRun } from './resolve.js';
 import type { Run } from './types.js';
 
@@ -86,7 +86,10 @@ export async function runRunsStart(options: RunsStartOptions, ctx: Context): Pro
     return;
   }
   if (!options.json) ctx.io.out(`${run.id}\n`);
-  const ending = await followRun(ctx, run.id, { event: (e) => ctx.io.err(`${progressLine(e)}\n`), reconnecting: sayReconnecting(ctx) });
+  const ending = await followRun(ctx, run.id, {
+    event: (e) => ctx.io.err(`${[progressLine(e), awaitingApprovalNote(run.id, e)].filter((line) => line !== undefined).join('\n')}\n`),
+    reconnecting: sayReconnecting(ctx),
+  });
   if (ending !== undefined) {
     ctx.io.err(`Run ${run.id} ${ending}.\n`);
     if (options.json) printJson(ctx.io, await getRun(client, run.id));

@@ -1,16 +1,11 @@
 import type { Run } from '../../../shared/api/runs.js';
 import type { RunStatus } from '../../../shared/run-statuses.js';
-import type { Column } from '../../runtime/table.js';
+import type { Column, OffsetPage } from '../../runtime/table.js';
 
 /** The run routes' wire shapes, inferred from the schemas the daemon answers with (types only: no zod at run time). */
 export type { Run, RunStatus };
 
-export interface RunPage {
-  readonly items: Run[];
-  readonly total: number;
-  readonly limit: number;
-  readonly offset: number;
-}
+export type RunPage = OffsetPage<Run>;
 
 export const RUN_COLUMNS: Column<Run>[] = [
   { header: 'ID', value: (r) => r.id },

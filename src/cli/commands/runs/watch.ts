@@ -4,7 +4,7 @@ import { renderRunWatch } from '../../ui/render.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { endFollowing, followRun, sayReconnecting } from './follow.js';
-import { progressLine } from './progress.js';
+import { awaitingApprovalNote, progressLine } from './progress.js';
 import { getRun, runArgument } from './resolve.js';
 
 export interface RunsWatchOptions {
@@ -16,7 +16,7 @@ export function define(command: Command): void {
   jsonFlag(
     runArgument(
       command.description(
-        'Follow a run live until it ends: a view in a terminal, else one line per event (--json: one JSON event per line); exit 0 when it succeeded, 7 failed, 8 cancelled. Stopping (q, Ctrl-C) leaves the run going.',
+        'Follow a run live until it ends (waiting through pauses and approvals): a view in a terminal, else one line per event (--json: one JSON event per line); exit 0 when it succeeded, 7 failed, 8 cancelled. Stopping (q, Ctrl-C) leaves the run going.',
       ),
     ),
   );
@@ -55,7 +55,11 @@ export async function runRunsWatch(options: RunsWatchOptions, ctx: Context): Pro
     return endFollowing(ctx, run.id, ending);
   }
   const ending = await followRun(ctx, run.id, {
-    event: (event) => ctx.io.out(options.json ? `${JSON.stringify(event)}\n` : `${progressLine(event)}\n`),
+    event: (event) => {
+      ctx.io.out(options.json ? `${JSON.stringify(event)}\n` : `${progressLine(event)}\n`);
+      const note = awaitingApprovalNote(run.id, event);
+      if (note !== undefined) ctx.io.err(`${note}\n`);
+    },
     reconnecting: sayReconnecting(ctx),
   });
   if (ending !== undefined) ctx.io.err(`Run ${run.id} ${ending}.\n`);
