@@ -25,6 +25,7 @@ import { runCallbacksModule } from './domains/run-callbacks/module.js';
 import { runEventsModule } from './domains/run-events/module.js';
 import type { RunEventsHub } from './domains/run-events/run-events-hub.js';
 import { runsModule } from './domains/runs/module.js';
+import { schedulesModule, type SchedulesModule } from './domains/schedules/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
@@ -48,6 +49,8 @@ export interface DaemonOptions {
   readonly database?: Database;
   /** Extra handlers for catalogue routes, for tests that need a handler with particular behaviour. */
   readonly extraDomains?: (services: Services) => readonly DomainRoutes[];
+  /** The clock schedules read "now" from (tests drive fires with their own); the real one by default. */
+  readonly clock?: () => Date;
 }
 
 export interface RunningDaemon {
@@ -87,6 +90,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     background = made.background;
     background.workers.start();
     background.streams.start();
+    background.schedules.start();
     server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
@@ -167,6 +171,7 @@ function makeDomains(
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const workers = workersModule(services);
+  const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
   const domains: DomainRoutes[] = [
     systemRoutes({ db, isDraining, isSchemaReady: () => schema.ready }),
     authRoutes(services),
@@ -183,10 +188,11 @@ function makeDomains(
     ...runEvents.routes,
     ...webhooks.routes,
     ...workers.routes,
+    ...schedules.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
-  return { domains, frontDoorChecks: [shedding], background: { workers, streams: runEvents.hub } };
+  return { domains, frontDoorChecks: [shedding], background: { workers, streams: runEvents.hub, schedules } };
 }
 
 /** Organizations, their members and their IdP mappings. */
@@ -243,6 +249,8 @@ interface Background {
   readonly workers: WorkersModule;
   /** The live streams' hub. */
   readonly streams: RunEventsHub;
+  /** The embedded scheduler loop. */
+  readonly schedules: SchedulesModule;
 }
 
 interface Listening {
@@ -273,6 +281,7 @@ async function stopRunning(
   { closeDatabase, background }: { closeDatabase: boolean; background: Background | undefined },
 ): Promise<void> {
   schema.stop();
+  await background?.schedules.stop();
   await background?.workers.stop();
   await background?.streams.stop();
   await stopSyncs(services);
