@@ -50,10 +50,14 @@ export async function startTestDaemon(
  * SERVICE_SECRETS_ENCRYPTION_KEY: each test daemon otherwise makes its own). `close` stops it and leaves
  * the database to its first daemon.
  */
-export async function startTestDaemonOn(location: DatabaseLocation, env: Record<string, string> = {}): Promise<TestDaemon> {
+export async function startTestDaemonOn(
+  location: DatabaseLocation,
+  env: Record<string, string> = {},
+  options: Omit<DaemonOptions, 'database'> = {},
+): Promise<TestDaemon> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-test-data-'));
   const config = testConfig(dataDir, env);
-  const daemon = await startDaemon(config, createLogger(config.logLevel), { database: await location.open() });
+  const daemon = await startDaemon(config, createLogger(config.logLevel), { ...options, database: await location.open() });
   return {
     ...daemon,
     location,
