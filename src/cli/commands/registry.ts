@@ -10,6 +10,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   'idp-mappings': 'IdP group mappings of the organization given by --org.',
   tokens: 'Personal access tokens.',
   runs: 'Runs of flows in the organization given by --org: start (and wait for) them, list, follow, cancel.',
+  schedules: 'Schedules of the organization given by --org: flows run on a cron expression in a time zone.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
 };
 
@@ -73,6 +74,15 @@ const VERBS: readonly VerbEntry[] = [
   verb('runs cancel', () => import('./runs/cancel.js')),
   verb('runs pause', () => import('./runs/pause.js')),
   verb('runs resume', () => import('./runs/resume.js')),
+  verb('schedules list', () => import('./schedules/list.js')),
+  verb('schedules get', () => import('./schedules/get.js')),
+  verb('schedules create', () => import('./schedules/create.js')),
+  verb('schedules update', () => import('./schedules/update.js')),
+  verb('schedules pause', () => import('./schedules/pause.js')),
+  verb('schedules resume', () => import('./schedules/resume.js')),
+  verb('schedules run', () => import('./schedules/run.js')),
+  verb('schedules delete', () => import('./schedules/delete.js')),
+  verb('schedules next', () => import('./schedules/next.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 
