@@ -326,15 +326,20 @@ describe('the external scheduler routes', () => {
     const made = await createSchedule(world, { name: 'fenced', flow_id: ids.sharedFlow, cron: '0 11 * * *', timezone: 'UTC' });
     const noToken = await fetch(`${world.url}/internal/schedules/due`);
     expect(noToken.status).toBe(401);
+    expect(((await noToken.json()) as { code: string }).code).toBe('invalid_internal_token');
     const unknown = await internal(world.url, 'POST', `/internal/schedules/${UNKNOWN_ID}/trigger`, { due_at: '2026-01-05T11:00:00Z' });
-    expect([unknown.status, unknown.body.code]).toEqual([404, 'resource_not_found']);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('resource_not_found');
     const early = await internal(world.url, 'POST', `/internal/schedules/${made.id}/trigger`, { due_at: '2026-01-05T11:00:00Z' });
-    expect([early.status, early.body.code, early.body.next_fire_at]).toEqual([409, 'schedule_not_due', '2026-01-05T11:00:00.000Z']);
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ code: 'schedule_not_due', next_fire_at: '2026-01-05T11:00:00.000Z' });
     world.clock.set('2026-01-05T11:00:05Z');
     const stale = await internal(world.url, 'POST', `/internal/schedules/${made.id}/trigger`, { due_at: '2026-01-05T10:00:00Z' });
-    expect([stale.status, stale.body.code]).toEqual([409, 'schedule_fire_stale']);
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('schedule_fire_stale');
     const malformed = await internal(world.url, 'POST', `/internal/schedules/${made.id}/trigger`, { due_at: 'soon' });
-    expect([malformed.status, malformed.body.code]).toEqual([422, 'validation_failed']);
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.code).toBe('validation_failed');
     expect(await runsOfSchedule(world, made.id)).toEqual([]);
 
     const fired = await internal(world.url, 'POST', `/internal/schedules/${made.id}/trigger`, { due_at: '2026-01-05T12:00:00+01:00' });
@@ -346,7 +351,8 @@ describe('the external scheduler routes', () => {
       next_fire_at: '2026-01-06T11:00:00.000Z',
     });
     const again = await internal(world.url, 'POST', `/internal/schedules/${made.id}/trigger`, { due_at: '2026-01-05T11:00:00Z' });
-    expect([again.status, again.body.code]).toEqual([409, 'schedule_fire_stale']);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('schedule_fire_stale');
     expect((await runsOfSchedule(world, made.id)).map((r) => r.id)).toEqual([fired.body.fires[0].run_id]);
   });
 });
