@@ -41,6 +41,11 @@ export class CronClock {
     return clock;
   }
 
+  /** An expression and zone already checked when they were stored (a fire's): croner alone, no field-by-field check. */
+  static stored(expression: string, timezone: string): CronClock {
+    return new CronClock(expression, timezone);
+  }
+
   /** The first fire time strictly after `after`, or null when there is none. */
   next(after: Date): Date | null {
     return this.#cron.nextRun(after);

@@ -23,6 +23,12 @@ export function planFires(
   now: Date,
   settings: { readonly graceMs: number; readonly catchUpMax: number },
 ): FirePlan {
+  const late = now.getTime() - fence.getTime();
+  // The common case, nothing missed: the fence is the only due time.
+  const after = clock.next(fence);
+  if (after === null || after > now) {
+    return policy === 'none' && late > settings.graceMs ? { skipTo: after, skippedUntil: fence, fires: [] } : { fires: [fence] };
+  }
   const keep = policy === 'all' ? settings.catchUpMax : 1;
   const latest = clock.latest(keep, now).filter((at) => at >= fence);
   // The fence is a fire time of the expression (it is computed whenever the expression changes).

@@ -1,6 +1,7 @@
 import type { DueSchedules, FireReport } from '../../../shared/api/schedules.js';
 import { Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
+import { boundedMemo } from '../../../shared/bounded-memo.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditEvent, AuditWriter } from '../../audit/audit-writer.js';
@@ -24,6 +25,9 @@ export interface FirerSettings {
 
 type Fire = FireReport['fires'][number];
 
+/** Expressions parsed once each (a few per schedule's lifetime, fired again and again): bounded. */
+const CLOCKS_KEPT = 4096;
+
 /** Due schedules one pass looks at, at most: a backlog is worked off pass after pass. */
 export const PASS_LIMIT = 500;
 
@@ -36,6 +40,12 @@ export const PASS_LIMIT = 500;
  * with its reason, on the schedule too, and the schedule advances and keeps going.
  */
 export class ScheduleFirer {
+  /** Keyed by zone and expression; croner's parse costs more than the rest of a fire's CPU. */
+  readonly #clocks = boundedMemo((key) => {
+    const space = key.indexOf(' ');
+    return CronClock.stored(key.slice(space + 1), key.slice(0, space));
+  }, CLOCKS_KEPT);
+
   constructor(
     private readonly repo: SchedulesRepo,
     private readonly admission: RunAdmission,
@@ -93,7 +103,7 @@ export class ScheduleFirer {
   /** The schedule's due fire times as its misfire policy says, each fired in turn; stops at one another scheduler won. */
   async fire(row: ScheduleRow, now: Date, context?: AuditContext): Promise<FireReport> {
     const fence = row.next_fire_at!;
-    const clock = CronClock.parse(row.cron, row.timezone);
+    const clock = this.#clocks(`${row.timezone} ${row.cron}`);
     const plan = planFires(clock, row.misfire_policy, fence, now, this.settings);
     const report: { fires: Fire[]; skipped: FireReport['skipped'] } = { fires: [], skipped: null };
     if (plan.skipTo !== undefined) {
