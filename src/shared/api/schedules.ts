@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
+import { runName } from './runs.js';
 import { stamps } from './stamps.js';
 
 /**
@@ -10,8 +11,6 @@ import { stamps } from './stamps.js';
 
 export const MISFIRE_POLICIES = ['last', 'none', 'all'] as const;
 export type MisfirePolicy = (typeof MISFIRE_POLICIES)[number];
-
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 /** A malformed id is no schedule at all (404), so it is a plain string here. */
 export const schedulePath = z.object({ schedule_id: z.string() });
@@ -34,15 +33,8 @@ export const validateCronAnswer = z.object({
 });
 export type ValidateCronAnswer = z.infer<typeof validateCronAnswer>;
 
-const name = z
-  .string()
-  .trim()
-  .min(1)
-  .refine((v) => [...v].length <= 255, 'must be at most 255 characters')
-  .refine((v) => !CONTROL_CHARS.test(v), 'must not contain control characters');
-
 const fields = {
-  name,
+  name: runName,
   description: z.string().max(10_000).nullable(),
   flow_id: z.guid(),
   flow_version: z.number().int().min(1).nullable().describe('A pinned committed version; null runs the newest'),

@@ -9,6 +9,7 @@ import type { Logger } from '../../logging/logger.js';
 import { AdmissionGateClosed, type RunAdmission } from '../runs/run-admission.js';
 import { CronClock } from './cron.js';
 import { planFires } from './fire-plan.js';
+import { scheduleRunRequest } from './schedule-run.js';
 import type { Clock } from './schedules-service.js';
 import type { ScheduleRow, SchedulesRepo } from './schedules-repo.js';
 
@@ -127,19 +128,7 @@ export class ScheduleFirer {
     try {
       const run = await this.admission.admit(
         this.repo.direct,
-        {
-          orgId: row.org_id,
-          flowId: row.flow_id ?? '',
-          version: row.flow_version,
-          params: row.params_json,
-          targets: row.targets_json,
-          trigger: { source: 'schedule', details: { schedule_id: row.id, schedule_name: row.name, due_at: dueAt } },
-          name: row.name,
-          ...(context ? { audit: context } : {}),
-          actor: SCHEDULER_ACTOR,
-          createdBy: SCHEDULER_ACTOR.sub,
-          action: ACTION,
-        },
+        { ...scheduleRunRequest(row, { due_at: dueAt }, context), actor: SCHEDULER_ACTOR, createdBy: SCHEDULER_ACTOR.sub, action: ACTION },
         (facts) =>
           this.repo.fired(
             row.id,

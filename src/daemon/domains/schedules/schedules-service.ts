@@ -8,7 +8,8 @@ import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { RunAdmission } from '../runs/run-admission.js';
 import { CronClock, zonedIso } from './cron.js';
 import { scheduleAuditView, scheduleView } from './schedule-view.js';
-import type { ScheduleFilter, ScheduleRow, SchedulesRepo, SchedulesTx } from './schedules-repo.js';
+import { scheduleRunRequest } from './schedule-run.js';
+import type { ScheduleFilter, ScheduleRow, ScheduleWithFlow, SchedulesRepo, SchedulesTx } from './schedules-repo.js';
 
 export interface OrgRef {
   readonly id: string;
@@ -60,9 +61,7 @@ export class SchedulesService {
   }
 
   async get(org: OrgRef, id: string): Promise<Schedule> {
-    const row = isUuid(id) ? await this.repo.find(org.id, id) : undefined;
-    if (!row || row.deleted_at) throw notFound();
-    return scheduleView(row);
+    return scheduleView(await this.live(org, id));
   }
 
   async create(org: OrgRef, input: CreateScheduleBody, context: AuditContext | undefined): Promise<Schedule> {
@@ -169,19 +168,19 @@ export class SchedulesService {
 
   /** `POST /schedules/{id}/run`: the schedule's run now, through the one admission; the next fire time is left alone. */
   async runNow(org: OrgRef, id: string, context: AuditContext | undefined): Promise<Run> {
-    const row = await this.get(org, id);
+    const row = await this.live(org, id);
     const admitted = await this.admission.admit(this.repo.direct, {
-      orgId: org.id,
-      flowId: row.flow_id ?? '',
-      version: row.flow_version,
-      params: row.params,
-      targets: row.targets,
-      trigger: { source: 'schedule', details: { schedule_id: row.id, schedule_name: row.name, run_now: true } },
-      name: row.name,
-      ...(context ? { audit: context } : {}),
+      ...scheduleRunRequest(row, { run_now: true }, context),
       createdBy: context?.subject ?? null,
     });
     return admitted.run;
+  }
+
+  /** The organization's live schedule; 404 for a foreign, malformed, unknown or deleted id. */
+  private async live(org: OrgRef, id: string): Promise<ScheduleWithFlow> {
+    const row = isUuid(id) ? await this.repo.find(org.id, id) : undefined;
+    if (!row || row.deleted_at) throw notFound();
+    return row;
   }
 
   /** Admission's refusals for what the schedule's fires would run, nothing written. */
