@@ -271,8 +271,8 @@ async function listen(config: Config, app: RequestListener, checks: readonly Fro
 }
 
 /**
- * What start-up set going, stopped: the migration retry, the workers' reaper and waker, the live streams'
- * hub, the syncs, and the
+ * What start-up set going, stopped: the migration retry, the scheduler loop, the workers' reaper and
+ * waker, the live streams' hub, the syncs, and the
  * database when this daemon owns it. Safe at any point of start-up.
  */
 async function stopRunning(
