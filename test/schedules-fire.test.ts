@@ -173,6 +173,25 @@ describe('firing', () => {
     });
   });
 
+  it('an unpinned schedule whose newest version needs params it does not hold fails with validation_failed; a pinned one still runs', async () => {
+    const evolving = await seedFlow(knex(), world.ids.acme!, { name: 'evolving', versions: [BARE] });
+    const unpinned = await schedule('0 * * * *', 'UTC', '2026-02-06T10:00:00Z', { flow_id: evolving });
+    const pinned = await schedule('0 * * * *', 'UTC', '2026-02-06T10:00:00Z', { flow_id: evolving, flow_version: 1 });
+    await knex()('flow_versions').insert({
+      flow_id: evolving,
+      version: 2,
+      definition_json: JSON.stringify(DEFINITION),
+      committed_by: 'sub-seed',
+    });
+    await knex()('flows').where({ id: evolving }).update({ latest_version: 2 });
+    world.daemon.services.triggerConfig.invalidate();
+    world.clock.set('2026-02-06T11:00:00Z');
+    const reports = await fireDue(world.url);
+    const of = (id: string) => reports.find((r) => r.body.schedule_id === id)!.body.fires[0];
+    expect(of(unpinned)).toMatchObject({ outcome: 'failed', error: { code: 'validation_failed' } });
+    expect(of(pinned).outcome).toBe('fired');
+  });
+
   it('a purged flow leaves the schedule without one; its fires fail with flow_not_found', async () => {
     const purged = await seedFlow(knex(), world.ids.acme!, { name: 'purged', versions: [BARE] });
     const id = await schedule('0 * * * *', 'UTC', '2026-02-05T10:00:00Z', { flow_id: purged });

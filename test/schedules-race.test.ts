@@ -12,7 +12,8 @@ const SECRETS_KEY = 'cd'.repeat(32);
 /**
  * Exactly once: three daemons (on PostgreSQL: three instances on one database; on PGlite, which has one
  * user, three schedulers racing through one daemon) fire the same due times of 100 every-minute schedules
- * at once, all reading one injected clock. Each (schedule, due time) gets exactly one run, none missing.
+ * at once through the external scheduler's routes, while the first daemon's embedded loop fires them too,
+ * all reading one injected clock. Each (schedule, due time) gets exactly one run, none missing.
  */
 describe(`schedules raced by three schedulers (${BACKEND})`, () => {
   let world: ScheduleWorld;
@@ -20,7 +21,10 @@ describe(`schedules raced by three schedulers (${BACKEND})`, () => {
   let bases: string[];
 
   beforeAll(async () => {
-    world = await startScheduleWorld({ SERVICE_SECRETS_ENCRYPTION_KEY: SECRETS_KEY }, new Date(START).toISOString());
+    world = await startScheduleWorld(
+      { SERVICE_SECRETS_ENCRYPTION_KEY: SECRETS_KEY, SERVICE_SCHEDULER_ENABLED: 'true', SERVICE_SCHEDULER_INTERVAL_MS: '20' },
+      new Date(START).toISOString(),
+    );
     if (BACKEND === 'postgres') {
       for (let i = 0; i < 2; i += 1) {
         others.push(
@@ -51,17 +55,18 @@ describe(`schedules raced by three schedulers (${BACKEND})`, () => {
   });
 
   it('makes exactly one run per (schedule, fire time), none missing', async () => {
-    let fired = 0;
+    const db = world.knex();
+    const fires = async () => Number((await db('schedule_fires').count({ n: '*' }))[0]!.n);
     for (let minute = 1; minute <= MINUTES; minute += 1) {
       world.clock.set(new Date(START + minute * 60_000).toISOString());
       const answers = (await Promise.all(bases.map((base) => fireDue(base)))).flat();
-      for (const answer of answers) expect([200, 409]).toContain(answer.status);
-      const lost = answers.filter((a) => a.status === 409);
-      for (const answer of lost) expect(answer.body.code).toBe('schedule_fire_stale');
-      fired += answers.filter((a) => a.status === 200).length;
+      for (const answer of answers) {
+        expect(answer.status === 200 || answer.body.code === 'schedule_fire_stale', JSON.stringify(answer.body)).toBe(true);
+      }
+      // The loop's pass may still be firing what the routes found taken: the minute is over when every due time has its row.
+      const deadline = Date.now() + 20_000;
+      while ((await fires()) < SCHEDULES * minute && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     }
-    expect(fired).toBe(SCHEDULES * MINUTES);
-    const db = world.knex();
     const runs = await db('runs')
       .where({ trigger_source: 'schedule' })
       .select(db.raw("trigger_details_json->>'schedule_id' as schedule_id"), db.raw("trigger_details_json->>'due_at' as due_at"));
