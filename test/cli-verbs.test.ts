@@ -25,7 +25,9 @@ function svcTree() {
   const defined = () => {
     const walk = (c: Command, prefix: string[]): string[] =>
       c.commands.flatMap((s) => [...(s.description() === '' ? [] : [[...prefix, s.name()].join(' ')]), ...walk(s, [...prefix, s.name()])]);
-    return walk(program, []).filter((path) => !['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'schedules'].includes(path));
+    return walk(program, []).filter(
+      (path) => !['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'schedules'].includes(path),
+    );
   };
   const run = async (argv: string[]) => {
     await tree.prepare(argv);
