@@ -13,8 +13,8 @@ export interface ClaimOptions {
   readonly runs: number;
 }
 
-/** An operator of one organization and a committed flow without inputs. */
-async function seed(knex: Knex): Promise<string> {
+/** An operator of one organization (slug `bench`) and a committed flow without inputs; answers the flow's id. */
+export async function seedOperatorFlow(knex: Knex): Promise<string> {
   const [org] = await knex('organizations').insert({ slug: 'bench', name: 'Bench' }).returning('id');
   const orgId = (org as { id: string }).id;
   const [user] = await knex('users').insert({ sub: 'bench-operator', username: 'bench-operator' }).returning('id');
@@ -28,7 +28,7 @@ async function seed(knex: Knex): Promise<string> {
   return flowId;
 }
 
-function percentile(values: readonly number[], p: number): number {
+export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
@@ -103,7 +103,7 @@ export async function claimBenchmark(line: (name: string, value: string) => void
       SERVICE_RUN_LEASE_SECONDS: '600',
     });
     servers.push(daemon);
-    const flowId = await seed(db);
+    const flowId = await seedOperatorFlow(db);
     const token = await idp.mintAccessToken({ sub: 'bench-operator', username: 'bench-operator', realmRoles: [], expiresInSeconds: 3600 });
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-org-id': 'bench' };
     const body = JSON.stringify({ flow_id: flowId });

@@ -14,6 +14,7 @@ import { overrideMaps, overrideRows, seedOverrides, type OverrideRows } from './
 import { readPathBenchmark } from './read-paths.js';
 import { runAdmissionBenchmark } from './run-admission.js';
 import { runEventsBenchmark } from './run-events.js';
+import { schedulesBenchmark } from './schedules.js';
 import { streamFanoutBenchmark } from './stream-fanout.js';
 import { webhookTriggerBenchmark } from './webhook-trigger.js';
 
@@ -205,7 +206,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -228,6 +229,12 @@ try {
   if (wanted('claim')) await claimBenchmark(line, { postgresUrl: POSTGRES_URL, runs: Number(process.env.BENCH_CLAIM_RUNS ?? 200) });
   if (wanted('stream')) await streamFanoutBenchmark(line, { postgresUrl: POSTGRES_URL, rounds: ROUNDS });
   if (wanted('events')) await runEventsBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
+  if (wanted('schedules'))
+    await schedulesBenchmark(line, {
+      postgresUrl: POSTGRES_URL,
+      schedules: Number(process.env.BENCH_SCHEDULES ?? 10_000),
+      spreadSeconds: Number(process.env.BENCH_SCHEDULE_SPREAD_SECONDS ?? 60),
+    });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -131,6 +131,7 @@ describe('POST /internal/maintenance/tick', () => {
     expect(answer.jobs.map((job) => job.name)).toEqual([
       'runs.reap_expired_leases',
       'approvals.expire_due',
+      'schedules.fire_due',
       'stream_tickets.expire',
       'worker_env_keys.expire',
       'webhook_deliveries.retention',

@@ -12,7 +12,7 @@ const read = z.object({ bytes: z.number() });
 /** Probe handlers on catalogue routes nobody has built, each reading its body itself. */
 function probes(): DomainRoutes {
   return {
-    'POST /schedules/validate-cron': route({
+    'POST /notifications/destinations/test-config': route({
       bodyMode: 'none',
       body: documented,
       responses: { 200: { description: 'What the handler read from the request', schema: read } },
@@ -20,7 +20,7 @@ function probes(): DomainRoutes {
         ctx.body = { bytes: (await readLimited(ctx.req, 1024)).length };
       },
     }),
-    'POST /schedules/{schedule_id}/run': route({
+    'POST /git-repositories/{repo_id}/sync': route({
       bodyMode: 'raw',
       body: documented,
       responses: { 200: { description: 'What the handler was handed', schema: read } },
@@ -42,13 +42,13 @@ const post = (path: string, body: string, contentType: string) =>
 
 describe('a body the handler reads itself', () => {
   it("is left to the handler with bodyMode 'none': dispatch neither reads nor validates it", async () => {
-    const response = await post('/schedules/validate-cron', 'not JSON at all', 'text/plain');
+    const response = await post('/notifications/destinations/test-config', 'not JSON at all', 'text/plain');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ bytes: 15 });
   });
 
   it("is handed to the handler as bytes with bodyMode 'raw', not validated", async () => {
-    const response = await post('/schedules/nightly/run', '{"other":1}', 'application/json');
+    const response = await post('/git-repositories/nightly/sync', '{"other":1}', 'application/json');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ bytes: 11 });
   });
@@ -61,7 +61,7 @@ describe('a body the handler reads itself', () => {
       required: true,
       content: { 'application/json': { schema: expect.objectContaining({ type: 'object', required: ['name'] }) } },
     };
-    expect(doc.paths['/schedules/validate-cron']!.post!.requestBody).toEqual(expected);
-    expect(doc.paths['/schedules/{schedule_id}/run']!.post!.requestBody).toEqual(expected);
+    expect(doc.paths['/notifications/destinations/test-config']!.post!.requestBody).toEqual(expected);
+    expect(doc.paths['/git-repositories/{repo_id}/sync']!.post!.requestBody).toEqual(expected);
   });
 });

@@ -30,6 +30,7 @@ import { approvalsModule } from './domains/approvals/module.js';
 import { monitorsModule } from './domains/monitors/module.js';
 import { runEventsModule } from './domains/run-events/module.js';
 import { runsModule } from './domains/runs/module.js';
+import { schedulesModule, type SchedulesModule } from './domains/schedules/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
@@ -56,6 +57,8 @@ export interface DaemonOptions {
   readonly extraDomains?: (services: Services) => readonly DomainRoutes[];
   /** Tests: extra maintenance jobs, run after the daemon's own, and the maintenance pass's clock. */
   readonly maintenance?: { readonly jobs?: (services: Services) => readonly MaintenanceJob[]; readonly clock?: Clock };
+  /** The clock schedules (and, unless `maintenance.clock` says otherwise, the maintenance pass) read "now" from; tests drive fires with their own. */
+  readonly clock?: () => Date;
 }
 
 export interface RunningDaemon {
@@ -100,6 +103,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     background.workers.start();
     for (const hub of background.hubs) hub.start();
     background.maintenance.start();
+    background.schedules.start();
     server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
@@ -184,14 +188,16 @@ function makeDomains(
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const workers = workersModule(services);
+  const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
     ...approvals.maintenanceJobs,
+    ...schedules.maintenanceJobs,
     ...housekeepingJobs(services),
     ...(options.maintenance?.jobs?.(services) ?? []),
   ];
-  const maintenance = maintenanceModule(services, maintenanceJobs, { clock: options.maintenance?.clock });
+  const maintenance = maintenanceModule(services, maintenanceJobs, { clock: options.maintenance?.clock ?? options.clock });
   const domains: DomainRoutes[] = [
     systemRoutes({ db, isDraining, isSchemaReady: () => schema.ready }),
     authRoutes(services),
@@ -211,13 +217,14 @@ function makeDomains(
     ...webhooks.routes,
     ...workers.routes,
     ...maintenance.routes,
+    ...schedules.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
   return {
     domains,
     frontDoorChecks: [shedding],
-    background: background(workers, maintenance, { events: runEvents.hub, monitors: monitors.hub }),
+    background: background(workers, maintenance, schedules, { events: runEvents.hub, monitors: monitors.hub }),
   };
 }
 
@@ -279,10 +286,17 @@ interface Background {
   readonly streams: { readonly events: LiveHub; readonly monitors: LiveHub };
   /** The same hubs, to start, end and stop together. */
   readonly hubs: readonly LiveHub[];
+  /** The embedded scheduler loop. */
+  readonly schedules: SchedulesModule;
 }
 
-function background(workers: WorkersModule, maintenance: MaintenanceModule, streams: Background['streams']): Background {
-  return { workers, maintenance, streams, hubs: Object.values(streams) };
+function background(
+  workers: WorkersModule,
+  maintenance: MaintenanceModule,
+  schedules: SchedulesModule,
+  streams: Background['streams'],
+): Background {
+  return { workers, maintenance, schedules, streams, hubs: Object.values(streams) };
 }
 
 interface Listening {
@@ -303,9 +317,9 @@ async function listen(config: Config, app: RequestListener, checks: readonly Fro
 }
 
 /**
- * What start-up set going, stopped: the migration retry, the maintenance timer (a pass under way ends
- * first), the workers' waker, the live streams' hub, the syncs, and the database when this daemon owns
- * it. Safe at any point of start-up.
+ * What start-up set going, stopped: the migration retry, the scheduler loop and the maintenance timer (a
+ * pass under way ends first), the workers' waker, the live streams' hubs, the syncs, and the database when
+ * this daemon owns it. Safe at any point of start-up.
  */
 async function stopRunning(
   services: Services,
@@ -313,6 +327,7 @@ async function stopRunning(
   { closeDatabase, background }: { closeDatabase: boolean; background: Background | undefined },
 ): Promise<void> {
   schema.stop();
+  await background?.schedules.stop();
   await background?.maintenance.stop();
   await background?.workers.stop();
   for (const hub of background?.hubs ?? []) await hub.stop();

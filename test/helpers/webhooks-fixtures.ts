@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Knex } from 'knex';
 import { startDevIdp, type DevIdp } from '../../src/daemon/dev-idp/index.js';
 import type { FlowDefinition } from '../../src/shared/flows/definition.js';
+import type { DaemonOptions } from '../../src/daemon/daemon.js';
 import { startTestDaemon, type TestDaemon } from './daemon.js';
 import { seedOrg, seedUser } from './seed.js';
 
@@ -42,9 +43,9 @@ export interface World {
  * acme: alice (admin), dave (operator), carol (viewer); globex: bob (admin); commons (shared): sam (admin);
  * root is a platform admin.
  */
-export async function startWorld(env: Record<string, string> = {}): Promise<World> {
+export async function startWorld(env: Record<string, string> = {}, options: Omit<DaemonOptions, 'database'> = {}): Promise<World> {
   const idp = await startDevIdp();
-  const daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false', ...env });
+  const daemon = await startTestDaemon({ SERVICE_IDP_ISSUER: idp.issuer, SERVICE_ORG_AUTO_JOIN: 'false', ...env }, options);
   const db = daemon.services.db.knex;
   const ids: Record<string, string> = {};
   ids.acme = await seedOrg(db, 'acme', 'Acme');

@@ -12,6 +12,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   runs: 'Runs of flows in the organization given by --org: start (and wait for) them, list, follow, cancel.',
   approvals:
     'Approvals of runs waiting at a gate in the organization given by --org: list (--pending: yours to decide), read, approve, reject.',
+  schedules: 'Schedules of the organization given by --org: flows run on a cron expression in a time zone.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
 };
 
@@ -79,6 +80,15 @@ const VERBS: readonly VerbEntry[] = [
   verb('approvals get', () => import('./approvals/get.js')),
   verb('approvals approve', () => import('./approvals/approve.js')),
   verb('approvals reject', () => import('./approvals/reject.js')),
+  verb('schedules list', () => import('./schedules/list.js')),
+  verb('schedules get', () => import('./schedules/get.js')),
+  verb('schedules create', () => import('./schedules/create.js')),
+  verb('schedules update', () => import('./schedules/update.js')),
+  verb('schedules pause', () => import('./schedules/pause.js')),
+  verb('schedules resume', () => import('./schedules/resume.js')),
+  verb('schedules run', () => import('./schedules/run.js')),
+  verb('schedules delete', () => import('./schedules/delete.js')),
+  verb('schedules next', () => import('./schedules/next.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 

@@ -168,6 +168,30 @@ export const SETTINGS = {
     doc: "Webhook delivery records older than this many days are deleted by the maintenance pass, and with them their idempotency keys (a key may then be accepted again). `0`: kept for good (the spec's retention period is not shown).",
     parse: integerBetween(0, 3650),
   }),
+  schedulerEnabled: setting({
+    env: 'SERVICE_SCHEDULER_ENABLED',
+    default: 'true',
+    doc: "Whether this instance runs the embedded scheduler loop that fires due schedules. Every instance may run it (a fire is gated in its run's statement, so racing instances make one run); turn it off where an external scheduler drives `POST /internal/schedules/{schedule_id}/trigger`.",
+    parse: parseBoolean,
+  }),
+  schedulerIntervalMs: setting({
+    env: 'SERVICE_SCHEDULER_INTERVAL_MS',
+    default: '1000',
+    doc: 'The longest the embedded scheduler sleeps between looks for due schedules; it wakes earlier for the next fire time it knows of.',
+    parse: integerBetween(10, 3_600_000),
+  }),
+  schedulerMisfireGraceSeconds: setting({
+    env: 'SERVICE_SCHEDULER_MISFIRE_GRACE_SECONDS',
+    default: '60',
+    doc: "How late a fire time may be fired and still count as on time; an older one was missed (no scheduler ran) and is handled by the schedule's misfire policy.",
+    parse: integerBetween(1, 86_400),
+  }),
+  schedulerCatchUpMax: setting({
+    env: 'SERVICE_SCHEDULER_CATCH_UP_MAX',
+    default: '20',
+    doc: 'Misfire policy `all`: at most this many missed fire times of one schedule are run on catch-up (the newest); older ones are skipped.',
+    parse: integerBetween(1, 1000),
+  }),
   webhookGlobalIngressPerMinute: setting({
     env: 'SERVICE_WEBHOOK_GLOBAL_INGRESS_PER_MINUTE',
     default: '6000',

@@ -200,6 +200,24 @@ export const PROBLEM_CODES = {
     status: 409,
     meaning: 'The caller has already decided on this approval; each person decides once.',
   },
+  invalid_cron: {
+    status: 422,
+    meaning:
+      "A schedule's cron expression does not parse: `field` names the part at fault (`minute`, `hour`, `day_of_month`, `month`, `day_of_week`, or `expression` for the shape), `errors[].path` is `cron`.",
+  },
+  unknown_timezone: {
+    status: 422,
+    meaning: "A schedule's `timezone` is not an IANA time zone this runtime knows; `errors[].path` is `timezone`.",
+  },
+  schedule_not_due: {
+    status: 409,
+    meaning: "An external scheduler's trigger names a `due_at` still in the future; `next_fire_at` gives the schedule's.",
+  },
+  schedule_fire_stale: {
+    status: 409,
+    meaning:
+      "An external scheduler's trigger names a `due_at` that is not the schedule's next fire time (already fired by another scheduler, or the schedule changed); `next_fire_at` gives the current one.",
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

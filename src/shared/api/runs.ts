@@ -10,8 +10,8 @@ export type TriggerSource = (typeof TRIGGER_SOURCES)[number];
 const MAX_PAGE = 500;
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
-/** A run's label: trimmed, 1-255 characters, no control characters. */
-const runName = z
+/** A run's label (and a schedule's): trimmed, 1-255 characters, no control characters. */
+export const runName = z
   .string()
   .trim()
   .min(1)

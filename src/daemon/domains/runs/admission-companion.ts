@@ -30,7 +30,8 @@ type ValueOf<T extends CompanionColumnType> = T extends 'boolean'
 export type CompanionValues<C extends CompanionColumns> = { readonly [K in keyof C]: ValueOf<C[K]> };
 
 /** Admission's own columns a companion's SQL may read beside its own: the run about to be (or just) written. */
-export type AdmissionColumn = 'run_id' | 'org_id' | 'flow_id' | 'flow_version' | 'workflow_id';
+export const ADMISSION_COLUMNS = ['run_id', 'org_id', 'flow_id', 'flow_version', 'workflow_id'] as const;
+export type AdmissionColumn = (typeof ADMISSION_COLUMNS)[number];
 
 /** A handle to rows of admission's statement (a common table expression), and to their columns. */
 export interface AdmissionRows<C extends CompanionColumns> {
@@ -49,9 +50,10 @@ export interface AdmissionRows<C extends CompanionColumns> {
  */
 export interface GateInsert<C extends CompanionColumns> {
   readonly into: string;
-  readonly columns: readonly (keyof C & string)[];
-  /** One of `columns`, unique per admission: the run is joined to its gate row on it. */
-  readonly key: keyof C & string;
+  /** The companion's columns, and admission's own (`run_id`: the gate row names the run it lets through). */
+  readonly columns: readonly ((keyof C & string) | AdmissionColumn)[];
+  /** One of `columns`, unique per admission (`run_id` always is): the run is joined to its gate row on it. */
+  readonly key: (keyof C & string) | AdmissionColumn;
   /** The unique index's columns and, for a partial index, its predicate (over `into`'s own columns). */
   readonly onConflictDoNothing: { readonly columns: readonly string[]; readonly where?: string };
 }

@@ -2,6 +2,7 @@ import { auditInput, type AuditRow } from '../../audit/audit-repo.js';
 import { PreparedStatement } from '../../db/prepared.js';
 import { uuidArrayText } from '../../db/uuid-array.js';
 import {
+  ADMISSION_COLUMNS,
   COMPANION_COLUMN_TYPES,
   COMPANION_ENTRY,
   type AdmissionCompanion,
@@ -114,8 +115,8 @@ function check(shape: CompanionShape): void {
   }
   const gate = shape.definition.gate;
   if (!gate) return;
-  const own = new Set(shape.columns.map(([name]) => name));
-  for (const name of gate.columns) if (!own.has(name)) throw refuse(`the gate writes ${name}, which is not a column of its own`);
+  const own = new Set<string>([...shape.columns.map(([name]) => name), ...ADMISSION_COLUMNS]);
+  for (const name of gate.columns) if (!own.has(name)) throw refuse(`the gate writes ${name}, which is neither its column nor admission's`);
   if (!gate.columns.includes(gate.key)) throw refuse(`the gate's key ${gate.key} is not a column it writes`);
   for (const name of [gate.into, ...gate.onConflictDoNothing.columns])
     if (!IDENTIFIER.test(name)) throw refuse(`${name} is not an identifier`);

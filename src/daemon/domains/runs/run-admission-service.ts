@@ -16,6 +16,7 @@ import {
   type AdmittedRun,
   type RunAdmission,
   type TriggerSource,
+  type VettedRun,
 } from './run-admission.js';
 import { RUN_CALLBACKS_ACTION } from './run-end-audit.js';
 import { runView } from './run-view.js';
@@ -61,6 +62,80 @@ export class RunAdmissionService implements RunAdmission {
     request: AdmissionRequest,
     companion?: (run: AdmissionFacts) => AdmissionCompanion,
   ): Promise<AdmittedRun> {
+    const { flow, params, targets, devices } = await this.#check(trx, request);
+    const source = request.trigger.source;
+    const id = randomUUID();
+    const workflowId = `run-${id}`;
+    const createdBy = request.createdBy !== undefined ? request.createdBy : (request.actor?.sub ?? request.audit?.subject ?? null);
+    const entry = this.audit.entry(request.audit, {
+      eventType: 'run.started',
+      action: request.action ?? TRIGGER_ACTIONS[source],
+      resourceType: 'run',
+      resourceId: id,
+      outcome: 'success',
+      orgId: request.orgId,
+      ...(request.actor ? { actor: request.actor } : {}),
+      details: {
+        trigger_source: source,
+        flow_id: flow.id,
+        flow_name: flow.name,
+        flow_version: flow.version,
+        workflow_id: workflowId,
+        ...(request.trigger.details ? { trigger: request.trigger.details } : {}),
+        ...(source === 'manual' && !flow.manual_runs_enabled ? { forced: true } : {}),
+      },
+    });
+    const written = await this.repo.insert(
+      trx,
+      {
+        id,
+        org_id: request.orgId,
+        flow_id: flow.id,
+        flow_version: flow.version,
+        flow_name: flow.name,
+        name: [...(request.name?.trim() || flow.name)].slice(0, 255).join(''),
+        params,
+        targets,
+        trigger_source: source,
+        trigger_details: { ...request.trigger.details },
+        workflow_id: workflowId,
+        created_by: createdBy,
+      },
+      devices,
+      entry,
+      companion?.({ id, flow_id: flow.id, flow_version: flow.version }),
+    );
+    if (written === 'gone') throw flowNotFound();
+    if (written === 'not_admitted') {
+      // Nothing was written: a target device is not live, or the companion's gate stayed shut.
+      await this.refuseUnknownDevices(trx, request, targets, devices.ids);
+      if (companion) throw new AdmissionGateClosed();
+      throw problems.conflict('The run could not be admitted; retry.');
+    }
+    return {
+      id,
+      org_id: request.orgId,
+      flow_id: flow.id,
+      flow_name: flow.name,
+      flow_version: flow.version,
+      workflow_id: workflowId,
+      status: 'queued',
+      // Made when asked for: POST /runs answers it, a webhook's envelope does not.
+      get run() {
+        return runView(written);
+      },
+    };
+  }
+
+  async vet(db: Knex | Knex.Transaction, request: AdmissionRequest): Promise<VettedRun> {
+    const { flow, params, targets, devices } = await this.#check(db, request);
+    // The hot path leaves the devices to its statement; a check that writes nothing reads them.
+    if (devices.ids.length > 0) await this.refuseUnknownDevices(db, request, targets, devices.ids);
+    return { flow_id: flow.id, flow_name: flow.name, flow_version: flow.version!, params, targets };
+  }
+
+  /** Every refusal but the devices' liveness, which the insert checks itself: the flow, its version, params and targets. */
+  async #check(trx: Knex | Knex.Transaction, request: AdmissionRequest) {
     const count = countTargets(request.targets);
     if (count > this.settings.maxTargets) {
       throw problem('too_many_targets', `The run names ${count} targets; at most ${this.settings.maxTargets} are allowed.`, {
@@ -94,68 +169,7 @@ export class RunAdmissionService implements RunAdmission {
     const named = Object.values(targets.targets).flat();
     const devices = { orgId: request.orgId, ids: [...new Set(named.filter(isUuid).map((id) => id.toLowerCase()))] };
     if (!named.every(isUuid)) await this.refuseUnknownDevices(trx, request, targets.targets, devices.ids);
-
-    const id = randomUUID();
-    const workflowId = `run-${id}`;
-    const createdBy = request.createdBy !== undefined ? request.createdBy : (request.actor?.sub ?? request.audit?.subject ?? null);
-    const entry = this.audit.entry(request.audit, {
-      eventType: 'run.started',
-      action: request.action ?? TRIGGER_ACTIONS[source],
-      resourceType: 'run',
-      resourceId: id,
-      outcome: 'success',
-      orgId: request.orgId,
-      ...(request.actor ? { actor: request.actor } : {}),
-      details: {
-        trigger_source: source,
-        flow_id: flow.id,
-        flow_name: flow.name,
-        flow_version: flow.version,
-        workflow_id: workflowId,
-        ...(request.trigger.details ? { trigger: request.trigger.details } : {}),
-        ...(source === 'manual' && !flow.manual_runs_enabled ? { forced: true } : {}),
-      },
-    });
-    const written = await this.repo.insert(
-      trx,
-      {
-        id,
-        org_id: request.orgId,
-        flow_id: flow.id,
-        flow_version: flow.version,
-        flow_name: flow.name,
-        name: [...(request.name?.trim() || flow.name)].slice(0, 255).join(''),
-        params: params.params,
-        targets: targets.targets,
-        trigger_source: source,
-        trigger_details: { ...request.trigger.details },
-        workflow_id: workflowId,
-        created_by: createdBy,
-      },
-      devices,
-      entry,
-      companion?.({ id, flow_id: flow.id, flow_version: flow.version }),
-    );
-    if (written === 'gone') throw flowNotFound();
-    if (written === 'not_admitted') {
-      // Nothing was written: a target device is not live, or the companion's gate stayed shut.
-      await this.refuseUnknownDevices(trx, request, targets.targets, devices.ids);
-      if (companion) throw new AdmissionGateClosed();
-      throw problems.conflict('The run could not be admitted; retry.');
-    }
-    return {
-      id,
-      org_id: request.orgId,
-      flow_id: flow.id,
-      flow_name: flow.name,
-      flow_version: flow.version,
-      workflow_id: workflowId,
-      status: 'queued',
-      // Made when asked for: POST /runs answers it, a webhook's envelope does not.
-      get run() {
-        return runView(written);
-      },
-    };
+    return { flow: { ...flow, version: flow.version }, params: params.params, targets: targets.targets, devices };
   }
 
   /** Refuses the targets that are not live devices, reading which are (a refusal's path, not the hot one). */

@@ -81,6 +81,22 @@ export interface RunAdmission {
     request: AdmissionRequest,
     companion?: (run: AdmissionFacts) => AdmissionCompanion,
   ): Promise<AdmittedRun>;
+
+  /**
+   * Every refusal `admit` would answer for `request` (the table above, devices included), writing nothing:
+   * for a trigger path that stores a request to admit later (a schedule), so bad input is refused when it
+   * is stored rather than at every fire.
+   */
+  vet(db: Knex | Knex.Transaction, request: AdmissionRequest): Promise<VettedRun>;
+}
+
+/** What admission would run for a request it accepts: the flow's version, and the params and targets as it would store them. */
+export interface VettedRun {
+  readonly flow_id: string;
+  readonly flow_name: string;
+  readonly flow_version: number;
+  readonly params: Record<string, unknown>;
+  readonly targets: Record<string, string[]>;
 }
 
 /** What a companion may refer to: the run about to be written. */
