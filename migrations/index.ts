@@ -36,6 +36,8 @@ import * as m33 from './20261126100600_create_run_events.js';
 import * as m34 from './20261126100700_notify_run_queue_changes.js';
 import * as m35 from './20261126110200_add_runs_parent_attempt.js';
 import * as m36 from './20261126110201_index_runs_child_per_parent_step.js';
+import * as m37 from './20261126140100_create_run_artifacts.js';
+import * as m38 from './20261126140110_create_run_artifact_chunks.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -80,4 +82,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126100700_notify_run_queue_changes', up: m34.up, down: m34.down },
   { name: '20261126110200_add_runs_parent_attempt', up: m35.up, down: m35.down },
   { name: '20261126110201_index_runs_child_per_parent_step', up: m36.up, down: m36.down },
+  { name: '20261126140100_create_run_artifacts', up: m37.up, down: m37.down },
+  { name: '20261126140110_create_run_artifact_chunks', up: m38.up, down: m38.down },
 ];

@@ -12,6 +12,7 @@ import { AuditLogService } from './domains/audit-logs/audit-log-service.js';
 import { auditLogRoutes } from './domains/audit-logs/routes.js';
 import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
+import { artifactsModule } from './domains/artifacts/module.js';
 import { flowsModule } from './domains/flows/module.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
@@ -167,6 +168,8 @@ function makeDomains(
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const workers = workersModule(services);
+  const artifacts = artifactsModule(services);
+  runs.runs.onPurged(artifacts.runPurged);
   const domains: DomainRoutes[] = [
     systemRoutes({ db, isDraining, isSchemaReady: () => schema.ready }),
     authRoutes(services),
@@ -183,6 +186,7 @@ function makeDomains(
     ...runEvents.routes,
     ...webhooks.routes,
     ...workers.routes,
+    ...artifacts.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

@@ -1,11 +1,13 @@
 import type { Assignment } from '../../src/shared/api/workers.js';
 import type {
+  ArtifactMeta,
   ChildRunRequest,
   CreateStepRun,
   PatchRun,
   PatchStepRun,
   RunCallbacks,
   RunOutputs,
+  StoredArtifact,
   WorkerEvent,
 } from '../../src/worker/callbacks.js';
 
@@ -18,7 +20,8 @@ export type RecordedCall =
   | { kind: 'finishRun'; body: PatchRun }
   | { kind: 'startChildRun'; body: ChildRunRequest; id: string }
   | { kind: 'childOutputs'; id: string }
-  | { kind: 'cancelChildRun'; id: string };
+  | { kind: 'cancelChildRun'; id: string }
+  | { kind: 'uploadArtifact'; meta: ArtifactMeta };
 
 /** RunCallbacks that record every call and answer as a daemon would; child runs answer from `children`. */
 export class RecordingCallbacks implements RunCallbacks {
@@ -58,6 +61,21 @@ export class RecordingCallbacks implements RunCallbacks {
   }
   async cancelChildRun(id: string): Promise<void> {
     this.calls.push({ kind: 'cancelChildRun', id });
+  }
+  async uploadArtifact(_data: unknown, meta: ArtifactMeta): Promise<StoredArtifact> {
+    this.calls.push({ kind: 'uploadArtifact', meta });
+    const at = new Date(0).toISOString();
+    return {
+      id: `a-${++this.#next}`,
+      run_id: 'r',
+      name: meta.name,
+      step_id: meta.stepId ?? null,
+      content_type: 'application/octet-stream',
+      size_bytes: 0,
+      sha256: '',
+      attempt: 1,
+      created_at: at,
+    };
   }
 
   of<K extends RecordedCall['kind']>(kind: K): Extract<RecordedCall, { kind: K }>[] {
