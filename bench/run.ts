@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
+import { artifactsBenchmark } from './artifacts.js';
 import { claimBenchmark } from './claim.js';
 import { cliStartupBenchmark } from './cli-startup.js';
 import { decisionBenchmark } from './decision.js';
@@ -205,7 +206,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, artifacts); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -228,6 +229,7 @@ try {
   if (wanted('claim')) await claimBenchmark(line, { postgresUrl: POSTGRES_URL, runs: Number(process.env.BENCH_CLAIM_RUNS ?? 200) });
   if (wanted('stream')) await streamFanoutBenchmark(line, { postgresUrl: POSTGRES_URL, rounds: ROUNDS });
   if (wanted('events')) await runEventsBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
+  if (wanted('artifacts')) await artifactsBenchmark(line, { postgresUrl: POSTGRES_URL, rounds: ROUNDS });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

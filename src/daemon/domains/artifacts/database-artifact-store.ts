@@ -4,6 +4,8 @@ import type { ArtifactRef, ArtifactStore } from './artifact-store.js';
 
 /** Bytes per chunk row: large enough that a row's overhead is nothing, small enough that memory stays flat. */
 export const CHUNK_BYTES = 1024 * 1024;
+/** Chunks a download reads per query, one such read ahead of the one being sent: fewer round trips, a few MiB held. */
+const CHUNKS_PER_READ = 4;
 
 const CHUNKS = 'run_artifact_chunks';
 
@@ -16,7 +18,8 @@ function asBuffer(data: Uint8Array): Buffer {
  * Artifacts as rows of 1 MiB bytea chunks (`run_artifact_chunks`), so every daemon of a deployment reads
  * what any of them stored. Each chunk is its own short statement, never one long transaction: an upload
  * holds no connection (PGlite has one) and no lock while its bytes arrive. One insert is in flight while
- * the next chunk fills, and a download reads one chunk ahead, so memory stays at a few chunks.
+ * the next chunk fills, and a download reads four chunks per query, one read ahead, so memory stays at a few
+ * MiB whatever the artifact's size.
  */
 export class DatabaseArtifactStore implements ArtifactStore {
   readonly kind = 'database' as const;
@@ -59,17 +62,26 @@ export class DatabaseArtifactStore implements ArtifactStore {
   }
 
   async open(ref: ArtifactRef): Promise<Readable> {
-    const read = (seq: number) =>
-      this.knex(CHUNKS).where({ artifact_id: ref.artifactId, seq }).first<{ data: Uint8Array } | undefined>('data');
+    // A query builder runs again on every `then`: made a promise once, the read-ahead runs once.
+    const read = (from: number): Promise<{ data: Uint8Array }[]> =>
+      this.knex(CHUNKS)
+        .where({ artifact_id: ref.artifactId })
+        .whereBetween('seq', [from, from + CHUNKS_PER_READ - 1])
+        .orderBy('seq')
+        .select<{ data: Uint8Array }[]>('data')
+        .then((rows) => rows);
     async function* chunks(): AsyncGenerator<Buffer> {
       let next = read(0);
-      for (let seq = 1; ; seq++) {
-        const row = await next;
-        if (!row) return;
-        next = read(seq);
-        // A rejected read-ahead the consumer never waits for (it stopped early) must not go unhandled.
-        next.catch(() => undefined);
-        yield asBuffer(row.data);
+      for (let from = CHUNKS_PER_READ; ; from += CHUNKS_PER_READ) {
+        const rows = await next;
+        const more = rows.length === CHUNKS_PER_READ;
+        if (more) {
+          next = read(from);
+          // A rejected read-ahead the consumer never waits for (it stopped early) must not go unhandled.
+          next.catch(() => undefined);
+        }
+        for (const row of rows) yield asBuffer(row.data);
+        if (!more) return;
       }
     }
     return Readable.from(chunks(), { objectMode: false, highWaterMark: 1 });
