@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactsModule } from '../src/daemon/domains/artifacts/module.js';
 import { HttpRunCallbacks } from '../src/worker/callbacks.js';
 import { InternalHttp } from '../src/worker/http-client.js';
 import { CALLBACK_RETRY } from '../src/worker/retry.js';
@@ -299,6 +302,29 @@ describe.each(['file', 'database'] as const)('run artifacts in the %s store', (s
     expect(purged.status).toBe(204);
     expect(await storedFor(world, runId)).toEqual({ rows: 0, chunks: 0, files: [], parts: [] });
   });
+
+  it.skipIf(store !== 'file')(
+    "sweeps the files of runs gone without a purge (an organization's delete) and part files abandoned for a day",
+    async () => {
+      const { runId } = await claimedRun(world);
+      await created(await upload(world, runId, randomBytes(1000)));
+      await world.knex('runs').where({ id: runId }).delete();
+      const tmp = join(world.daemon.services.config.dataDir, 'artifacts', 'tmp');
+      await writeFile(join(tmp, 'stale.part'), 'x');
+      const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+      await utimes(join(tmp, 'stale.part'), twoDaysAgo, twoDaysAgo);
+      await writeFile(join(tmp, 'fresh.part'), 'x');
+      const { runId: kept } = await claimedRun(world);
+      await created(await upload(world, kept, randomBytes(1000)));
+
+      const swept = await artifactsModule(world.daemon.services).sweep(new Date());
+      expect(swept).toEqual({ runs_removed: 1, parts_removed: 1 });
+      expect((await storedFor(world, runId)).files).toEqual([]);
+      expect((await storedFor(world, kept)).files).toHaveLength(1);
+      expect(await readdir(tmp)).toEqual(['fresh.part']);
+      await rm(join(tmp, 'fresh.part'));
+    },
+  );
 
   it("end to end: the worker's client uploads to its claimed run, a viewer of the org downloads it byte-identical, another org gets 404", async () => {
     const { runId, attempt } = await claimedRun(world, 'w-e2e');

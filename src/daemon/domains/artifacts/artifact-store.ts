@@ -24,6 +24,10 @@ export interface ArtifactStore {
   remove(ref: ArtifactRef): Promise<void>;
   /** Forgets every artifact of a run (its purge). */
   removeRun(runId: string): Promise<void>;
+  /** The runs it holds bytes of, where that outlives their rows (files; database chunks cascade with their run). */
+  storedRuns(): Promise<string[]>;
+  /** Removes what uploads that never finished (the daemon died) left, untouched since `before`; answers how many. */
+  removeAbandoned(before: Date): Promise<number>;
 }
 
 /** The store bytes may be read from (by the row's `storage`) and the one new uploads go to. */

@@ -86,6 +86,13 @@ export class ArtifactsRepo {
       .first(ARTIFACT_COLUMNS.map((column) => `a.${column}`));
   }
 
+  /** Those of `runIds` that still exist. */
+  async existingRuns(runIds: readonly string[]): Promise<Set<string>> {
+    if (runIds.length === 0) return new Set();
+    const rows = await this.knex('runs').whereIn('id', runIds).select<{ id: string }[]>('id');
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** Every artifact of a run, oldest first (the zip's order). */
   list(runId: string): Promise<ArtifactRow[]> {
     return this.knex('run_artifacts')

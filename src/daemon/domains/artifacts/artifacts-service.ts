@@ -22,6 +22,9 @@ export type ArtifactView = z.infer<typeof artifact>;
  */
 export const UPLOAD_STATES: readonly RunStatus[] = ['running', 'paused'];
 
+/** An upload's part file untouched this long belongs to an upload that will never finish. */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+
 export interface ArtifactLimits {
   /** SERVICE_ARTIFACT_MAX_BYTES */
   readonly maxBytes: number;
@@ -193,6 +196,27 @@ export class ArtifactsService {
     const run = await this.repo.visibleRun(orgId, runId);
     if (!run) throw runNotFound();
     return { run, artifacts: await this.repo.list(runId) };
+  }
+
+  /**
+   * Housekeeping for the maintenance tick: bytes of runs that no longer exist (an organization's delete
+   * cascades to its runs without passing through the run purge), and part files of uploads abandoned for
+   * a day (the daemon died during them).
+   */
+  async sweep(now: Date): Promise<{ runs_removed: number; parts_removed: number }> {
+    let runsRemoved = 0;
+    let partsRemoved = 0;
+    const before = new Date(now.getTime() - ABANDONED_AFTER_MS);
+    for (const store of [this.stores.of('file'), this.stores.of('database')]) {
+      const stored = (await store.storedRuns()).filter(isUuid);
+      const existing = await this.repo.existingRuns(stored);
+      for (const runId of stored.filter((id) => !existing.has(id))) {
+        await store.removeRun(runId);
+        runsRemoved += 1;
+      }
+      partsRemoved += await store.removeAbandoned(before);
+    }
+    return { runs_removed: runsRemoved, parts_removed: partsRemoved };
   }
 
   /** After a run's purge has committed (its rows and chunks went with it): its files. */

@@ -93,4 +93,17 @@ export class DatabaseArtifactStore implements ArtifactStore {
 
   /** The purge's own cascade (chunks name their run) has removed them already; nothing is left to do. */
   async removeRun(): Promise<void> {}
+
+  /** Chunks go with their run's row (cascade): none outlive it. */
+  async storedRuns(): Promise<string[]> {
+    return [];
+  }
+
+  /**
+   * Chunks of an upload that never finished cannot be told from those of one in progress (neither has a
+   * row yet, and chunks carry no time); they go when their run is purged.
+   */
+  async removeAbandoned(): Promise<number> {
+    return 0;
+  }
 }

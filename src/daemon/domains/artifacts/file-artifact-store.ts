@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -58,11 +58,39 @@ export class FileArtifactStore implements ArtifactStore {
     await rm(this.#runDir(runId), { recursive: true, force: true });
   }
 
+  async storedRuns(): Promise<string[]> {
+    return listing(this.#runs);
+  }
+
+  async removeAbandoned(before: Date): Promise<number> {
+    let removed = 0;
+    for (const name of await listing(this.#tmp)) {
+      const path = join(this.#tmp, name);
+      // An upload in progress keeps writing its part file, so its modification time stays recent.
+      const info = await stat(path).catch(() => undefined);
+      if (info && info.mtime < before) {
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
   #runDir(runId: string): string {
     return join(this.#runs, runId);
   }
 
   #path(ref: ArtifactRef): string {
     return join(this.#runDir(ref.runId), ref.artifactId);
+  }
+}
+
+/** A directory's entries, none when it does not exist (yet). */
+async function listing(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
   }
 }

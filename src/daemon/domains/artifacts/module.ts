@@ -12,6 +12,8 @@ export interface ArtifactsModule {
   readonly routes: readonly DomainRoutes[];
   /** Removes a purged run's artifact bytes that its rows' cascade cannot (files); registered with the runs' purge. */
   readonly runPurged: (runId: string) => Promise<void>;
+  /** A maintenance job (`{runs_removed, parts_removed}`): artifact files whose run is gone, abandoned part files. */
+  readonly sweep: (now: Date) => Promise<{ runs_removed: number; parts_removed: number }>;
 }
 
 /** SERVICE_ARTIFACT_STORE: `auto` keeps files beside PGlite (one daemon) and chunks in PostgreSQL (shared by all). */
@@ -33,6 +35,7 @@ export function artifactsModule(services: Services): ArtifactsModule {
   });
   return {
     routes: [artifactRoutes(service)],
+    sweep: (now) => service.sweep(now),
     runPurged: async (runId) => {
       // The run is gone whatever happens here: a file left behind is logged, not a failed purge.
       try {
