@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { openDatabase } from '../src/daemon/db/database.js';
+import { DatabaseArtifactStore } from '../src/daemon/domains/artifacts/database-artifact-store.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
 import { freePort, median, pairedRatio, startServer, timeToReady, type Server } from './lib.js';
 import { seedHeldRuns } from './run-events.js';
@@ -15,10 +16,17 @@ import { openScratchDatabase } from './scratch-database.js';
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE_COPY = fileURLToPath(new URL('./servers/bare-file-copy.js', import.meta.url));
 const TOKEN = 'bench-internal-token-0123456789abcdef';
+
 const MB = 1024 * 1024;
 /** The throughput figure's artifact; the memory figure's is BIG. */
 const SIZE = 64 * MB;
 const BIG = 200 * MB;
+/** The memory figures' daemon runs with this V8 old-space cap (`--max-old-space-size`). */
+const HEAP_CAP_MB = 64;
+
+const CAPPED = `--max-old-space-size=${HEAP_CAP_MB}`;
+
+type Line = (name: string, value: string) => void;
 
 export interface ArtifactsBenchOptions {
   readonly postgresUrl: string;
@@ -91,11 +99,8 @@ interface Subject {
   readonly run: string;
 }
 
-/**
- * Upload and download throughput of one store against the bare copy (interleaved rounds, same files,
- * same client), then the daemon's peak RSS growth while a 200 MB artifact streams in and back out.
- */
-async function measure(line: (name: string, value: string) => void, subject: Subject, bare: Server, files: Files, rounds: number) {
+/** The routes of one daemon's held run, as the worker and a viewer call them. */
+function endpoints(subject: Subject) {
   const internal = { 'x-internal-token': TOKEN, 'x-worker-id': 'bench-w', 'x-run-attempt': '1' };
   const viewer = { 'x-org-id': 'bench' };
   const uploadUrl = (name: string) => `${subject.daemon.url}/internal/runs/${subject.run}/artifacts/upload?name=${name}`;
@@ -105,6 +110,12 @@ async function measure(line: (name: string, value: string) => void, subject: Sub
       .then((page) => page.items.find((e) => e.type === 'artifact.created' && e.data.name === name)!.data.artifact_id);
     return `${subject.daemon.url}/runs/${subject.run}/artifacts/${id}/download`;
   };
+  return { internal, viewer, uploadUrl, downloadUrl };
+}
+
+/** Upload and download throughput of one store against the bare copy: interleaved rounds, same files, same client. */
+async function throughputFigures(line: Line, subject: Subject, bare: Server, files: Files, rounds: number): Promise<void> {
+  const { internal, viewer, uploadUrl, downloadUrl } = endpoints(subject);
   const up = { bare: [] as number[], svcd: [] as number[] };
   const down = { bare: [] as number[], svcd: [] as number[] };
   for (let round = 0; round <= rounds; round += 1) {
@@ -126,16 +137,46 @@ async function measure(line: (name: string, value: string) => void, subject: Sub
   line(`bare HTTP file copy, download ${SIZE / MB} MB (MB/s, median)`, median(down.bare).toFixed(0));
   line(`svcd ${label}, artifact download (MB/s, median)`, median(down.svcd).toFixed(0));
   line(`ratio ${label} download / bare copy (aim >= 0.5)`, pairedRatio(down.svcd, down.bare).toFixed(2));
+}
 
+/**
+ * The daemon's peak RSS growth while a 200 MB artifact streams in and back out. The daemon runs with its
+ * V8 heap capped at HEAP_CAP_MB: that it streams the artifact at all shows the heap never holds it, and
+ * the cap keeps the collector from letting garbage (bytes already sent) pile up, which on an uncapped
+ * heap shows as tens of MB of RSS that are not kept.
+ */
+async function memoryFigures(line: Line, subject: Subject, files: Files): Promise<void> {
+  const { internal, viewer, uploadUrl, downloadUrl } = endpoints(subject);
   const pid = subject.daemon.child.pid!;
+  const label = `${subject.label}, heap cap ${HEAP_CAP_MB} MB`;
+  // A fresh daemon's first requests load and compile their code: warmed up first, so that is not counted.
+  await timedUpload(uploadUrl('warm'), files.small, SIZE, internal);
+  await timedDownload(await downloadUrl('warm'), SIZE, viewer);
   const upGrowth = await peakRssGrowth(pid, () => timedUpload(uploadUrl('big'), files.big, BIG, internal));
   const bigUrl = await downloadUrl('big');
   const downGrowth = await peakRssGrowth(pid, () => timedDownload(bigUrl, BIG, viewer));
-  line(`svcd ${label}, peak RSS growth, 200 MB upload (MB; / size)`, `${(upGrowth / MB).toFixed(1)}  (${(upGrowth / BIG).toFixed(3)})`);
+  line(`svcd ${label}: peak RSS growth, 200 MB upload (MB; / size)`, `${(upGrowth / MB).toFixed(1)}  (${(upGrowth / BIG).toFixed(3)})`);
   line(
-    `svcd ${label}, peak RSS growth, 200 MB download (MB; / size)`,
+    `svcd ${label}: peak RSS growth, 200 MB download (MB; / size)`,
     `${(downGrowth / MB).toFixed(1)}  (${(downGrowth / BIG).toFixed(3)})`,
   );
+}
+
+/** What the database allows: the database store's own read of the first 64 MB artifact, in this process. */
+async function storeReadRate(databaseUrl: string): Promise<number> {
+  const knex = knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 2 } });
+  try {
+    const row = await knex('run_artifacts').where({ size_bytes: SIZE }).first<{ id: string; run_id: string }>('id', 'run_id');
+    const started = performance.now();
+    let read = 0;
+    for await (const chunk of await new DatabaseArtifactStore(knex).open({ runId: row!.run_id, artifactId: row!.id })) {
+      read += (chunk as Buffer).length;
+    }
+    if (read !== SIZE) throw new Error(`read ${read} of ${SIZE} bytes`);
+    return SIZE / MB / ((performance.now() - started) / 1000);
+  } finally {
+    await knex.destroy();
+  }
 }
 
 interface Files {
@@ -162,7 +203,7 @@ const daemonEnv = {
 /**
  * Artifacts: upload and download MB/s of the file store (PGlite) and the database store (PostgreSQL)
  * against a plain Node HTTP server copying the same file to and from disk, and the daemon's peak RSS
- * growth while a 200 MB artifact streams through (flat: a few MB whatever the size).
+ * growth while a 200 MB artifact streams through a daemon whose heap is capped well below its size.
  */
 export async function artifactsBenchmark(line: (name: string, value: string) => void, options: ArtifactsBenchOptions): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'svc-bench-artifacts-'));
@@ -177,22 +218,31 @@ export async function artifactsBenchmark(line: (name: string, value: string) => 
     const dataDir = join(work, 'data');
     await timeToReady([DAEMON], { ...daemonEnv, SERVICE_DATA_DIR: dataDir }, '/ready');
     const run = await seedPglite(dataDir);
-    const pglite = await startServer([DAEMON], await freePort(), '/ready', { ...daemonEnv, SERVICE_DATA_DIR: dataDir });
-    servers.push(pglite);
-    await measure(line, { label: 'file store (PGlite)', daemon: pglite, run }, bare, files, options.rounds);
+    const pgliteEnv = { ...daemonEnv, SERVICE_DATA_DIR: dataDir };
+    const label = 'file store (PGlite)';
+    // PGlite's directory has one user: each daemon stops before the next starts.
+    const pglite = await startServer([DAEMON], await freePort(), '/ready', pgliteEnv);
+    await throughputFigures(line, { label, daemon: pglite, run }, bare, files, options.rounds);
     await pglite.stop();
+    const capped = await startServer([CAPPED, DAEMON], await freePort(), '/ready', pgliteEnv);
+    servers.push(capped);
+    await memoryFigures(line, { label, daemon: capped, run }, files);
+    await capped.stop();
 
     const scratch = await openScratchDatabase(options.postgresUrl, 'svc_bench_artifacts');
     if (!scratch) return line('artifacts, database store', `skipped (no server at ${options.postgresUrl})`);
     try {
-      const daemon = await startServer([DAEMON], await freePort(), '/ready', {
-        ...daemonEnv,
-        SERVICE_DATA_DIR: join(work, 'data-pg'),
-        SERVICE_DATABASE_URL: scratch.url,
-      });
+      const pgEnv = { ...daemonEnv, SERVICE_DATA_DIR: join(work, 'data-pg'), SERVICE_DATABASE_URL: scratch.url };
+      const label = 'database store (PostgreSQL)';
+      const daemon = await startServer([DAEMON], await freePort(), '/ready', pgEnv);
       scratch.servers.push(daemon);
       const [pgRun] = await seedHeldRuns(scratch.db as Knex);
-      await measure(line, { label: 'database store (PostgreSQL)', daemon, run: pgRun! }, bare, files, options.rounds);
+      await throughputFigures(line, { label, daemon, run: pgRun! }, bare, files, options.rounds);
+      line('  database alone: the store reading a 64 MB artifact, no HTTP (MB/s)', (await storeReadRate(scratch.url)).toFixed(0));
+      await daemon.stop();
+      const capped = await startServer([CAPPED, DAEMON], await freePort(), '/ready', pgEnv);
+      scratch.servers.push(capped);
+      await memoryFigures(line, { label, daemon: capped, run: pgRun! }, files);
     } finally {
       await scratch.close();
     }

@@ -9,11 +9,6 @@ const CHUNKS_PER_READ = 4;
 
 const CHUNKS = 'run_artifact_chunks';
 
-/** pg answers bytea as a Buffer, PGlite as a Uint8Array: the same bytes either way, without a copy. */
-function asBuffer(data: Uint8Array): Buffer {
-  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-}
-
 /**
  * Artifacts as rows of 1 MiB bytea chunks (`run_artifact_chunks`), so every daemon of a deployment reads
  * what any of them stored. Each chunk is its own short statement, never one long transaction: an upload
@@ -63,12 +58,13 @@ export class DatabaseArtifactStore implements ArtifactStore {
 
   async open(ref: ArtifactRef): Promise<Readable> {
     // A query builder runs again on every `then`: made a promise once, the read-ahead runs once.
-    const read = (from: number): Promise<{ data: Uint8Array }[]> =>
+    // Base64 rather than bytea's hex text: a third fewer bytes to send and to decode (markedly faster).
+    const read = (from: number): Promise<{ data: string }[]> =>
       this.knex(CHUNKS)
         .where({ artifact_id: ref.artifactId })
         .whereBetween('seq', [from, from + CHUNKS_PER_READ - 1])
         .orderBy('seq')
-        .select<{ data: Uint8Array }[]>('data')
+        .select<{ data: string }[]>(this.knex.raw(`encode(data, 'base64') AS data`))
         .then((rows) => rows);
     async function* chunks(): AsyncGenerator<Buffer> {
       let next = read(0);
@@ -80,7 +76,7 @@ export class DatabaseArtifactStore implements ArtifactStore {
           // A rejected read-ahead the consumer never waits for (it stopped early) must not go unhandled.
           next.catch(() => undefined);
         }
-        for (const row of rows) yield asBuffer(row.data);
+        for (const row of rows) yield Buffer.from(row.data, 'base64');
         if (!more) return;
       }
     }
