@@ -44,7 +44,7 @@ async function eventsPerSecond(seconds: number, send: (sender: number, from: num
 }
 
 /** An organization, a flow and `SENDERS` runs held by worker `bench-w` in attempt 1, written as the claim would leave them. */
-async function seedHeldRuns(db: Knex): Promise<string[]> {
+export async function seedHeldRuns(db: Knex): Promise<string[]> {
   const [org] = await db('organizations').insert({ slug: 'bench', name: 'Bench' }).returning('id');
   const orgId = (org as { id: string }).id;
   const definition = { steps: [], edges: [], inputs: [], target_roles: [] };

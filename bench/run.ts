@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
+import { artifactsBenchmark } from './artifacts.js';
 import { claimBenchmark } from './claim.js';
 import { cliStartupBenchmark } from './cli-startup.js';
 import { decisionBenchmark } from './decision.js';
@@ -206,7 +207,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules, artifacts); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -235,6 +236,7 @@ try {
       schedules: Number(process.env.BENCH_SCHEDULES ?? 10_000),
       spreadSeconds: Number(process.env.BENCH_SCHEDULE_SPREAD_SECONDS ?? 60),
     });
+  if (wanted('artifacts')) await artifactsBenchmark(line, { postgresUrl: POSTGRES_URL, rounds: ROUNDS });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -40,15 +40,17 @@ import * as m37 from './20261126140000_allow_runs_status_awaiting_approval.js';
 import * as m38 from './20261126140010_create_approvals.js';
 import * as m39 from './20261126140020_index_approvals_pending_expiry.js';
 import * as m40 from './20261126140030_create_approval_decisions.js';
-import * as m41 from './20261126140200_create_monitors.js';
-import * as m42 from './20261126140201_create_monitor_samples.js';
-import * as m43 from './20261126140202_add_runs_monitor_seq.js';
-import * as m44 from './20261126140203_close_monitors_on_run_end.js';
-import * as m45 from './20261126140300_create_schedules.js';
-import * as m46 from './20261126140301_create_schedule_fires.js';
-import * as m47 from './20261126140302_index_schedules_due.js';
-import * as m48 from './20261126140400_create_maintenance_job_runs.js';
-import * as m49 from './20261126140401_create_maintenance_jobs.js';
+import * as m41 from './20261126140100_create_run_artifacts.js';
+import * as m42 from './20261126140110_create_run_artifact_chunks.js';
+import * as m43 from './20261126140200_create_monitors.js';
+import * as m44 from './20261126140201_create_monitor_samples.js';
+import * as m45 from './20261126140202_add_runs_monitor_seq.js';
+import * as m46 from './20261126140203_close_monitors_on_run_end.js';
+import * as m47 from './20261126140300_create_schedules.js';
+import * as m48 from './20261126140301_create_schedule_fires.js';
+import * as m49 from './20261126140302_index_schedules_due.js';
+import * as m50 from './20261126140400_create_maintenance_job_runs.js';
+import * as m51 from './20261126140401_create_maintenance_jobs.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -97,13 +99,15 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140010_create_approvals', up: m38.up, down: m38.down },
   { name: '20261126140020_index_approvals_pending_expiry', up: m39.up, down: m39.down },
   { name: '20261126140030_create_approval_decisions', up: m40.up, down: m40.down },
-  { name: '20261126140200_create_monitors', up: m41.up, down: m41.down },
-  { name: '20261126140201_create_monitor_samples', up: m42.up, down: m42.down },
-  { name: '20261126140202_add_runs_monitor_seq', up: m43.up, down: m43.down },
-  { name: '20261126140203_close_monitors_on_run_end', up: m44.up, down: m44.down },
-  { name: '20261126140300_create_schedules', up: m45.up, down: m45.down },
-  { name: '20261126140301_create_schedule_fires', up: m46.up, down: m46.down },
-  { name: '20261126140302_index_schedules_due', up: m47.up, down: m47.down },
-  { name: '20261126140400_create_maintenance_job_runs', up: m48.up, down: m48.down },
-  { name: '20261126140401_create_maintenance_jobs', up: m49.up, down: m49.down },
+  { name: '20261126140100_create_run_artifacts', up: m41.up, down: m41.down },
+  { name: '20261126140110_create_run_artifact_chunks', up: m42.up, down: m42.down },
+  { name: '20261126140200_create_monitors', up: m43.up, down: m43.down },
+  { name: '20261126140201_create_monitor_samples', up: m44.up, down: m44.down },
+  { name: '20261126140202_add_runs_monitor_seq', up: m45.up, down: m45.down },
+  { name: '20261126140203_close_monitors_on_run_end', up: m46.up, down: m46.down },
+  { name: '20261126140300_create_schedules', up: m47.up, down: m47.down },
+  { name: '20261126140301_create_schedule_fires', up: m48.up, down: m48.down },
+  { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
+  { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
+  { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
 ];

@@ -12,6 +12,7 @@ import { AuditLogService } from './domains/audit-logs/audit-log-service.js';
 import { auditLogRoutes } from './domains/audit-logs/routes.js';
 import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
+import { artifactsModule } from './domains/artifacts/module.js';
 import { flowsModule } from './domains/flows/module.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
@@ -188,12 +189,15 @@ function makeDomains(
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const workers = workersModule(services);
+  const artifacts = artifactsModule(services);
+  runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
     ...approvals.maintenanceJobs,
     ...schedules.maintenanceJobs,
+    ...artifacts.maintenanceJobs,
     ...housekeepingJobs(services),
     ...(options.maintenance?.jobs?.(services) ?? []),
   ];
@@ -218,6 +222,7 @@ function makeDomains(
     ...workers.routes,
     ...maintenance.routes,
     ...schedules.routes,
+    ...artifacts.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

@@ -10,6 +10,8 @@ import {
   type runOutputs,
   type workerEvent,
 } from '../shared/api/run-callbacks.js';
+import type { Readable } from 'node:stream';
+import type { artifact } from '../shared/api/artifacts.js';
 import { DaemonAnswerError, type InternalHttp } from './http-client.js';
 
 export type WorkerEvent = z.input<typeof workerEvent>;
@@ -19,6 +21,15 @@ export type PatchRun = z.input<typeof patchInternalRunBody>;
 export type ChildRunRequest = z.input<typeof childRunBody>;
 export type RunOutputs = z.infer<typeof runOutputs>;
 export type ApprovalRequest = z.input<typeof createApprovalBody>;
+export type StoredArtifact = z.infer<typeof artifact>;
+
+/** An artifact's name (a relative path, unique in the run), the step that made it, and its media type. */
+export interface ArtifactMeta {
+  readonly name: string;
+  readonly stepId?: string;
+  /** Default application/octet-stream. */
+  readonly contentType?: string;
+}
 
 /**
  * What executing one attempt of one run says to the daemon. The HTTP implementation below fences every
@@ -39,6 +50,9 @@ export interface RunCallbacks {
    * ends this attempt's lease. A retry finds the approval the first request made (200 with it).
    */
   requestApproval(body: ApprovalRequest): Promise<{ id: string }>;
+
+  /** Keeps a file of the run: a stream is sent as it is read (not retried), a buffer whole (retried). */
+  uploadArtifact(data: Readable | Buffer, meta: ArtifactMeta): Promise<StoredArtifact>;
 }
 
 /** 409 `run_not_held`: the run is not this worker's attempt any more; stop working on it at once. */
@@ -109,6 +123,14 @@ export class HttpRunCallbacks implements RunCallbacks {
 
   async requestApproval(body: ApprovalRequest): Promise<{ id: string }> {
     return idOf(await this.#mutate('POST', `/internal/runs/${this.runId}/approvals`, body));
+  }
+
+  async uploadArtifact(data: Readable | Buffer, meta: ArtifactMeta): Promise<StoredArtifact> {
+    const query = new URLSearchParams({ name: meta.name, ...(meta.stepId ? { step_id: meta.stepId } : {}) });
+    return this.http.call<StoredArtifact>('POST', `/internal/runs/${this.runId}/artifacts/upload?${query.toString()}`, {
+      raw: { data, contentType: meta.contentType ?? 'application/octet-stream' },
+      headers: this.#fence,
+    });
   }
 
   #mutate(method: string, path: string, body: unknown): Promise<unknown> {

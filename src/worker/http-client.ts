@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { abortableDelay, isRetriedStatus, retryDelayMs, type RetryPolicy } from './retry.js';
 
 /** An answer the daemon gave that is final (not retried, or out of retries): its status and problem code. */
@@ -26,8 +27,15 @@ export class DaemonUnreachableError extends Error {
   }
 }
 
+/** A body sent as it is rather than as JSON (an artifact's bytes). A stream can be sent once: its call is not retried. */
+export interface RawBody {
+  readonly data: Buffer | Readable;
+  readonly contentType: string;
+}
+
 export interface CallOptions {
   readonly body?: unknown;
+  readonly raw?: RawBody;
   readonly headers?: Readonly<Record<string, string>>;
   /** Aborts the call and any wait between attempts. */
   readonly signal?: AbortSignal;
@@ -51,7 +59,8 @@ export class InternalHttp {
   ) {}
 
   async call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<T> {
-    const policy = options.retry ?? this.defaultRetry;
+    const once = options.raw !== undefined && !Buffer.isBuffer(options.raw.data);
+    const policy = once ? { ...(options.retry ?? this.defaultRetry), attempts: 1 } : (options.retry ?? this.defaultRetry);
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       let retryAfter: string | null = null;
@@ -82,6 +91,13 @@ export class InternalHttp {
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (this.token !== undefined) headers['x-internal-token'] = this.token;
+    if (options.raw !== undefined) {
+      headers['content-type'] = options.raw.contentType;
+      const data = options.raw.data;
+      const body = Buffer.isBuffer(data) ? data : (Readable.toWeb(data) as ReadableStream<Uint8Array>);
+      // A stream is sent as it is read (`duplex: 'half'`, as fetch requires for one).
+      return fetch(this.baseUrl + path, { method, headers, body, signal, duplex: 'half' } as RequestInit);
+    }
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     return fetch(this.baseUrl + path, {
       method,

@@ -1,12 +1,14 @@
 import type { Assignment } from '../../src/shared/api/workers.js';
 import type {
   ApprovalRequest,
+  ArtifactMeta,
   ChildRunRequest,
   CreateStepRun,
   PatchRun,
   PatchStepRun,
   RunCallbacks,
   RunOutputs,
+  StoredArtifact,
   WorkerEvent,
 } from '../../src/worker/callbacks.js';
 
@@ -20,7 +22,8 @@ export type RecordedCall =
   | { kind: 'startChildRun'; body: ChildRunRequest; id: string }
   | { kind: 'childOutputs'; id: string }
   | { kind: 'cancelChildRun'; id: string }
-  | { kind: 'requestApproval'; body: ApprovalRequest; id: string };
+  | { kind: 'requestApproval'; body: ApprovalRequest; id: string }
+  | { kind: 'uploadArtifact'; meta: ArtifactMeta };
 
 /** RunCallbacks that record every call and answer as a daemon would; child runs answer from `children`. */
 export class RecordingCallbacks implements RunCallbacks {
@@ -65,6 +68,22 @@ export class RecordingCallbacks implements RunCallbacks {
     const id = `approval-${++this.#next}`;
     this.calls.push({ kind: 'requestApproval', body, id });
     return { id };
+  }
+
+  async uploadArtifact(_data: unknown, meta: ArtifactMeta): Promise<StoredArtifact> {
+    this.calls.push({ kind: 'uploadArtifact', meta });
+    const at = new Date(0).toISOString();
+    return {
+      id: `a-${++this.#next}`,
+      run_id: 'r',
+      name: meta.name,
+      step_id: meta.stepId ?? null,
+      content_type: 'application/octet-stream',
+      size_bytes: 0,
+      sha256: '',
+      attempt: 1,
+      created_at: at,
+    };
   }
 
   of<K extends RecordedCall['kind']>(kind: K): Extract<RecordedCall, { kind: K }>[] {

@@ -105,6 +105,25 @@ export const SETTINGS = {
     doc: 'Largest JSON request body accepted, in bytes; larger bodies answer 413 `payload_too_large`.',
     parse: integerBetween(1, 64 * 1024 * 1024),
   }),
+  // Run artifacts (docs/artifacts.md): where their bytes go and how large they may grow.
+  artifactStore: setting({
+    env: 'SERVICE_ARTIFACT_STORE',
+    default: 'auto',
+    doc: "Where run artifacts' bytes are kept: `file` (under `<SERVICE_DATA_DIR>/artifacts/`), `database` (1 MiB bytea chunks in PostgreSQL, shared by every daemon of a deployment) or `auto` (`file` on embedded PGlite, `database` on PostgreSQL).",
+    parse: oneOf(['auto', 'file', 'database'] as const),
+  }),
+  artifactMaxBytes: setting({
+    env: 'SERVICE_ARTIFACT_MAX_BYTES',
+    default: '1073741824',
+    doc: 'Largest run artifact, in bytes (1 GiB by default); a larger upload answers 413 `artifact_too_large` and stores nothing.',
+    parse: integerBetween(1, 2 ** 50),
+  }),
+  artifactRunMaxBytes: setting({
+    env: 'SERVICE_ARTIFACT_RUN_MAX_BYTES',
+    default: '5368709120',
+    doc: 'Most bytes of artifacts one run may hold, all together (5 GiB by default); an upload that would pass it answers 413 `run_artifacts_too_large` and stores nothing.',
+    parse: integerBetween(1, 2 ** 52),
+  }),
   secretsEncryptionKey: setting({
     env: 'SERVICE_SECRETS_ENCRYPTION_KEY',
     secret: true,

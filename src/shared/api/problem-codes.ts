@@ -129,6 +129,24 @@ export const PROBLEM_CODES = {
     meaning:
       'A worker callback names a worker and attempt (`X-Worker-Id`, `X-Run-Attempt`) that no longer hold the run: it was reaped, requeued or claimed again, or its lease ended.',
   },
+  artifact_too_large: {
+    status: 413,
+    meaning: 'A run artifact is larger than SERVICE_ARTIFACT_MAX_BYTES (`limit`); nothing of it is stored.',
+  },
+  run_artifacts_too_large: {
+    status: 413,
+    meaning:
+      "The run's artifacts together would pass SERVICE_ARTIFACT_RUN_MAX_BYTES (`limit`, `used`: the bytes the run holds already); nothing of the upload is stored.",
+  },
+  artifact_name_taken: {
+    status: 409,
+    meaning: 'The run already has an artifact of this `name` with other content (the same bytes again answer the stored artifact).',
+  },
+  artifact_unavailable: {
+    status: 503,
+    meaning:
+      "The artifact's bytes cannot be read on this instance: its file is missing, or it is kept in another daemon's data directory (SERVICE_ARTIFACT_STORE `file` with several daemons).",
+  },
   event_batch_too_large: {
     status: 413,
     meaning: 'A run event batch holds more events than the limit (`limit`, `count`); nothing of it is written.',

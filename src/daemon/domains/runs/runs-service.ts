@@ -62,6 +62,8 @@ function invalidState(run: RunRow, what: string): Problem {
  * visible from another one. Every change is audited in its transaction.
  */
 export class RunsService {
+  readonly #purgeListeners: ((runId: string) => Promise<void>)[] = [];
+
   constructor(
     private readonly repo: RunsRepo,
     private readonly admission: RunAdmission,
@@ -178,6 +180,14 @@ export class RunsService {
     );
   }
 
+  /**
+   * Another domain's clean-up of what a purged run kept outside the database (artifact files): called once
+   * the purge has committed, with the run's id. Rows go by their foreign keys' cascade.
+   */
+  onPurged(listener: (runId: string) => Promise<void>): void {
+    this.#purgeListeners.push(listener);
+  }
+
   /** Irreversible; works on live and soft-deleted runs alike, once they have finished. */
   async purge(org: OrgRef, id: string, context?: AuditContext): Promise<void> {
     await this.change(
@@ -198,6 +208,7 @@ export class RunsService {
       },
       { includeDeleted: true },
     );
+    for (const listener of this.#purgeListeners) await listener(id);
   }
 
   /** Locks the organization's run and applies `work`; a foreign, malformed or (unless asked) soft-deleted id is 404. */

@@ -1,0 +1,253 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+import { openDatabase } from '../src/daemon/db/database.js';
+import { DatabaseArtifactStore } from '../src/daemon/domains/artifacts/database-artifact-store.js';
+import { createLogger } from '../src/daemon/logging/logger.js';
+import { freePort, median, pairedRatio, startServer, timeToReady, type Server } from './lib.js';
+import { seedHeldRuns } from './run-events.js';
+import { openScratchDatabase } from './scratch-database.js';
+
+const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
+const BARE_COPY = fileURLToPath(new URL('./servers/bare-file-copy.js', import.meta.url));
+const TOKEN = 'bench-internal-token-0123456789abcdef';
+
+const MB = 1024 * 1024;
+/** The throughput figure's artifact; the memory figure's is BIG. */
+const SIZE = 64 * MB;
+const BIG = 200 * MB;
+/** The memory figures' daemon runs with this V8 old-space cap (`--max-old-space-size`). */
+const HEAP_CAP_MB = 64;
+
+const CAPPED = `--max-old-space-size=${HEAP_CAP_MB}`;
+
+type Line = (name: string, value: string) => void;
+
+export interface ArtifactsBenchOptions {
+  readonly postgresUrl: string;
+  readonly rounds: number;
+}
+
+/** A file of `bytes` random bytes, written 1 MiB at a time. */
+async function randomFile(path: string, bytes: number): Promise<void> {
+  const file = await open(path, 'w');
+  try {
+    for (let left = bytes; left > 0; left -= MB) await file.write(randomBytes(Math.min(MB, left)));
+  } finally {
+    await file.close();
+  }
+}
+
+/** Seconds to send `path` as a streamed body (with its length) and have the answer. */
+async function timedUpload(url: string, path: string, size: number, headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-length': String(size), 'content-type': 'application/octet-stream' },
+    body: Readable.toWeb(createReadStream(path, { highWaterMark: MB })) as ReadableStream<Uint8Array>,
+    duplex: 'half',
+  } as RequestInit);
+  const text = await response.text();
+  if (response.status !== 201) throw new Error(`${url}: ${response.status} ${text}`);
+  return (performance.now() - started) / 1000;
+}
+
+/** Seconds to read a download to its end (the bytes counted, not kept). */
+async function timedDownload(url: string, size: number, headers: Record<string, string> = {}): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  let read = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) read += chunk.length;
+  if (response.status !== 200 || read !== size) throw new Error(`${url}: ${response.status}, ${read} of ${size} bytes`);
+  return (performance.now() - started) / 1000;
+}
+
+/** The resident set of a process (Linux /proc), in bytes. */
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** The largest RSS growth of `pid` over its RSS before `work`, sampled every 10 ms while `work` runs. */
+async function peakRssGrowth(pid: number, work: () => Promise<unknown>): Promise<number> {
+  const before = await rssOf(pid);
+  let peak = before;
+  let running = true;
+  const sampler = (async () => {
+    while (running) {
+      peak = Math.max(peak, await rssOf(pid));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  try {
+    await work();
+  } finally {
+    running = false;
+    await sampler;
+  }
+  return peak - before;
+}
+
+interface Subject {
+  readonly label: string;
+  readonly daemon: Server;
+  readonly run: string;
+}
+
+/** The routes of one daemon's held run, as the worker and a viewer call them. */
+function endpoints(subject: Subject) {
+  const internal = { 'x-internal-token': TOKEN, 'x-worker-id': 'bench-w', 'x-run-attempt': '1' };
+  const viewer = { 'x-org-id': 'bench' };
+  const uploadUrl = (name: string) => `${subject.daemon.url}/internal/runs/${subject.run}/artifacts/upload?name=${name}`;
+  const downloadUrl = async (name: string) => {
+    const id = await fetch(`${subject.daemon.url}/runs/${subject.run}/events?limit=1000`, { headers: viewer })
+      .then((r) => r.json() as Promise<{ items: { type: string; data: { name: string; artifact_id: string } }[] }>)
+      .then((page) => page.items.find((e) => e.type === 'artifact.created' && e.data.name === name)!.data.artifact_id);
+    return `${subject.daemon.url}/runs/${subject.run}/artifacts/${id}/download`;
+  };
+  return { internal, viewer, uploadUrl, downloadUrl };
+}
+
+/** Upload and download throughput of one store against the bare copy: interleaved rounds, same files, same client. */
+async function throughputFigures(line: Line, subject: Subject, bare: Server, files: Files, rounds: number): Promise<void> {
+  const { internal, viewer, uploadUrl, downloadUrl } = endpoints(subject);
+  const up = { bare: [] as number[], svcd: [] as number[] };
+  const down = { bare: [] as number[], svcd: [] as number[] };
+  for (let round = 0; round <= rounds; round += 1) {
+    // Round 0 warms both up and is not counted.
+    const b = await timedUpload(`${bare.url}/files/r${round}`, files.small, SIZE, {});
+    const s = await timedUpload(uploadUrl(`r${round}`), files.small, SIZE, internal);
+    const bd = await timedDownload(`${bare.url}/files/r${round}`, SIZE);
+    const sd = await timedDownload(await downloadUrl(`r${round}`), SIZE, viewer);
+    if (round === 0) continue;
+    up.bare.push(SIZE / MB / b);
+    up.svcd.push(SIZE / MB / s);
+    down.bare.push(SIZE / MB / bd);
+    down.svcd.push(SIZE / MB / sd);
+  }
+  const label = subject.label;
+  line(`bare HTTP file copy, upload ${SIZE / MB} MB (MB/s, median)`, median(up.bare).toFixed(0));
+  line(`svcd ${label}, artifact upload (MB/s, median)`, median(up.svcd).toFixed(0));
+  line(`ratio ${label} upload / bare copy (aim >= 0.5)`, pairedRatio(up.svcd, up.bare).toFixed(2));
+  line(`bare HTTP file copy, download ${SIZE / MB} MB (MB/s, median)`, median(down.bare).toFixed(0));
+  line(`svcd ${label}, artifact download (MB/s, median)`, median(down.svcd).toFixed(0));
+  line(`ratio ${label} download / bare copy (aim >= 0.5)`, pairedRatio(down.svcd, down.bare).toFixed(2));
+}
+
+/**
+ * The daemon's peak RSS growth while a 200 MB artifact streams in and back out. The daemon runs with its
+ * V8 heap capped at HEAP_CAP_MB: that it streams the artifact at all shows the heap never holds it, and
+ * the cap keeps the collector from letting garbage (bytes already sent) pile up, which on an uncapped
+ * heap shows as tens of MB of RSS that are not kept.
+ */
+async function memoryFigures(line: Line, subject: Subject, files: Files): Promise<void> {
+  const { internal, viewer, uploadUrl, downloadUrl } = endpoints(subject);
+  const pid = subject.daemon.child.pid!;
+  const label = `${subject.label}, heap cap ${HEAP_CAP_MB} MB`;
+  // A fresh daemon's first requests load and compile their code: warmed up first, so that is not counted.
+  await timedUpload(uploadUrl('warm'), files.small, SIZE, internal);
+  await timedDownload(await downloadUrl('warm'), SIZE, viewer);
+  const upGrowth = await peakRssGrowth(pid, () => timedUpload(uploadUrl('big'), files.big, BIG, internal));
+  const bigUrl = await downloadUrl('big');
+  const downGrowth = await peakRssGrowth(pid, () => timedDownload(bigUrl, BIG, viewer));
+  line(`svcd ${label}: peak RSS growth, 200 MB upload (MB; / size)`, `${(upGrowth / MB).toFixed(1)}  (${(upGrowth / BIG).toFixed(3)})`);
+  line(
+    `svcd ${label}: peak RSS growth, 200 MB download (MB; / size)`,
+    `${(downGrowth / MB).toFixed(1)}  (${(downGrowth / BIG).toFixed(3)})`,
+  );
+}
+
+/** What the database allows: the database store's own read of the first 64 MB artifact, in this process. */
+async function storeReadRate(databaseUrl: string): Promise<number> {
+  const knex = knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 2 } });
+  try {
+    const row = await knex('run_artifacts').where({ size_bytes: SIZE }).first<{ id: string; run_id: string }>('id', 'run_id');
+    const started = performance.now();
+    let read = 0;
+    for await (const chunk of await new DatabaseArtifactStore(knex).open({ runId: row!.run_id, artifactId: row!.id })) {
+      read += (chunk as Buffer).length;
+    }
+    if (read !== SIZE) throw new Error(`read ${read} of ${SIZE} bytes`);
+    return SIZE / MB / ((performance.now() - started) / 1000);
+  } finally {
+    await knex.destroy();
+  }
+}
+
+interface Files {
+  readonly small: string;
+  readonly big: string;
+}
+
+async function seedPglite(dataDir: string): Promise<string> {
+  const db = await openDatabase({ dataDir }, createLogger('warn'));
+  try {
+    return (await seedHeldRuns(db.knex))[0]!;
+  } finally {
+    await db.close();
+  }
+}
+
+const daemonEnv = {
+  SERVICE_LOG_LEVEL: 'warn',
+  SERVICE_AUTH_DISABLED: 'true',
+  SERVICE_INTERNAL_API_TOKEN: TOKEN,
+  SERVICE_ARTIFACT_RUN_MAX_BYTES: String(64 * 1024 * MB),
+};
+
+/**
+ * Artifacts: upload and download MB/s of the file store (PGlite) and the database store (PostgreSQL)
+ * against a plain Node HTTP server copying the same file to and from disk, and the daemon's peak RSS
+ * growth while a 200 MB artifact streams through a daemon whose heap is capped well below its size.
+ */
+export async function artifactsBenchmark(line: (name: string, value: string) => void, options: ArtifactsBenchOptions): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'svc-bench-artifacts-'));
+  const servers: Server[] = [];
+  try {
+    const files = { small: join(work, 'small.bin'), big: join(work, 'big.bin') };
+    await randomFile(files.small, SIZE);
+    await randomFile(files.big, BIG);
+    const bare = await startServer([BARE_COPY], await freePort(), '/ready', { BENCH_FILES_DIR: work });
+    servers.push(bare);
+
+    const dataDir = join(work, 'data');
+    await timeToReady([DAEMON], { ...daemonEnv, SERVICE_DATA_DIR: dataDir }, '/ready');
+    const run = await seedPglite(dataDir);
+    const pgliteEnv = { ...daemonEnv, SERVICE_DATA_DIR: dataDir };
+    const label = 'file store (PGlite)';
+    // PGlite's directory has one user: each daemon stops before the next starts.
+    const pglite = await startServer([DAEMON], await freePort(), '/ready', pgliteEnv);
+    await throughputFigures(line, { label, daemon: pglite, run }, bare, files, options.rounds);
+    await pglite.stop();
+    const capped = await startServer([CAPPED, DAEMON], await freePort(), '/ready', pgliteEnv);
+    servers.push(capped);
+    await memoryFigures(line, { label, daemon: capped, run }, files);
+    await capped.stop();
+
+    const scratch = await openScratchDatabase(options.postgresUrl, 'svc_bench_artifacts');
+    if (!scratch) return line('artifacts, database store', `skipped (no server at ${options.postgresUrl})`);
+    try {
+      const pgEnv = { ...daemonEnv, SERVICE_DATA_DIR: join(work, 'data-pg'), SERVICE_DATABASE_URL: scratch.url };
+      const label = 'database store (PostgreSQL)';
+      const daemon = await startServer([DAEMON], await freePort(), '/ready', pgEnv);
+      scratch.servers.push(daemon);
+      const [pgRun] = await seedHeldRuns(scratch.db as Knex);
+      await throughputFigures(line, { label, daemon, run: pgRun! }, bare, files, options.rounds);
+      line('  database alone: the store reading a 64 MB artifact, no HTTP (MB/s)', (await storeReadRate(scratch.url)).toFixed(0));
+      await daemon.stop();
+      const capped = await startServer([CAPPED, DAEMON], await freePort(), '/ready', pgEnv);
+      scratch.servers.push(capped);
+      await memoryFigures(line, { label, daemon: capped, run: pgRun! }, files);
+    } finally {
+      await scratch.close();
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await rm(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,96 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ArtifactRef, ArtifactStore } from './artifact-store.js';
+
+/** The bytes a file store cannot find (a file removed by hand, or kept by another daemon's data directory). */
+export class ArtifactBytesMissing extends Error {
+  override name = 'ArtifactBytesMissing';
+}
+
+/**
+ * Artifacts as files under the daemon's data directory: `<root>/runs/<run_id>/<artifact_id>`. An upload
+ * is written to `<root>/tmp/<artifact_id>.part` and renamed into place once complete, so a reader never
+ * sees half a file; a failed one removes its part file. One directory per run makes a purge one removal.
+ * The default on embedded PGlite, where there is one daemon; several daemons on PostgreSQL would each
+ * see only their own files (use the database store there).
+ */
+export class FileArtifactStore implements ArtifactStore {
+  readonly kind = 'file' as const;
+  readonly #tmp: string;
+  readonly #runs: string;
+
+  constructor(root: string) {
+    this.#tmp = join(root, 'tmp');
+    this.#runs = join(root, 'runs');
+  }
+
+  async write(ref: ArtifactRef, source: AsyncIterable<Buffer>): Promise<void> {
+    await mkdir(this.#tmp, { recursive: true });
+    const part = join(this.#tmp, `${ref.artifactId}.part`);
+    try {
+      await pipeline(source, createWriteStream(part, { flags: 'wx' }));
+      await mkdir(this.#runDir(ref.runId), { recursive: true });
+      await rename(part, this.#path(ref));
+    } catch (error) {
+      await rm(part, { force: true });
+      throw error;
+    }
+  }
+
+  async open(ref: ArtifactRef): Promise<Readable> {
+    try {
+      const handle = await open(this.#path(ref), 'r');
+      return handle.createReadStream({ highWaterMark: 256 * 1024 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ArtifactBytesMissing(`artifact ${ref.artifactId} has no file`);
+      throw error;
+    }
+  }
+
+  async remove(ref: ArtifactRef): Promise<void> {
+    await rm(this.#path(ref), { force: true });
+  }
+
+  async removeRun(runId: string): Promise<void> {
+    await rm(this.#runDir(runId), { recursive: true, force: true });
+  }
+
+  async storedRuns(): Promise<string[]> {
+    return listing(this.#runs);
+  }
+
+  async removeAbandoned(before: Date): Promise<number> {
+    let removed = 0;
+    for (const name of await listing(this.#tmp)) {
+      const path = join(this.#tmp, name);
+      // An upload in progress keeps writing its part file, so its modification time stays recent.
+      const info = await stat(path).catch(() => undefined);
+      if (info && info.mtime < before) {
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  #runDir(runId: string): string {
+    return join(this.#runs, runId);
+  }
+
+  #path(ref: ArtifactRef): string {
+    return join(this.#runDir(ref.runId), ref.artifactId);
+  }
+}
+
+/** A directory's entries, none when it does not exist (yet). */
+async function listing(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
