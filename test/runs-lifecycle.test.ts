@@ -287,9 +287,4 @@ describe('controlling runs', () => {
     expect(await code(await call('vic', 'POST', `/runs/${run.id}/cancel`))).toEqual({ status: 403, code: 'forbidden' });
     expect((await row(run.id)).status).toBe('queued');
   });
-
-  it('keeps the run:view routes of later issues unbuilt (501)', async () => {
-    const run = await start(ids.alpha!);
-    expect(await code(await call('vic', 'GET', `/runs/${run.id}/monitors`))).toEqual({ status: 501, code: 'not_implemented' });
-  });
 });
