@@ -135,6 +135,7 @@ describe('POST /internal/maintenance/tick', () => {
       'artifacts.sweep',
       'stream_tickets.expire',
       'worker_env_keys.expire',
+      'run_tokens.expire',
       'webhook_deliveries.retention',
       'audit_logs.retention',
       'test.fails_with_problem',
@@ -292,6 +293,24 @@ describe('the housekeeping jobs', () => {
     expect(await housekeeping('worker_env_keys.expire').run(now)).toEqual({ deleted: 1 });
     const left = (await knex()('worker_env_keys').select('worker_id').orderBy('worker_id')) as { worker_id: string }[];
     expect(left.map((row) => row.worker_id)).toEqual(['w-forever', 'w-later']);
+  });
+
+  it('run_tokens.expire deletes run tokens whose expiry passed, keeping live ones', async () => {
+    const now = new Date();
+    const orgId = await seedOrg(knex(), 'maint-tokens');
+    const token = (digest: string, expiresAt: Date) => ({
+      run_id: randomUUID(),
+      step_id: 'plan',
+      kind: 'iac_state',
+      org_id: orgId,
+      scope: 'state',
+      token_digest: digest.padEnd(64, '0'),
+      expires_at: expiresAt,
+    });
+    await knex()('run_tokens').insert([token('dead', new Date(now.getTime() - 1000)), token('live', new Date(now.getTime() + 60_000))]);
+    expect(await housekeeping('run_tokens.expire').run(now)).toEqual({ deleted: 1 });
+    const left = (await knex()('run_tokens').where({ org_id: orgId }).select('token_digest')) as { token_digest: string }[];
+    expect(left.map((row) => row.token_digest)).toEqual(['live'.padEnd(64, '0')]);
   });
 
   it('webhook_deliveries.retention deletes delivery records older than the retention, freeing their idempotency keys', async () => {

@@ -29,7 +29,7 @@ function retentionJob(name: string, days: number, deleteBefore: (before: Date) =
 
 /**
  * The expiry and retention of what the domains built before the maintenance pass keep: dead stream
- * tickets, expired worker env keys, and (when their settings turn it on) webhook delivery records and
+ * tickets, expired worker env keys and run tokens, and (when their settings turn it on) webhook delivery records and
  * audit entries past their retention.
  */
 export function housekeepingJobs(services: Services, batch = HOUSEKEEPING_BATCH): MaintenanceJob[] {
@@ -38,6 +38,7 @@ export function housekeepingJobs(services: Services, batch = HOUSEKEEPING_BATCH)
   return [
     { name: 'stream_tickets.expire', run: async (now) => ({ deleted: await repo.deleteDeadTickets(now) }) },
     { name: 'worker_env_keys.expire', run: async (now) => ({ deleted: await repo.deleteExpiredEnvKeys(now) }) },
+    { name: 'run_tokens.expire', run: async (now) => ({ deleted: await repo.deleteExpiredRunTokens(now) }) },
     retentionJob('webhook_deliveries.retention', config.webhookDeliveryRetentionDays, (before) => repo.deleteDeliveriesBefore(before)),
     retentionJob('audit_logs.retention', config.auditRetentionDays, (before) => repo.deleteAuditBefore(before)),
   ];

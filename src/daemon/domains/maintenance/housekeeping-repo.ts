@@ -3,7 +3,7 @@ import { deleteInBatches } from '../../db/batched-delete.js';
 
 /**
  * The expiry and retention deletes of the domains built before the maintenance pass existed (stream
- * tickets, worker env keys, webhook deliveries, the audit log), each in batches of `batch` rows, one
+ * tickets, worker env keys, run tokens, webhook deliveries, the audit log), each in batches of `batch` rows, one
  * short transaction per batch. Domains built since own their jobs (docs/maintenance.md).
  */
 export class HousekeepingRepo {
@@ -20,6 +20,11 @@ export class HousekeepingRepo {
   /** Worker env keys whose `expires_at` has passed at `now` (no value may be sealed to them any more). */
   deleteExpiredEnvKeys(now: Date): Promise<number> {
     return this.delete('worker_env_keys', 'expires_at <= ?', [now]);
+  }
+
+  /** Run tokens (IaC state, registry) past their `expires_at` at `now`: they authenticate nothing any more. */
+  deleteExpiredRunTokens(now: Date): Promise<number> {
+    return this.delete('run_tokens', 'expires_at <= ?', [now]);
   }
 
   /** Webhook delivery records created before `before` (their idempotency keys with them). */
