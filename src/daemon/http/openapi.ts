@@ -98,9 +98,9 @@ function responses(binding: RouteBinding | undefined, action: string): Record<st
 function requestBody(binding: RouteBinding): Record<string, unknown> | undefined {
   if (!binding.body) return undefined;
   // A parsed request without a body is validated as `{}`: the body is optional exactly when `{}` satisfies the
-  // schema. A body the handler reads itself ('raw', 'none') has no such stand-in. Either way the schema is JSON's.
+  // schema. A body the handler reads itself ('raw', 'none') has no such stand-in.
   const required = (binding.bodyMode ?? 'json') !== 'json' || !binding.body.safeParse({}).success;
-  return { required, content: { 'application/json': { schema: jsonSchema(binding.body, 'input') } } };
+  return { required, content: { [binding.bodyMediaType ?? 'application/json']: { schema: jsonSchema(binding.body, 'input') } } };
 }
 
 /**

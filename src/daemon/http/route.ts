@@ -16,6 +16,8 @@ export interface RouteDeclaration<P extends z.ZodType | undefined, Q extends z.Z
    * handler parses it itself (after a signature check, say).
    */
   readonly body?: B;
+  /** The body's media type in the OpenAPI document (default application/json): a streamed body names its own. */
+  readonly bodyMediaType?: string;
   /** A POST, PUT or PATCH that takes no body says so; the OpenAPI document marks it `x-body: none`. */
   readonly noBody?: true;
   readonly responses: ResponseDeclarations;

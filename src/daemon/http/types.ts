@@ -40,6 +40,7 @@ export interface RouteBinding {
   readonly query?: z.ZodType;
   readonly noBody?: true;
   readonly body?: z.ZodType;
+  readonly bodyMediaType?: string;
   readonly responses: ResponseDeclarations;
   readonly bodyMode?: BodyMode;
   readonly maxBodyBytes?: number;

@@ -79,6 +79,8 @@ export function artifactRoutes(service: ArtifactsService): DomainRoutes {
       query: artifactUploadQuery,
       // Streamed into the store by the handler, never read whole by the body parser.
       bodyMode: 'none',
+      body: artifactBytes,
+      bodyMediaType: 'application/octet-stream',
       responses: UPLOAD_ANSWERS,
       async handle(ctx, { params, query }) {
         const meta = { name: query.name, stepId: query.step_id, contentType: uploadContentType(ctx), declaredBytes: declaredLength(ctx) };
