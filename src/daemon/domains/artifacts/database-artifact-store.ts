@@ -4,6 +4,8 @@ import type { ArtifactRef, ArtifactStore } from './artifact-store.js';
 
 /** Bytes per chunk row: large enough that a row's overhead is nothing, small enough that memory stays flat. */
 export const CHUNK_BYTES = 1024 * 1024;
+/** Chunk inserts running at once while an upload streams in: each on its own pooled connection (one on PGlite). */
+const INSERTS_IN_FLIGHT = 3;
 /** Chunks a download reads per query, one such read ahead of the one being sent: fewer round trips, a few MiB held. */
 const CHUNKS_PER_READ = 4;
 
@@ -12,7 +14,7 @@ const CHUNKS = 'run_artifact_chunks';
 /**
  * Artifacts as rows of 1 MiB bytea chunks (`run_artifact_chunks`), so every daemon of a deployment reads
  * what any of them stored. Each chunk is its own short statement, never one long transaction: an upload
- * holds no connection (PGlite has one) and no lock while its bytes arrive. One insert is in flight while
+ * holds no connection (PGlite has one) and no lock while its bytes arrive. Up to three inserts run while
  * the next chunk fills, and a download reads four chunks per query, one read ahead, so memory stays at a few
  * MiB whatever the artifact's size.
  */
@@ -23,15 +25,16 @@ export class DatabaseArtifactStore implements ArtifactStore {
 
   async write(ref: ArtifactRef, source: AsyncIterable<Buffer>): Promise<void> {
     let seq = 0;
-    let inFlight: Promise<unknown> = Promise.resolve();
+    const inFlight: Promise<unknown>[] = [];
     const insert = async (data: Buffer): Promise<void> => {
-      await inFlight;
+      if (inFlight.length >= INSERTS_IN_FLIGHT) await inFlight.shift();
       // A query builder runs only once it is waited on: `then` starts it now, while the next chunk fills.
-      inFlight = this.knex(CHUNKS)
+      const running = this.knex(CHUNKS)
         .insert({ artifact_id: ref.artifactId, seq: seq++, run_id: ref.runId, data })
         .then(() => undefined);
-      // Its failure is waited on (and thrown) at the next insert or the end, not left unhandled meanwhile.
-      inFlight.catch(() => undefined);
+      // Its failure is waited on (and thrown) when its turn comes or at the end, not left unhandled meanwhile.
+      running.catch(() => undefined);
+      inFlight.push(running);
     };
     try {
       let pending: Buffer[] = [];
@@ -48,9 +51,9 @@ export class DatabaseArtifactStore implements ArtifactStore {
         }
       }
       if (pendingBytes > 0) await insert(Buffer.concat(pending, pendingBytes));
-      await inFlight;
+      await Promise.all(inFlight);
     } catch (error) {
-      await inFlight.catch(() => undefined);
+      await Promise.allSettled(inFlight);
       await this.remove(ref);
       throw error;
     }
