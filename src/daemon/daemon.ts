@@ -33,6 +33,7 @@ import { runEventsModule } from './domains/run-events/module.js';
 import { runsModule } from './domains/runs/module.js';
 import { schedulesModule, type SchedulesModule } from './domains/schedules/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
+import { settingsRoutes } from './domains/settings/routes.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { webhooksModule } from './domains/webhooks/module.js';
@@ -221,6 +222,7 @@ function makeDomains(
     ...webhooks.routes,
     ...workers.routes,
     ...maintenance.routes,
+    settingsRoutes(config),
     ...schedules.routes,
     ...artifacts.routes,
     ...(options.extraDomains?.(services) ?? []),
