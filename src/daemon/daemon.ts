@@ -45,6 +45,7 @@ import type { DomainRoutes, MountedRoute } from './http/types.js';
 import type { LiveHub } from './live-streams/live-hub.js';
 import type { Logger } from './logging/logger.js';
 import { buildServices, startSyncs, stopSyncs, type Services } from './services.js';
+import { variablesModule } from './domains/variables/module.js';
 
 export type { Services } from './services.js';
 
@@ -192,6 +193,7 @@ function makeDomains(
   const artifacts = artifactsModule(services);
   runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
+  const variables = variablesModule(services, { secrets: secrets.resolver });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -223,6 +225,7 @@ function makeDomains(
     ...maintenance.routes,
     ...schedules.routes,
     ...artifacts.routes,
+    ...variables.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
