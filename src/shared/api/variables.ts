@@ -72,3 +72,17 @@ export const internalVariables = z.object({
     .describe('secret_ref variables whose secret could not be read (left out of `variables`)'),
 });
 export type InternalVariables = z.infer<typeof internalVariables>;
+
+export const internalSecretBackends = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      type: z.string(),
+      scheme: z.string().describe('The scheme of its bare references (`<scheme>://orgs/<org_slug>/secrets/<path>`)'),
+      is_default: z.boolean(),
+      available: z.boolean().describe('Whether this build reads its values'),
+    }),
+  ),
+});
+export type InternalSecretBackends = z.infer<typeof internalSecretBackends>;
