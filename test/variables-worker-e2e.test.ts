@@ -140,6 +140,17 @@ describe('GET /internal/variables (no worker running: the run is held by hand)',
   });
 });
 
+describe('GET /internal/secrets-backends', () => {
+  it('lists the backends by scheme for the worker, never their configuration; needs the internal token', async () => {
+    const answer = await fetch(`${world.url}/internal/secrets-backends`, { headers: { 'x-internal-token': TOKEN } });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { items: Record<string, unknown>[] };
+    expect(body.items).toContainEqual(expect.objectContaining({ type: 'builtin', is_default: true, available: true }));
+    for (const item of body.items) expect(Object.keys(item).sort()).toEqual(['available', 'id', 'is_default', 'name', 'scheme', 'type']);
+    expect((await fetch(`${world.url}/internal/secrets-backends`)).status).toBe(401);
+  });
+});
+
 describe('the reference worker renders {{ variables.<name> }} in a run', () => {
   beforeAll(() => {
     worker = new ReferenceWorker({

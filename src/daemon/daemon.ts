@@ -194,7 +194,7 @@ function makeDomains(
   const artifacts = artifactsModule(services);
   runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
-  const variables = variablesModule(services, { secrets: secrets.resolver });
+  const variables = variablesModule(services, { secrets: secrets.resolver, flows });
   const flowInterface = flowInterfaceModule(services, { flows });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
