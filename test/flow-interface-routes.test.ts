@@ -107,8 +107,12 @@ describe('POST /flows/{flow_id}/interface/options', () => {
   });
 
   it("answers 404 for another organization's flow, an unknown one or an unknown version; 400 flow_not_committed for a draft-only flow", async () => {
-    for (const flow of [ids.foreignFlow, UNKNOWN_ID, 'nope']) expect((await options({ input: 'region' }, flow)).status).toBe(404);
-    expect((await options({ input: 'region', version: 9 })).status).toBe(404);
+    for (const flow of [ids.foreignFlow, UNKNOWN_ID, 'nope']) {
+      const missing = await options({ input: 'region' }, flow);
+      expect([missing.status, missing.body.code]).toEqual([404, 'resource_not_found']);
+    }
+    const noVersion = await options({ input: 'region', version: 9 });
+    expect([noVersion.status, noVersion.body.code]).toEqual([404, 'resource_not_found']);
     const draft = await options({ input: 'region' }, ids.draftOnly);
     expect([draft.status, draft.body.code]).toEqual([400, 'flow_not_committed']);
     // The draft has no inputs: naming it answers the input as unknown, not the flow.
