@@ -51,6 +51,8 @@ import * as m48 from './20261126140301_create_schedule_fires.js';
 import * as m49 from './20261126140302_index_schedules_due.js';
 import * as m50 from './20261126140400_create_maintenance_job_runs.js';
 import * as m51 from './20261126140401_create_maintenance_jobs.js';
+import * as vars1 from './20261127100000_create_variables.js';
+import * as vars2 from './20261127100001_index_variables_live_name.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -110,4 +112,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
   { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
   { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
+  // vars (issue 22): variables
+  { name: '20261127100000_create_variables', up: vars1.up, down: vars1.down },
+  { name: '20261127100001_index_variables_live_name', up: vars2.up, down: vars2.down },
 ];

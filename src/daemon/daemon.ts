@@ -46,6 +46,8 @@ import type { DomainRoutes, MountedRoute } from './http/types.js';
 import type { LiveHub } from './live-streams/live-hub.js';
 import type { Logger } from './logging/logger.js';
 import { buildServices, startSyncs, stopSyncs, type Services } from './services.js';
+import { variablesModule } from './domains/variables/module.js';
+import { flowInterfaceModule } from './domains/flow-interface/module.js';
 
 export type { Services } from './services.js';
 
@@ -193,6 +195,8 @@ function makeDomains(
   const artifacts = artifactsModule(services);
   runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
+  const variables = variablesModule(services, { secrets: secrets.resolver, flows });
+  const flowInterface = flowInterfaceModule(services, { flows });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -225,6 +229,8 @@ function makeDomains(
     settingsRoutes(config),
     ...schedules.routes,
     ...artifacts.routes,
+    ...variables.routes,
+    ...flowInterface.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

@@ -12,6 +12,7 @@ import {
 } from '../shared/api/run-callbacks.js';
 import type { Readable } from 'node:stream';
 import type { artifact } from '../shared/api/artifacts.js';
+import type { InternalVariables } from '../shared/api/variables.js';
 import { DaemonAnswerError, type InternalHttp } from './http-client.js';
 
 export type WorkerEvent = z.input<typeof workerEvent>;
@@ -53,6 +54,12 @@ export interface RunCallbacks {
 
   /** Keeps a file of the run: a stream is sent as it is read (not retried), a buffer whole (retried). */
   uploadArtifact(data: Readable | Buffer, meta: ArtifactMeta): Promise<StoredArtifact>;
+
+  /**
+   * The run's variables (`GET /internal/variables`), for `{{ variables.<name> }}`; asked only by a run whose
+   * steps name one. Absent in a test's callbacks that have none to give.
+   */
+  runVariables?(): Promise<InternalVariables>;
 }
 
 /** 409 `run_not_held`: the run is not this worker's attempt any more; stop working on it at once. */
@@ -129,6 +136,12 @@ export class HttpRunCallbacks implements RunCallbacks {
     const query = new URLSearchParams({ name: meta.name, ...(meta.stepId ? { step_id: meta.stepId } : {}) });
     return this.http.call<StoredArtifact>('POST', `/internal/runs/${this.runId}/artifacts/upload?${query.toString()}`, {
       raw: { data, contentType: meta.contentType ?? 'application/octet-stream' },
+      headers: this.#fence,
+    });
+  }
+
+  async runVariables(): Promise<InternalVariables> {
+    return this.http.call<InternalVariables>('GET', `/internal/variables?run_id=${encodeURIComponent(this.runId)}`, {
       headers: this.#fence,
     });
   }

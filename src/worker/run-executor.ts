@@ -7,6 +7,7 @@ import { EventBuffer } from './event-buffer.js';
 import { RUNNABLE_HANDLERS, unavailableHandler } from './handlers/index.js';
 import { StepFailure, type StepHandlerRun, type StopReason } from './handlers/types.js';
 import type { WorkerLog } from './log.js';
+import { DaemonAnswerError } from './http-client.js';
 import type { RunControl } from './run-control.js';
 import { renderConfig, renderText, TemplateError } from './templates.js';
 
@@ -59,6 +60,8 @@ class RunExecution {
   /** Steps whose gate was approved: their handler runs without asking again. */
   readonly #approved: ReadonlySet<string>;
   #runVars: Record<string, unknown>;
+  /** The run's variables (`{{ variables.<name> }}`), read once before the first step when a step names one. */
+  #variables: Record<string, unknown> = {};
   readonly #handlers: ReadonlyMap<string, StepHandlerRun>;
 
   constructor(
@@ -86,6 +89,10 @@ class RunExecution {
     // Refused before any step runs (or any gate asks for approval): half a change made before finding the
     // rest cannot run helps nobody. Steps an earlier attempt completed are not run again.
     const refused = order.find((step) => !this.#completed.has(step.id) && this.#handlerOf(step) === undefined);
+    if (!refused && namesVariables(order)) {
+      const failed = await this.#loadVariables();
+      if (failed) return failed;
+    }
 
     let last: FlowStep | undefined;
     for (const step of refused ? [refused] : order) {
@@ -128,6 +135,30 @@ class RunExecution {
       return this.#movedUnderUs(error, () => this.#requestApproval(step));
     }
     return 'awaiting_approval';
+  }
+
+  /**
+   * Reads the run's variables once. One whose secret could not be read is left out (a step naming it fails
+   * with `template_error`) and reported as a `log` event by name and reason, never by value.
+   */
+  async #loadVariables(): Promise<RunOutcome | undefined> {
+    const read = this.options.callbacks.runVariables;
+    if (!read) return undefined;
+    try {
+      const answer = await read.call(this.options.callbacks);
+      this.#variables = answer.variables;
+      if (answer.unresolved.length > 0) {
+        const names = answer.unresolved.map((u) => `${u.name} (${u.reason})`).join(', ');
+        this.events.emit('log', { level: 'warn', message: `variables left out, their secret unreadable: ${names}` });
+      }
+      return undefined;
+    } catch (error) {
+      if (isRunNotHeld(error) || !(error instanceof DaemonAnswerError)) throw error;
+      return this.#failRun({
+        code: 'variables_unavailable',
+        message: `the run's variables could not be read: ${error.message}`.slice(0, 4000),
+      });
+    }
   }
 
   #handlerOf(step: FlowStep): StepHandlerRun | undefined {
@@ -257,11 +288,19 @@ class RunExecution {
       params: assignment.params,
       targets: assignment.targets,
       vars: this.#runVars,
+      variables: this.#variables,
       steps: this.#stepOutputs,
       run: { id: assignment.run_id, name: assignment.name, workflow_id: assignment.workflow_id, attempt: assignment.attempt },
     };
   }
 }
+
+/** Whether a step's config or approval message has a `{{ variables.… }}` template (other runs ask for none). */
+function namesVariables(steps: readonly FlowStep[]): boolean {
+  return steps.some((step) => VARIABLES_TEMPLATE.test(JSON.stringify([step.config, step.approval?.message ?? null])));
+}
+
+const VARIABLES_TEMPLATE = /\{\{\s*variables\./;
 
 function stoppedOutcome(reason: StopReason): RunOutcome {
   return reason === 'cancel' ? 'cancelled' : reason === 'lost' ? 'lost' : 'released';

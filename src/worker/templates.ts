@@ -5,6 +5,7 @@
  * - `inputs.<name>` (also `params.<name>`): the run's params;
  * - `targets.<role>`: the device ids of a target role;
  * - `vars.<name>`: the run's variables as they are when the step starts;
+ * - `variables.<name>`: the organization's variables (docs/variables.md), read once when the run starts;
  * - `steps.<step_id>.outputs.<key>`: an earlier step's outputs;
  * - `run.id`, `run.name`, `run.workflow_id`, `run.attempt`.
  *

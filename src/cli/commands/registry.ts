@@ -13,6 +13,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   approvals:
     'Approvals of runs waiting at a gate in the organization given by --org: list (--pending: yours to decide), read, approve, reject.',
   schedules: 'Schedules of the organization given by --org: flows run on a cron expression in a time zone.',
+  variables:
+    "Variables of the organization given by --org (and the shared organization's, read-only): typed values steps read as {{ variables.<name> }}.",
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
 };
 
@@ -89,6 +91,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('schedules run', () => import('./schedules/run.js')),
   verb('schedules delete', () => import('./schedules/delete.js')),
   verb('schedules next', () => import('./schedules/next.js')),
+  verb('variables list', () => import('./variables/list.js')),
+  verb('variables get', () => import('./variables/get.js')),
+  verb('variables set', () => import('./variables/set.js')),
+  verb('variables delete', () => import('./variables/delete.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 

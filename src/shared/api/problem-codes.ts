@@ -236,6 +236,12 @@ export const PROBLEM_CODES = {
     meaning:
       "An external scheduler's trigger names a `due_at` that is not the schedule's next fire time (already fired by another scheduler, or the schedule changed); `next_fire_at` gives the current one.",
   },
+  // vars (issue 22): the flow interface
+  option_source_unavailable: {
+    status: 422,
+    meaning:
+      'A launch form asked for options of a source this build lists but does not resolve yet (`kind`: inventory objects until their domain is built).',
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

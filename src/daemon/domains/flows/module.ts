@@ -17,6 +17,8 @@ export interface FlowsModule {
    * trigger the flow register here.
    */
   addDeleteGuard(guard: FlowDeleteGuard): void;
+  /** A readable flow's definition at a revision (tenancy as the flow routes'): the flow interface and editor contexts read it. */
+  readonly definitions: Pick<VersionsService, 'definitionOf'>;
 }
 
 /** Flows, drafts and committed versions. */
@@ -29,5 +31,6 @@ export function flowsModule(services: Services): FlowsModule {
   return {
     routes: [flowRoutes(flows), versionRoutes(versions, iface)],
     addDeleteGuard: (guard) => flows.addDeleteGuard(guard),
+    definitions: versions,
   };
 }

@@ -14,6 +14,7 @@ import type { SecretResolver } from './secret-resolver.js';
 import { secretRoutes } from './secrets-routes.js';
 import { SecretsService } from './secrets-service.js';
 import { SecretsRepo } from './secrets-repo.js';
+import { internalBackendRoutes } from './internal-backends-routes.js';
 
 export interface SecretsModule {
   readonly routes: readonly DomainRoutes[];
@@ -57,6 +58,7 @@ export async function openSecretsModule(services: Services, options: SecretsModu
     routes: [
       secretRoutes(new SecretsService(secrets, backends, registry, audit, secretLog)),
       secretBackendRoutes(new SecretBackendsService(backends, registry, audit, secretLog)),
+      internalBackendRoutes(backends),
     ],
     resolver,
     verifyKeyLater: (onMismatch) => guard.verifyInBackground(onMismatch),
