@@ -51,6 +51,10 @@ import * as m48 from './20261126140301_create_schedule_fires.js';
 import * as m49 from './20261126140302_index_schedules_due.js';
 import * as m50 from './20261126140400_create_maintenance_job_runs.js';
 import * as m51 from './20261126140401_create_maintenance_jobs.js';
+// Git repositories and flow git sync.
+import * as git0 from './20261127120000_create_git_repositories.js';
+import * as git1 from './20261127120100_create_flow_git_links.js';
+import * as git2 from './20261127120200_create_git_sync_history.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -110,4 +114,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
   { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
   { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
+  // Git repositories and flow git sync.
+  { name: '20261127120000_create_git_repositories', up: git0.up, down: git0.down },
+  { name: '20261127120100_create_flow_git_links', up: git1.up, down: git1.down },
+  { name: '20261127120200_create_git_sync_history', up: git2.up, down: git2.down },
 ];

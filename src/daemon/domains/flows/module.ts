@@ -4,11 +4,13 @@ import { FlowAccess } from './flow-access.js';
 import { flowRoutes } from './flow-routes.js';
 import { FlowsRepo } from './flows-repo.js';
 import { FlowsService, type FlowDeleteGuard } from './flows-service.js';
+import { FlowGitPort } from './git-port.js';
 import { InterfaceService } from './interface-service.js';
 import { versionRoutes } from './version-routes.js';
 import { VersionsService } from './versions-service.js';
 
 export type { FlowDeleteGuard } from './flows-service.js';
+export type { FlowGitPort } from './git-port.js';
 
 export interface FlowsModule {
   readonly routes: readonly DomainRoutes[];
@@ -17,6 +19,8 @@ export interface FlowsModule {
    * trigger the flow register here.
    */
   addDeleteGuard(guard: FlowDeleteGuard): void;
+  /** What git sync reads and writes flows through (the flows domain's access, narrowing, locks and audit). */
+  readonly git: FlowGitPort;
 }
 
 /** Flows, drafts and committed versions. */
@@ -29,5 +33,6 @@ export function flowsModule(services: Services): FlowsModule {
   return {
     routes: [flowRoutes(flows), versionRoutes(versions, iface)],
     addDeleteGuard: (guard) => flows.addDeleteGuard(guard),
+    git: new FlowGitPort(repo, access),
   };
 }
