@@ -73,7 +73,11 @@ describe('repository URLs', () => {
     expect(answer.status).toBe(422);
     expect(answer.body).toMatchObject({ code: 'git_url_refused', reason });
     expect(answer.body.errors[0].path).toBe('url');
-    expect(await knex()('git_repositories').where({ name: `bad ${reason}` }).first()).toBeUndefined();
+    expect(
+      await knex()('git_repositories')
+        .where({ name: `bad ${reason}` })
+        .first(),
+    ).toBeUndefined();
   });
 
   it('takes https, ssh and scp-like URLs, and file:// only behind the test setting', () => {
@@ -107,7 +111,11 @@ describe('repositories', () => {
     expect((await call(world, 'dave', 'GET', `/git-repositories/${UNKNOWN_ID}`)).status).toBe(404);
     const taken = await call(world, 'dave', 'POST', '/git-repositories', { name: 'flows', url: `${server.url}/flows.git` });
     expect(taken).toMatchObject({ status: 409, body: { code: 'conflict' } });
-    const missing = await call(world, 'dave', 'POST', '/git-repositories', { name: 'y', url: `${server.url}/flows.git`, auth: tokenAuth('nope') });
+    const missing = await call(world, 'dave', 'POST', '/git-repositories', {
+      name: 'y',
+      url: `${server.url}/flows.git`,
+      auth: tokenAuth('nope'),
+    });
     expect(missing).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
     expect(missing.body.errors[0].path).toBe('auth.secret_ref');
   });
@@ -129,7 +137,10 @@ describe('repositories', () => {
   it('reads a branch without a checkout: tree and file', async () => {
     const tree = await call(world, 'carol', 'GET', `/git-repositories/${ids.repo}/tree`);
     expect(tree.status).toBe(200);
-    expect(tree.body.entries.map((e: { path: string; type: string }) => `${e.type}:${e.path}`).sort()).toEqual(['blob:README.md', 'tree:flows']);
+    expect(tree.body.entries.map((e: { path: string; type: string }) => `${e.type}:${e.path}`).sort()).toEqual([
+      'blob:README.md',
+      'tree:flows',
+    ]);
     const folder = await call(world, 'carol', 'GET', `/git-repositories/${ids.repo}/tree?path=flows`);
     expect(folder.body.entries.map((e: { path: string }) => e.path).sort()).toEqual(['flows/core.yaml', 'flows/edge.yaml']);
     const file = await call(world, 'carol', 'GET', `/git-repositories/${ids.repo}/file?path=README.md`);
@@ -148,11 +159,19 @@ describe('repositories', () => {
 
 describe('pull (sync-from-git)', () => {
   it('needs a link; links to a file and pulls it into the draft, recording commit, author and who asked', async () => {
-    expect(await call(world, 'dave', 'POST', `/flows/${ids.core}/sync-from-git`, {})).toMatchObject({ status: 409, body: { code: 'flow_not_linked' } });
+    expect(await call(world, 'dave', 'POST', `/flows/${ids.core}/sync-from-git`, {})).toMatchObject({
+      status: 409,
+      body: { code: 'flow_not_linked' },
+    });
     await link(ids.core!, ids.repo!, 'flows/core.yaml');
     const pulled = await call(world, 'dave', 'POST', `/flows/${ids.core}/sync-from-git`, {});
     expect(pulled.status).toBe(200);
-    expect(pulled.body).toMatchObject({ direction: 'pull', outcome: 'updated', commit_author: 'Erin Editor <erin@example.test>', requested_by: 'sub-dave' });
+    expect(pulled.body).toMatchObject({
+      direction: 'pull',
+      outcome: 'updated',
+      commit_author: 'Erin Editor <erin@example.test>',
+      requested_by: 'sub-dave',
+    });
     expect(pulled.body.commit_sha).toBe(execFileSync('git', ['--git-dir', bare, 'rev-parse', 'main'], { encoding: 'utf8' }).trim());
     const flow = await call(world, 'carol', 'GET', `/flows/${ids.core}`);
     expect(flow.body.draft.steps[0].id).toBe('noop');
@@ -209,7 +228,9 @@ describe('pull (sync-from-git)', () => {
   });
 
   it("refuses the shared organization's flow (403) and a viewer (403)", async () => {
-    expect((await call(world, 'dave', 'PATCH', `/flows/${ids.shared}/git`, { repo_id: ids.repo, path: 'a.yaml' })).body.code).toBe('shared_read_only');
+    expect((await call(world, 'dave', 'PATCH', `/flows/${ids.shared}/git`, { repo_id: ids.repo, path: 'a.yaml' })).body.code).toBe(
+      'shared_read_only',
+    );
     expect((await call(world, 'carol', 'POST', `/flows/${ids.core}/sync-from-git`, {})).status).toBe(403);
   });
 });
@@ -290,7 +311,9 @@ describe('repository sync, history, detach, delete', () => {
     await call(world, 'dave', 'POST', `/flows/${ids.core}/draft`, { definition: mine });
     const sync = await call(world, 'dave', 'POST', `/git-repositories/${ids.repo}/sync`, {});
     expect(sync.status).toBe(200);
-    const byFlow = Object.fromEntries(sync.body.items.map((e: { flow_id: string; outcome: string; code: string | null }) => [e.flow_id, e.code ?? e.outcome]));
+    const byFlow = Object.fromEntries(
+      sync.body.items.map((e: { flow_id: string; outcome: string; code: string | null }) => [e.flow_id, e.code ?? e.outcome]),
+    );
     expect(byFlow[ids.core!]).toBe('draft_dirty');
     expect(byFlow[ids.edge!]).toBe('git_path_not_found');
     const forced = await call(world, 'dave', 'POST', `/git-repositories/${ids.repo}/sync`, { force: true });

@@ -14,6 +14,8 @@ const GROUPS: Readonly<Record<string, string>> = {
     'Approvals of runs waiting at a gate in the organization given by --org: list (--pending: yours to decide), read, approve, reject.',
   schedules: 'Schedules of the organization given by --org: flows run on a cron expression in a time zone.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
+  flows: 'Flows of the organization given by --org: pull from and push to their linked git files.',
+  'git-repos': 'Git repositories of the organization given by --org: list them, pull every linked flow.',
 };
 
 const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
@@ -89,6 +91,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('schedules run', () => import('./schedules/run.js')),
   verb('schedules delete', () => import('./schedules/delete.js')),
   verb('schedules next', () => import('./schedules/next.js')),
+  verb('flows pull', () => import('./flows/pull.js')),
+  verb('flows push', () => import('./flows/push.js')),
+  verb('git-repos list', () => import('./git-repos/list.js')),
+  verb('git-repos sync', () => import('./git-repos/sync.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 

@@ -387,7 +387,7 @@ export const SETTINGS = {
   gitAllowFileUrls: setting({
     env: 'SERVICE_GIT_ALLOW_FILE_URLS',
     default: 'false',
-    doc: 'Accept `file://` repository URLs (tests and local trials only): otherwise a local path is refused with 422 `git_url_refused`, since it would read the daemon host\'s disk.',
+    doc: "Accept `file://` repository URLs (tests and local trials only): otherwise a local path is refused with 422 `git_url_refused`, since it would read the daemon host's disk.",
     parse: parseBoolean,
   }),
   idpAdminUrl: setting({

@@ -97,7 +97,14 @@ export const gitRepositoryList = z.object({
 });
 export type GitRepositoryList = z.infer<typeof gitRepositoryList>;
 
-export const CONNECTION_REASONS = ['reachable', 'authentication_failed', 'branch_missing', 'unreachable', 'timeout', 'credential_unavailable'] as const;
+export const CONNECTION_REASONS = [
+  'reachable',
+  'authentication_failed',
+  'branch_missing',
+  'unreachable',
+  'timeout',
+  'credential_unavailable',
+] as const;
 
 export const testConnectionBody = z.object({ branch: branchName.optional() }).strict();
 export const connectionReport = z.object({
@@ -117,9 +124,17 @@ export const treeAnswer = z.object({
   ref: z.string(),
   commit_sha: z.string(),
   path: z.string(),
-  entries: z.array(z.object({ name: z.string(), path: z.string(), type: z.enum(['blob', 'tree', 'commit']), size: z.number().int().nullable() })),
+  entries: z.array(
+    z.object({ name: z.string(), path: z.string(), type: z.enum(['blob', 'tree', 'commit']), size: z.number().int().nullable() }),
+  ),
 });
-export const fileAnswer = z.object({ ref: z.string(), commit_sha: z.string(), path: z.string(), size: z.number().int(), content: z.string() });
+export const fileAnswer = z.object({
+  ref: z.string(),
+  commit_sha: z.string(),
+  path: z.string(),
+  size: z.number().int(),
+  content: z.string(),
+});
 
 export const syncBody = z.object({ force: z.boolean().optional() }).strict();
 export const pushBody = z.object({ force: z.boolean().optional(), message: z.string().trim().max(2000).optional() }).strict();
@@ -145,7 +160,12 @@ export const syncEntry = z.object({
 });
 export type SyncEntry = z.infer<typeof syncEntry>;
 export const syncHistoryQuery = z.object(pageShape).strict();
-export const syncHistory = z.object({ items: z.array(syncEntry), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+export const syncHistory = z.object({
+  items: z.array(syncEntry),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
 
 export const repositorySyncAnswer = z.object({
   repo_id: z.string(),
@@ -176,7 +196,17 @@ export const flowGitLink = z.object({
 export type FlowGitLink = z.infer<typeof flowGitLink>;
 
 export const yamlPreviewQuery = z
-  .object({ version: z.union([z.literal('draft'), z.string().regex(/^\d{1,9}$/).transform(Number)]).optional() })
+  .object({
+    version: z
+      .union([
+        z.literal('draft'),
+        z
+          .string()
+          .regex(/^\d{1,9}$/)
+          .transform(Number),
+      ])
+      .optional(),
+  })
   .strict();
 export const yamlPreview = z.object({
   flow_id: z.string(),

@@ -240,7 +240,7 @@ export const PROBLEM_CODES = {
   git_url_refused: {
     status: 422,
     meaning:
-      "A git repository URL the daemon will not use: `reason` is `dangerous_transport` (`ext::`, `fd::` and other remote helpers), `local_path` (a path or `file://`, unless SERVICE_GIT_ALLOW_FILE_URLS), `embedded_credentials` (user:password@ in the URL: use `auth`), or `unsupported_scheme`; `errors[].path` is `url`.",
+      'A git repository URL the daemon will not use: `reason` is `dangerous_transport` (`ext::`, `fd::` and other remote helpers), `local_path` (a path or `file://`, unless SERVICE_GIT_ALLOW_FILE_URLS), `embedded_credentials` (user:password@ in the URL: use `auth`), or `unsupported_scheme`; `errors[].path` is `url`.',
   },
   git_remote_failed: {
     status: 502,
@@ -262,7 +262,7 @@ export const PROBLEM_CODES = {
   invalid_flow_yaml: {
     status: 422,
     meaning:
-      "The flow file from git is not valid YAML or not a valid flow: `line` and `column` (1-based) locate it in the file, `path` is the JSON path of the member at fault (empty for a YAML syntax error); `errors[]` lists each. Nothing was changed.",
+      'The flow file from git is not valid YAML or not a valid flow: `line` and `column` (1-based) locate it in the file, `path` is the JSON path of the member at fault (empty for a YAML syntax error); `errors[]` lists each. Nothing was changed.',
   },
 } as const satisfies Record<string, ProblemCodeEntry>;
 

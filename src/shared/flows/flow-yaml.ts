@@ -32,7 +32,8 @@ export interface YamlIssue {
   readonly column: number;
 }
 
-export type FlowYamlResult = { readonly ok: true; readonly definition: FlowDefinition } | { readonly ok: false; readonly issues: YamlIssue[] };
+export type FlowYamlResult =
+  { readonly ok: true; readonly definition: FlowDefinition } | { readonly ok: false; readonly issues: YamlIssue[] };
 
 /**
  * Reads a flow file. `rules`: check everything commit checks (a pull that commits a version), else only
@@ -59,7 +60,10 @@ export function flowFromYaml(text: string, rules: boolean): FlowYamlResult {
   if (rules) {
     const issues = validateDefinition(shape.definition);
     if (issues.length > 0)
-      return { ok: false, issues: issues.map((issue) => located(doc, lines, `definition.${issue.path}`.replace(/\.$/, ''), issue.message)) };
+      return {
+        ok: false,
+        issues: issues.map((issue) => located(doc, lines, `definition.${issue.path}`.replace(/\.$/, ''), issue.message)),
+      };
   }
   return { ok: true, definition: shape.definition };
 }

@@ -27,7 +27,9 @@ const MANAGE = 'flow:manage';
 const COMMIT = 'flow:commit';
 
 function emptyDraft(definition: FlowDefinition): boolean {
-  return definition.steps.length === 0 && definition.edges.length === 0 && definition.inputs.length === 0 && definition.target_roles.length === 0;
+  return (
+    definition.steps.length === 0 && definition.edges.length === 0 && definition.inputs.length === 0 && definition.target_roles.length === 0
+  );
 }
 
 /**
@@ -66,11 +68,15 @@ export class FlowGitPort {
         const flow = await this.access.lockWritable(trx, orgIds, caller, id);
         const draft = flow.draft_json;
         const kept =
-          flow.draft_dirty && !emptyDraft(draft) && !sameJson(draft, write.definition) && !(write.baseline && sameJson(draft, write.baseline));
+          flow.draft_dirty &&
+          !emptyDraft(draft) &&
+          !sameJson(draft, write.definition) &&
+          !(write.baseline && sameJson(draft, write.baseline));
         if (kept && !write.force)
           throw problem('draft_dirty', 'The draft has changes that are not committed nor from git: pull with force to overwrite them.');
         this.access.refuseRestricted(caller, draft, write.definition);
-        const result = write.mode === 'version' ? await this.#commit(trx, caller, flow, write) : await this.#draft(trx, caller, flow, write);
+        const result =
+          write.mode === 'version' ? await this.#commit(trx, caller, flow, write) : await this.#draft(trx, caller, flow, write);
         await write.within(trx, result);
         return result;
       }),
@@ -100,11 +106,22 @@ export class FlowGitPort {
     if (latest && sameJson(latest.definition_json, write.definition)) {
       if (sameJson(flow.draft_json, write.definition)) return { outcome: 'unchanged' as const, version: flow.latest_version, flow };
       const row = await this.repo.update(trx, flow.id, { draft_json: write.definition, draft_dirty: false, updated_by: caller.sub });
-      await this.access.record(trx, caller, { eventType: 'entity.updated', action: MANAGE, flow: row, details: { changes: ['draft'], git: write.source } });
+      await this.access.record(trx, caller, {
+        eventType: 'entity.updated',
+        action: MANAGE,
+        flow: row,
+        details: { changes: ['draft'], git: write.source },
+      });
       return { outcome: 'updated' as const, version: flow.latest_version, flow: row };
     }
     const version = flow.latest_version + 1;
-    await this.repo.insertVersion(trx, { flow_id: flow.id, version, definition_json: write.definition, message: write.message, committed_by: caller.sub });
+    await this.repo.insertVersion(trx, {
+      flow_id: flow.id,
+      version,
+      definition_json: write.definition,
+      message: write.message,
+      committed_by: caller.sub,
+    });
     const row = await this.repo.update(trx, flow.id, {
       draft_json: write.definition,
       latest_version: version,

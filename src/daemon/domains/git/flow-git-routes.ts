@@ -1,28 +1,46 @@
 import { flowPath } from '../../../shared/api/flows.js';
-import { flowGitLink, flowGitLinkBody, pushBody, syncBody, syncEntry, syncHistory, syncHistoryQuery, yamlPreview, yamlPreviewQuery } from '../../../shared/api/git.js';
+import {
+  flowGitLink,
+  flowGitLinkBody,
+  pushBody,
+  syncBody,
+  syncEntry,
+  syncHistory,
+  syncHistoryQuery,
+  yamlPreview,
+  yamlPreviewQuery,
+} from '../../../shared/api/git.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { flowCaller } from '../flows/caller.js';
 import type { FlowGitService } from './flow-git-service.js';
 
 const ENTRY = { description: 'The sync history entry written', schema: syncEntry };
-const FLOW_NOT_FOUND = { description: 'No such flow (`resource_not_found`), or the link\'s branch or file is missing (`git_branch_not_found`, `git_path_not_found`)' };
+const FLOW_NOT_FOUND = {
+  description:
+    "No such flow (`resource_not_found`), or the link's branch or file is missing (`git_branch_not_found`, `git_path_not_found`)",
+};
 const REMOTE = { description: '`git_remote_failed` (`reason`)' };
 
 /** A flow's git link, pull, push, history (`flow_git:*`) and YAML preview (`flow:view`); docs/git.md. */
 export function flowGitRoutes(service: FlowGitService): DomainRoutes {
   return {
     'PATCH /flows/{flow_id}/git': route({
-      summary: 'Link the flow to a file on a branch of a repository: `{repo_id, path, branch?, mode?}` (`mode`: what a pull writes, `draft` or `version`).',
+      summary:
+        'Link the flow to a file on a branch of a repository: `{repo_id, path, branch?, mode?}` (`mode`: what a pull writes, `draft` or `version`).',
       params: flowPath,
       body: flowGitLinkBody,
-      responses: { 200: { description: 'The link', schema: flowGitLink }, 403: { description: '`shared_read_only`' }, 404: { description: 'No such flow or repository' } },
+      responses: {
+        200: { description: 'The link', schema: flowGitLink },
+        403: { description: '`shared_read_only`' },
+        404: { description: 'No such flow or repository' },
+      },
       async handle(ctx, { params, body }) {
         ctx.body = await service.link(flowCaller(ctx), params.flow_id, body);
       },
     }),
     'POST /flows/{flow_id}/git/detach': route({
-      summary: 'Remove the flow\'s link (its history stays).',
+      summary: "Remove the flow's link (its history stays).",
       params: flowPath,
       noBody: true,
       responses: { 204: { description: 'Detached' }, 404: { description: 'No such flow' }, 409: { description: '`flow_not_linked`' } },
@@ -75,7 +93,8 @@ export function flowGitRoutes(service: FlowGitService): DomainRoutes {
       },
     }),
     'GET /flows/{flow_id}/yaml-preview': route({
-      summary: 'The flow as the YAML file push writes: `version` (a number or `draft`; the newest version unless given, the draft before any commit).',
+      summary:
+        'The flow as the YAML file push writes: `version` (a number or `draft`; the newest version unless given, the draft before any commit).',
       params: flowPath,
       query: yamlPreviewQuery,
       responses: { 200: { description: 'The YAML', schema: yamlPreview }, 404: { description: 'No such flow or version' } },

@@ -28,14 +28,22 @@ export class FlowGitService {
     private readonly audit: AuditWriter,
   ) {}
 
-  async link(caller: FlowCaller, flowId: string, body: { repo_id: string; branch?: string | undefined; path: string; mode?: 'draft' | 'version' | undefined }) {
+  async link(
+    caller: FlowCaller,
+    flowId: string,
+    body: { repo_id: string; branch?: string | undefined; path: string; mode?: 'draft' | 'version' | undefined },
+  ) {
     const repo = await this.repositories.find(caller, body.repo_id);
     const branch = body.branch ?? repo.default_branch;
     const mode = body.mode ?? 'draft';
     return this.flows.withWritable(caller, flowId, async (trx, flow): Promise<FlowGitLink> => {
       const before = await this.sync.link(flow.id, trx);
       const samePlace = before !== undefined && before.repo_id === repo.id && before.branch === branch && before.path === body.path;
-      const row = await this.sync.upsertLink(trx, { flow_id: flow.id, repo_id: repo.id, branch, path: body.path, mode, by: caller.sub }, samePlace);
+      const row = await this.sync.upsertLink(
+        trx,
+        { flow_id: flow.id, repo_id: repo.id, branch, path: body.path, mode, by: caller.sub },
+        samePlace,
+      );
       await this.#record(caller, flow, 'flow.git_linked', MANAGE, { repo_id: repo.id, branch, path: body.path, mode }, trx);
       return linkView(row);
     });
@@ -55,7 +63,11 @@ export class FlowGitService {
     const chosen = version ?? (flow.latest_version > 0 ? flow.latest_version : 'draft');
     const definition = chosen === 'draft' ? flow.draft_json : await this.flows.version(flow, chosen);
     if (!definition) throw problem('resource_not_found', 'Flow version not found.');
-    return { flow_id: flow.id, version: chosen, yaml: flowToYaml({ name: flow.name, description: flow.description, version: chosen, definition }) };
+    return {
+      flow_id: flow.id,
+      version: chosen,
+      yaml: flowToYaml({ name: flow.name, description: flow.description, version: chosen, definition }),
+    };
   }
 
   async flowHistory(caller: FlowCaller, flowId: string, page: { limit: number; offset: number }) {
@@ -110,7 +122,21 @@ export class FlowGitService {
           { ...base, ...commitColumns(pushed.commit), flow_version: flow.latest_version, outcome: pushed.changed ? 'pushed' : 'unchanged' },
           trx,
         );
-        await this.#record(caller, flow, 'flow.git_pushed', PUSH, { repo_id: repo.id, branch: link.branch, path: link.path, commit_sha: pushed.commit.sha, version: flow.latest_version, forced: input.force }, trx);
+        await this.#record(
+          caller,
+          flow,
+          'flow.git_pushed',
+          PUSH,
+          {
+            repo_id: repo.id,
+            branch: link.branch,
+            path: link.path,
+            commit_sha: pushed.commit.sha,
+            version: flow.latest_version,
+            forced: input.force,
+          },
+          trx,
+        );
         return syncEntryView(row);
       });
     } catch (error) {
@@ -126,17 +152,26 @@ export class FlowGitService {
       const { dir, head } = await this.remotes.fetch(repo, link.branch);
       commit = commitColumns(await this.remotes.cache.commitInfo(dir, head));
       const bytes = await this.remotes.cache.file(dir, head, link.path);
-      if (!bytes) throw problem('git_path_not_found', `No file at "${link.path}" on "${link.branch}".`, { branch: link.branch, commit_sha: head, path: link.path });
+      if (!bytes)
+        throw problem('git_path_not_found', `No file at "${link.path}" on "${link.branch}".`, {
+          branch: link.branch,
+          commit_sha: head,
+          path: link.path,
+        });
       const parsed = flowFromYaml(bytes.toString('utf8'), link.mode === 'version');
       if (!parsed.ok) {
         const [first] = parsed.issues;
-        throw problem('invalid_flow_yaml', `${link.path}:${first!.line}:${first!.column}: ${first!.path ? `${first!.path}: ` : ''}${first!.message}`, {
-          line: first!.line,
-          column: first!.column,
-          path: first!.path,
-          commit_sha: head,
-          errors: parsed.issues,
-        });
+        throw problem(
+          'invalid_flow_yaml',
+          `${link.path}:${first!.line}:${first!.column}: ${first!.path ? `${first!.path}: ` : ''}${first!.message}`,
+          {
+            line: first!.line,
+            column: first!.column,
+            path: first!.path,
+            commit_sha: head,
+            errors: parsed.issues,
+          },
+        );
       }
       let row: SyncHistoryRow | undefined;
       await this.flows.pull(caller, flow.id, {
@@ -193,10 +228,25 @@ export class FlowGitService {
     return this.sync.record({ ...entry, outcome: error.status >= 500 ? 'failed' : 'refused', code: error.code });
   }
 
-  #record(caller: FlowCaller, flow: FlowRow, eventType: string, action: string, details: Record<string, unknown>, trx: Parameters<AuditWriter['record']>[2]) {
+  #record(
+    caller: FlowCaller,
+    flow: FlowRow,
+    eventType: string,
+    action: string,
+    details: Record<string, unknown>,
+    trx: Parameters<AuditWriter['record']>[2],
+  ) {
     return this.audit.record(
       caller.audit,
-      { eventType, action, resourceType: 'flow', resourceId: flow.id, outcome: 'success', orgId: flow.org_id, details: { name: flow.name, ...details } },
+      {
+        eventType,
+        action,
+        resourceType: 'flow',
+        resourceId: flow.id,
+        outcome: 'success',
+        orgId: flow.org_id,
+        details: { name: flow.name, ...details },
+      },
       trx,
     );
   }

@@ -197,7 +197,10 @@ export class GitCache {
   #remoteProblem(operation: string, output: GitOutput, remote: Remote) {
     const failure = remoteFailure(output);
     const reason = failure === 'branch_missing' || failure === 'non_fast_forward' ? 'failed' : failure;
-    this.log.warn({ operation, reason, stderr: scrubbed(output.stderr.slice(0, 2000), remote.credentials.secrets) }, 'git remote operation failed');
+    this.log.warn(
+      { operation, reason, stderr: scrubbed(output.stderr.slice(0, 2000), remote.credentials.secrets) },
+      'git remote operation failed',
+    );
     return problem('git_remote_failed', REMOTE_DETAILS[reason], { reason });
   }
 }

@@ -30,12 +30,18 @@ export class GitCommand {
 
   run(invocation: GitInvocation): Promise<GitOutput> {
     const args = [
-      '-c', 'core.hooksPath=/dev/null',
-      '-c', 'credential.helper=',
-      '-c', 'protocol.ext.allow=never',
-      '-c', `protocol.file.allow=${this.options.allowFile ? 'always' : 'never'}`,
-      '-c', 'http.followRedirects=false',
-      '-c', 'core.fsmonitor=false',
+      '-c',
+      'core.hooksPath=/dev/null',
+      '-c',
+      'credential.helper=',
+      '-c',
+      'protocol.ext.allow=never',
+      '-c',
+      `protocol.file.allow=${this.options.allowFile ? 'always' : 'never'}`,
+      '-c',
+      'http.followRedirects=false',
+      '-c',
+      'core.fsmonitor=false',
       ...(invocation.gitDir ? ['--git-dir', invocation.gitDir] : []),
       ...invocation.args,
     ];
@@ -98,10 +104,18 @@ export function remoteFailure(output: GitOutput): RemoteFailure {
   if (output.timedOut) return 'timeout';
   const text = output.stderr;
   if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(stale info|cannot lock)/i.test(text)) return 'non_fast_forward';
-  if (/Authentication failed|could not read (Username|Password)|terminal prompts disabled|HTTP 40[13]|returned error: 40[13]|Permission denied \(|Host key verification failed/i.test(text))
+  if (
+    /Authentication failed|could not read (Username|Password)|terminal prompts disabled|HTTP 40[13]|returned error: 40[13]|Permission denied \(|Host key verification failed/i.test(
+      text,
+    )
+  )
     return 'authentication_failed';
   if (/couldn't find remote ref|Remote branch .* not found/i.test(text)) return 'branch_missing';
-  if (/Could not resolve host|Connection refused|Failed to connect|Connection timed out|No route to host|unable to access|does not appear to be a git repository|not found|Could not read from remote/i.test(text))
+  if (
+    /Could not resolve host|Connection refused|Failed to connect|Connection timed out|No route to host|unable to access|does not appear to be a git repository|not found|Could not read from remote/i.test(
+      text,
+    )
+  )
     return 'unreachable';
   return 'failed';
 }

@@ -41,8 +41,19 @@ export async function remoteCredentials(resolver: SecretResolver, repo: GitRepos
   // With known_hosts given, only that host key is accepted; without, the first key seen is (trust on first use).
   const checking = repo.known_hosts ? 'yes' : 'accept-new';
   const command = [
-    'ssh', '-i', quoted(keyFile), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes', '-o', `StrictHostKeyChecking=${checking}`,
-    '-o', `UserKnownHostsFile=${quoted(knownHosts)}`, '-F', '/dev/null',
+    'ssh',
+    '-i',
+    quoted(keyFile),
+    '-o',
+    'IdentitiesOnly=yes',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    `StrictHostKeyChecking=${checking}`,
+    '-o',
+    `UserKnownHostsFile=${quoted(knownHosts)}`,
+    '-F',
+    '/dev/null',
   ].join(' ');
   return { env: { GIT_SSH_COMMAND: command }, secrets: [value], dispose: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -17,7 +17,8 @@ const nameTaken = () => problems.conflict('A git repository of this organization
 
 function authFields(auth: GitAuth): Pick<GitRepositoryFields, 'auth_type' | 'auth_username' | 'secret_ref' | 'known_hosts'> {
   if (auth.type === 'none') return { auth_type: 'none', auth_username: null, secret_ref: null, known_hosts: null };
-  if (auth.type === 'token') return { auth_type: 'token', auth_username: auth.username ?? null, secret_ref: auth.secret_ref, known_hosts: null };
+  if (auth.type === 'token')
+    return { auth_type: 'token', auth_username: auth.username ?? null, secret_ref: auth.secret_ref, known_hosts: null };
   return { auth_type: 'ssh_key', auth_username: null, secret_ref: auth.secret_ref, known_hosts: auth.known_hosts ?? null };
 }
 
@@ -52,7 +53,12 @@ export class GitRepositoriesService {
     checkRepositoryUrl(body.url, this.options.allowFileUrls);
     const auth = body.auth ?? { type: 'none' };
     await this.#checkReference(caller, auth);
-    const fields: GitRepositoryFields = { name: body.name, url: body.url, default_branch: body.default_branch ?? 'main', ...authFields(auth) };
+    const fields: GitRepositoryFields = {
+      name: body.name,
+      url: body.url,
+      default_branch: body.default_branch ?? 'main',
+      ...authFields(auth),
+    };
     return this.#unique(() =>
       this.repo.transaction(async (trx) => {
         const row = await this.repo.insert(trx, { ...fields, org_id: caller.org.id, created_by: caller.sub });
@@ -72,7 +78,9 @@ export class GitRepositoriesService {
       ...(body.default_branch !== undefined ? { default_branch: body.default_branch } : {}),
       ...(body.auth ? authFields(body.auth) : {}),
     };
-    const changed = Object.keys(changes).filter((key) => changes[key as keyof GitRepositoryFields] !== current[key as keyof GitRepositoryFields]);
+    const changed = Object.keys(changes).filter(
+      (key) => changes[key as keyof GitRepositoryFields] !== current[key as keyof GitRepositoryFields],
+    );
     if (changed.length === 0) return repositoryView(current);
     return this.#unique(() =>
       this.repo.transaction(async (trx) => {
@@ -105,12 +113,19 @@ export class GitRepositoriesService {
     try {
       const heads = await this.remotes.with(row, (_dir, remote) => this.remotes.cache.branches(remote));
       const head = heads.get(wanted);
-      if (!head) return { ok: false, reason: 'branch_missing', branch: wanted, head_sha: null, detail: `The remote has no branch "${wanted}".` };
+      if (!head)
+        return { ok: false, reason: 'branch_missing', branch: wanted, head_sha: null, detail: `The remote has no branch "${wanted}".` };
       return { ok: true, reason: 'reachable', branch: wanted, head_sha: head, detail: 'The remote answered and has the branch.' };
     } catch (error) {
       if (error instanceof Problem && error.code === 'git_remote_failed') {
         const reason = error.extensions.reason as ConnectionReport['reason'];
-        return { ok: false, reason: reason === ('failed' as string) ? 'unreachable' : reason, branch: wanted, head_sha: null, detail: error.message };
+        return {
+          ok: false,
+          reason: reason === ('failed' as string) ? 'unreachable' : reason,
+          branch: wanted,
+          head_sha: null,
+          detail: error.message,
+        };
       }
       throw error;
     }
@@ -131,7 +146,8 @@ export class GitRepositoriesService {
     const ref = query.ref ?? row.default_branch;
     const { dir, head } = await this.remotes.fetch(row, ref);
     const bytes = await this.remotes.cache.file(dir, head, query.path);
-    if (!bytes) throw problem('git_path_not_found', `No file at "${query.path}" on "${ref}".`, { branch: ref, commit_sha: head, path: query.path });
+    if (!bytes)
+      throw problem('git_path_not_found', `No file at "${query.path}" on "${ref}".`, { branch: ref, commit_sha: head, path: query.path });
     return { ref, commit_sha: head, path: query.path, size: bytes.length, content: bytes.toString('utf8') };
   }
 
@@ -148,7 +164,13 @@ export class GitRepositoriesService {
     }
   }
 
-  #record(caller: FlowCaller, eventType: string, row: GitRepositoryRow, details: Record<string, unknown>, trx: Parameters<AuditWriter['record']>[2]) {
+  #record(
+    caller: FlowCaller,
+    eventType: string,
+    row: GitRepositoryRow,
+    details: Record<string, unknown>,
+    trx: Parameters<AuditWriter['record']>[2],
+  ) {
     return this.audit.record(
       caller.audit,
       { eventType, action: MANAGE, resourceType: 'git_repository', resourceId: row.id, outcome: 'success', orgId: row.org_id, details },

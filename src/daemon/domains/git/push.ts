@@ -34,13 +34,23 @@ export async function pushToRemote(
     if (!input.force && head) {
       const [now, then] = await Promise.all([cache.blobId(dir, head, link.path), cache.blobId(dir, link.last_synced_sha, link.path)]);
       if (now !== then && (await cache.file(dir, head, link.path))?.toString('utf8') !== input.yaml) {
-        throw problem('non_fast_forward', `"${link.path}" on "${link.branch}" changed since the last sync: pull first, or push with force.`, {
-          branch: link.branch,
-          commit_sha: head,
-        });
+        throw problem(
+          'non_fast_forward',
+          `"${link.path}" on "${link.branch}" changed since the last sync: pull first, or push with force.`,
+          {
+            branch: link.branch,
+            commit_sha: head,
+          },
+        );
       }
     }
-    const commit = await cache.commitFile(dir, { parent: head, path: link.path, content: input.yaml, message: input.message, author: input.author });
+    const commit = await cache.commitFile(dir, {
+      parent: head,
+      path: link.path,
+      content: input.yaml,
+      message: input.message,
+      author: input.author,
+    });
     if (commit) await cache.push(dir, remote, commit, link.branch);
     return { dir, sha: commit ?? head!, changed: commit !== undefined };
   });

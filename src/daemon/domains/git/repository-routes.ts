@@ -25,8 +25,12 @@ import type { GitRepositoriesService } from './git-repositories-service.js';
 
 const REPOSITORY = { description: 'The repository (its secret reference, never a value)', schema: gitRepository };
 const NOT_FOUND = { description: 'No such repository in the active organization (`resource_not_found`)' };
-const REMOTE = { description: '`git_remote_failed` (`reason`: `authentication_failed`, `unreachable`, `timeout`, `credential_unavailable`, `failed`)' };
-const REFUSED_INPUT = { description: '`git_url_refused` (`reason`), `validation_failed` (a secret reference that does not resolve: `auth.secret_ref`)' };
+const REMOTE = {
+  description: '`git_remote_failed` (`reason`: `authentication_failed`, `unreachable`, `timeout`, `credential_unavailable`, `failed`)',
+};
+const REFUSED_INPUT = {
+  description: '`git_url_refused` (`reason`), `validation_failed` (a secret reference that does not resolve: `auth.secret_ref`)',
+};
 
 /** Git repositories of the active organization (`git_repository:view|manage|test|sync`); docs/git.md. */
 export function gitRepositoryRoutes(repositories: GitRepositoriesService, flowGit: FlowGitService): DomainRoutes {
@@ -90,7 +94,7 @@ export function gitRepositoryRoutes(repositories: GitRepositoriesService, flowGi
     }),
     'POST /git-repositories/{repo_id}/sync': route({
       summary:
-        'Pull every flow linked to the repository; each flow\'s outcome (refusals such as `draft_dirty` included) is an entry. `force: true` overwrites dirty drafts.',
+        "Pull every flow linked to the repository; each flow's outcome (refusals such as `draft_dirty` included) is an entry. `force: true` overwrites dirty drafts.",
       params: gitRepositoryPath,
       body: syncBody,
       responses: { 200: { description: 'One sync entry per linked flow', schema: repositorySyncAnswer }, 404: NOT_FOUND },

@@ -23,7 +23,8 @@ export function urlRefusal(url: string, allowFile: boolean): UrlRefusal | undefi
     return undefined;
   }
   if (scheme === 'file') return allowFile ? undefined : 'local_path';
-  if (scheme !== 'https' && scheme !== 'http' && scheme !== 'ssh') return scheme.includes('ext') ? 'dangerous_transport' : 'unsupported_scheme';
+  if (scheme !== 'https' && scheme !== 'http' && scheme !== 'ssh')
+    return scheme.includes('ext') ? 'dangerous_transport' : 'unsupported_scheme';
   let parsed: URL;
   try {
     parsed = new URL(url);
