@@ -109,8 +109,6 @@ describe('repositories', () => {
     expect((await call(world, 'carol', 'POST', '/git-repositories', { name: 'x', url: `${server.url}/flows.git` })).status).toBe(403);
     expect((await call(world, 'bob', 'GET', `/git-repositories/${ids.repo}`, undefined, 'globex')).status).toBe(404);
     expect((await call(world, 'dave', 'GET', `/git-repositories/${UNKNOWN_ID}`)).status).toBe(404);
-    const taken = await call(world, 'dave', 'POST', '/git-repositories', { name: 'flows', url: `${server.url}/flows.git` });
-    expect(taken).toMatchObject({ status: 409, body: { code: 'conflict' } });
     const missing = await call(world, 'dave', 'POST', '/git-repositories', {
       name: 'y',
       url: `${server.url}/flows.git`,
@@ -118,6 +116,9 @@ describe('repositories', () => {
     });
     expect(missing).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
     expect(missing.body.errors[0].path).toBe('auth.secret_ref');
+    const taken = await call(world, 'dave', 'POST', '/git-repositories', { name: 'flows', url: `${server.url}/flows.git` });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('conflict');
   });
 
   it('tests the connection: reachable, branch missing, authentication failed (coded, no secret in the answer)', async () => {
