@@ -51,8 +51,11 @@ import * as m48 from './20261126140301_create_schedule_fires.js';
 import * as m49 from './20261126140302_index_schedules_due.js';
 import * as m50 from './20261126140400_create_maintenance_job_runs.js';
 import * as m51 from './20261126140401_create_maintenance_jobs.js';
-import * as vars1 from './20261127100000_create_variables.js';
-import * as vars2 from './20261127100001_index_variables_live_name.js';
+import * as m52 from './20261127100000_create_variables.js';
+import * as m53 from './20261127100001_index_variables_live_name.js';
+import * as m54 from './20261127120000_create_git_repositories.js';
+import * as m55 from './20261127120100_create_flow_git_links.js';
+import * as m56 from './20261127120200_create_git_sync_history.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -112,7 +115,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
   { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
   { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
-  // vars (issue 22): variables
-  { name: '20261127100000_create_variables', up: vars1.up, down: vars1.down },
-  { name: '20261127100001_index_variables_live_name', up: vars2.up, down: vars2.down },
+  { name: '20261127100000_create_variables', up: m52.up, down: m52.down },
+  { name: '20261127100001_index_variables_live_name', up: m53.up, down: m53.down },
+  { name: '20261127120000_create_git_repositories', up: m54.up, down: m54.down },
+  { name: '20261127120100_create_flow_git_links', up: m55.up, down: m55.down },
+  { name: '20261127120200_create_git_sync_history', up: m56.up, down: m56.down },
 ];

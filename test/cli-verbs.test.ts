@@ -27,7 +27,20 @@ function svcTree() {
       c.commands.flatMap((s) => [...(s.description() === '' ? [] : [[...prefix, s.name()].join(' ')]), ...walk(s, [...prefix, s.name()])]);
     return walk(program, []).filter(
       (path) =>
-        !['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules', 'variables'].includes(path),
+        ![
+          'auth',
+          'orgs',
+          'members',
+          'idp-mappings',
+          'tokens',
+          'webhooks',
+          'runs',
+          'approvals',
+          'schedules',
+          'variables',
+          'flows',
+          'git-repos',
+        ].includes(path),
     );
   };
   const run = async (argv: string[]) => {

@@ -20,7 +20,7 @@ function probes(): DomainRoutes {
         ctx.body = { bytes: (await readLimited(ctx.req, 1024)).length };
       },
     }),
-    'POST /git-repositories/{repo_id}/sync': route({
+    'POST /platform-sync/profiles/{profile_id}/plan': route({
       bodyMode: 'raw',
       body: documented,
       responses: { 200: { description: 'What the handler was handed', schema: read } },
@@ -48,7 +48,7 @@ describe('a body the handler reads itself', () => {
   });
 
   it("is handed to the handler as bytes with bodyMode 'raw', not validated", async () => {
-    const response = await post('/git-repositories/nightly/sync', '{"other":1}', 'application/json');
+    const response = await post('/platform-sync/profiles/nightly/plan', '{"other":1}', 'application/json');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ bytes: 11 });
   });
@@ -62,6 +62,6 @@ describe('a body the handler reads itself', () => {
       content: { 'application/json': { schema: expect.objectContaining({ type: 'object', required: ['name'] }) } },
     };
     expect(doc.paths['/notifications/destinations/test-config']!.post!.requestBody).toEqual(expected);
-    expect(doc.paths['/git-repositories/{repo_id}/sync']!.post!.requestBody).toEqual(expected);
+    expect(doc.paths['/platform-sync/profiles/{profile_id}/plan']!.post!.requestBody).toEqual(expected);
   });
 });

@@ -32,6 +32,7 @@ import { monitorsModule } from './domains/monitors/module.js';
 import { runEventsModule } from './domains/run-events/module.js';
 import { runsModule } from './domains/runs/module.js';
 import { schedulesModule, type SchedulesModule } from './domains/schedules/module.js';
+import { gitModule } from './domains/git/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { settingsRoutes } from './domains/settings/routes.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
@@ -197,6 +198,7 @@ function makeDomains(
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
   const variables = variablesModule(services, { secrets: secrets.resolver, flows });
   const flowInterface = flowInterfaceModule(services, { flows });
+  const git = gitModule(services, { flows: flows.git, secrets: secrets.resolver });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -231,6 +233,7 @@ function makeDomains(
     ...artifacts.routes,
     ...variables.routes,
     ...flowInterface.routes,
+    ...git.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

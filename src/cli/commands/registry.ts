@@ -16,6 +16,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   variables:
     "Variables of the organization given by --org (and the shared organization's, read-only): typed values steps read as {{ variables.<name> }}.",
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
+  flows: 'Flows of the organization given by --org: pull from and push to their linked git files.',
+  'git-repos': 'Git repositories of the organization given by --org: list them, pull every linked flow.',
 };
 
 const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
@@ -95,6 +97,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('variables get', () => import('./variables/get.js')),
   verb('variables set', () => import('./variables/set.js')),
   verb('variables delete', () => import('./variables/delete.js')),
+  verb('flows pull', () => import('./flows/pull.js')),
+  verb('flows push', () => import('./flows/push.js')),
+  verb('git-repos list', () => import('./git-repos/list.js')),
+  verb('git-repos sync', () => import('./git-repos/sync.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 

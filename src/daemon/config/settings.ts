@@ -390,6 +390,19 @@ export const SETTINGS = {
     doc: 'Sync removes `idp` memberships the claims no longer justify; `false` only adds and upgrades.',
     parse: parseBoolean,
   }),
+  // Git repositories and flow git sync (docs/git.md).
+  gitTimeoutSeconds: setting({
+    env: 'SERVICE_GIT_TIMEOUT_SECONDS',
+    default: '60',
+    doc: 'Time limit of one `git` command (fetch, push, ls-remote); past it the command is killed and the request answers 502 `git_remote_failed` (`reason: timeout`).',
+    parse: integerBetween(1, 3600),
+  }),
+  gitAllowFileUrls: setting({
+    env: 'SERVICE_GIT_ALLOW_FILE_URLS',
+    default: 'false',
+    doc: "Accept `file://` repository URLs (tests and local trials only): otherwise a local path is refused with 422 `git_url_refused`, since it would read the daemon host's disk.",
+    parse: parseBoolean,
+  }),
   idpAdminUrl: setting({
     env: 'IDP_URL',
     doc: "Base URL of the identity provider's admin API, for syncing users from it.",

@@ -242,6 +242,34 @@ export const PROBLEM_CODES = {
     meaning:
       'A launch form asked for options of a source this build lists but does not resolve yet (`kind`: inventory objects until their domain is built).',
   },
+  // Git repositories and flow git sync (docs/git.md).
+  git_url_refused: {
+    status: 422,
+    meaning:
+      'A git repository URL the daemon will not use: `reason` is `dangerous_transport` (`ext::`, `fd::` and other remote helpers), `local_path` (a path or `file://`, unless SERVICE_GIT_ALLOW_FILE_URLS), `embedded_credentials` (user:password@ in the URL: use `auth`), or `unsupported_scheme`; `errors[].path` is `url`.',
+  },
+  git_remote_failed: {
+    status: 502,
+    meaning:
+      'The git remote could not be used: `reason` is `authentication_failed`, `unreachable`, `timeout`, `credential_unavailable` (the secret reference does not resolve) or `failed`. No credential is ever in the detail.',
+  },
+  git_branch_not_found: { status: 404, meaning: 'The branch (`branch`) does not exist on the remote.' },
+  git_path_not_found: { status: 404, meaning: 'No file or folder at `path` on the branch (`branch`, `commit_sha`).' },
+  flow_not_linked: { status: 409, meaning: 'The flow is not linked to a git repository: `PATCH /flows/{flow_id}/git` links it.' },
+  draft_dirty: {
+    status: 409,
+    meaning:
+      "A pull would overwrite a draft with changes that are neither committed nor from git's last sync; send `force: true` to overwrite them.",
+  },
+  non_fast_forward: {
+    status: 409,
+    meaning: 'The remote branch moved ahead of what the daemon fetched; pull first, or push with `force: true` to overwrite it.',
+  },
+  invalid_flow_yaml: {
+    status: 422,
+    meaning:
+      'The flow file from git is not valid YAML or not a valid flow: `line` and `column` (1-based) locate it in the file, `path` is the JSON path of the member at fault (empty for a YAML syntax error); `errors[]` lists each. Nothing was changed.',
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

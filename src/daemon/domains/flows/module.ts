@@ -4,11 +4,13 @@ import { FlowAccess } from './flow-access.js';
 import { flowRoutes } from './flow-routes.js';
 import { FlowsRepo } from './flows-repo.js';
 import { FlowsService, type FlowDeleteGuard } from './flows-service.js';
+import { FlowGitPort } from './git-port.js';
 import { InterfaceService } from './interface-service.js';
 import { versionRoutes } from './version-routes.js';
 import { VersionsService } from './versions-service.js';
 
 export type { FlowDeleteGuard } from './flows-service.js';
+export type { FlowGitPort } from './git-port.js';
 
 export interface FlowsModule {
   readonly routes: readonly DomainRoutes[];
@@ -19,6 +21,8 @@ export interface FlowsModule {
   addDeleteGuard(guard: FlowDeleteGuard): void;
   /** A readable flow's definition at a revision (tenancy as the flow routes'): the flow interface and editor contexts read it. */
   readonly definitions: Pick<VersionsService, 'definitionOf'>;
+  /** What git sync reads and writes flows through (the flows domain's access, narrowing, locks and audit). */
+  readonly git: FlowGitPort;
 }
 
 /** Flows, drafts and committed versions. */
@@ -32,5 +36,6 @@ export function flowsModule(services: Services): FlowsModule {
     routes: [flowRoutes(flows), versionRoutes(versions, iface)],
     addDeleteGuard: (guard) => flows.addDeleteGuard(guard),
     definitions: versions,
+    git: new FlowGitPort(repo, access),
   };
 }

@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import type { GitRepositoryList, RepositorySyncAnswer, SyncEntry } from '../../../shared/api/git.js';
+import { CliError } from '../../errors.js';
+import type { ApiClient } from '../../http/client.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson } from '../../runtime/io.js';
+import { printTable, type Column } from '../../runtime/table.js';
+import { enc, flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+
+export interface GitReposSyncOptions {
+  /** A repository id or its name. */
+  readonly repo: string;
+  readonly force: boolean;
+  readonly json: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const COLUMNS: Column<SyncEntry>[] = [
+  { header: 'FLOW', value: (e) => e.flow_id },
+  { header: 'PATH', value: (e) => `${e.branch}:${e.path}` },
+  { header: 'OUTCOME', value: (e) => e.outcome },
+  { header: 'CODE', value: (e) => e.code },
+  { header: 'COMMIT', value: (e) => e.commit_sha?.slice(0, 12) ?? null },
+];
+
+export function define(command: Command): void {
+  jsonFlag(
+    command
+      .description('Pull every flow linked to the repository; one line per flow with its outcome.')
+      .argument('<repo>', 'repository id, or its name')
+      .option('--force', 'overwrite drafts with changes of their own'),
+  );
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runGitReposSync(parseGitReposSyncOptions(positionals[0]!, raw), ctx);
+
+export function parseGitReposSyncOptions(repo: string, raw: Record<string, unknown>): GitReposSyncOptions {
+  return { repo, force: raw.force === true, json: flag.json(raw) };
+}
+
+/** REPO as a name: the one repository of the organization with exactly that name. */
+async function repositoryId(client: ApiClient, ref: string): Promise<string> {
+  if (UUID.test(ref)) return ref;
+  const page = (await client.request({ method: 'GET', path: '/git-repositories', query: { q: ref, limit: '500' } }))
+    .body as GitRepositoryList;
+  const match = page.items.find((r) => r.name === ref);
+  if (!match) throw new CliError('not_found', `no git repository named "${ref}" in this organization`);
+  return match.id;
+}
+
+/**
+ * `POST /git-repositories/{repo_id}/sync`. A flow refused or failed is a line like the others; the
+ * exit code is 1 when any was, so scripts see it.
+ */
+export async function runGitReposSync(options: GitReposSyncOptions, ctx: Context): Promise<void> {
+  const client = ctx.apiClient();
+  const id = await repositoryId(client, options.repo);
+  const answer = (await client.request({ method: 'POST', path: `/git-repositories/${enc(id)}/sync`, body: { force: options.force } }))
+    .body as RepositorySyncAnswer;
+  if (options.json) printJson(ctx.io, answer);
+  else printTable(ctx.io, answer.items, COLUMNS, 'No flows link to this repository.');
+  const failed = answer.items.filter((e) => e.outcome === 'refused' || e.outcome === 'failed').length;
+  if (failed > 0) throw new CliError('error', `${failed} of ${answer.items.length} flow(s) were not synced`);
+}

@@ -1,0 +1,35 @@
+import type { SecretResolver } from '../secrets/secret-resolver.js';
+import type { GitCache, Remote } from './git-cache.js';
+import { remoteCredentials } from './git-credentials.js';
+import type { GitRepositoriesRepo, GitRepositoryRow } from './git-repositories-repo.js';
+
+/**
+ * One operation on a repository's remote: the cache held exclusively, credentials resolved for it alone
+ * and disposed of afterwards (an SSH key's file removed), whatever happens.
+ */
+export class GitRemotes {
+  constructor(
+    readonly cache: GitCache,
+    private readonly resolver: SecretResolver,
+    private readonly repos: GitRepositoriesRepo,
+    private readonly tmpRoot: string,
+  ) {}
+
+  async with<T>(repo: GitRepositoryRow, work: (dir: string, remote: Remote) => Promise<T>): Promise<T> {
+    return this.cache.exclusive(repo.id, async (dir) => {
+      const credentials = await remoteCredentials(this.resolver, repo, this.tmpRoot);
+      try {
+        return await work(dir, { url: repo.url, credentials });
+      } finally {
+        await credentials.dispose();
+      }
+    });
+  }
+
+  /** Fetches the branch into the cache; its head commit. */
+  async fetch(repo: GitRepositoryRow, branch: string): Promise<{ dir: string; head: string }> {
+    const fetched = await this.with(repo, async (dir, remote) => ({ dir, head: await this.cache.fetch(dir, remote, branch) }));
+    await this.repos.fetched(repo.id);
+    return fetched;
+  }
+}
