@@ -51,6 +51,11 @@ import * as m48 from './20261126140301_create_schedule_fires.js';
 import * as m49 from './20261126140302_index_schedules_due.js';
 import * as m50 from './20261126140400_create_maintenance_job_runs.js';
 import * as m51 from './20261126140401_create_maintenance_jobs.js';
+import * as invp1 from './20261127140000_create_inventory_providers.js';
+import * as invp2 from './20261127140100_create_inventory_sync_runs.js';
+import * as invp3 from './20261127140200_create_inventory_objects.js';
+import * as invp4 from './20261127140300_add_sites_provider_seen_at.js';
+import * as invp5 from './20261127140301_add_devices_provider_seen_at.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -110,4 +115,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
   { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
   { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
+  { name: '20261127140000_create_inventory_providers', up: invp1.up, down: invp1.down },
+  { name: '20261127140100_create_inventory_sync_runs', up: invp2.up, down: invp2.down },
+  { name: '20261127140200_create_inventory_objects', up: invp3.up, down: invp3.down },
+  { name: '20261127140300_add_sites_provider_seen_at', up: invp4.up, down: invp4.down },
+  { name: '20261127140301_add_devices_provider_seen_at', up: invp5.up, down: invp5.down },
 ];

@@ -17,6 +17,7 @@ import { flowsModule } from './domains/flows/module.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
 import { inventoryModule } from './domains/inventory/module.js';
+import { inventoryProvidersModule } from './domains/inventory-providers/module.js';
 import { housekeepingJobs } from './domains/maintenance/housekeeping-jobs.js';
 import type { MaintenanceJob } from './domains/maintenance/job.js';
 import type { Clock } from './domains/maintenance/maintenance-runner.js';
@@ -192,6 +193,7 @@ function makeDomains(
   const artifacts = artifactsModule(services);
   runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
+  const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -223,6 +225,7 @@ function makeDomains(
     ...maintenance.routes,
     ...schedules.routes,
     ...artifacts.routes,
+    ...inventoryProviders.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
