@@ -34,12 +34,9 @@ const netbox = (fields: Record<string, unknown> = {}) => ({
 });
 
 describe('plugins and provider types', () => {
-  it('lists the plugins with their configuration schema, under inventory (an operator) and settings (platform)', async () => {
-    for (const [who, path] of [
-      ['dave', '/inventory/plugins'],
-      ['root', '/settings/plugins'],
-    ] as const) {
-      const answer = await call(world, who, 'GET', path);
+  it('lists the plugins with their configuration schema, under inventory and settings (platform routes: realm roles decide)', async () => {
+    for (const path of ['/inventory/plugins', '/settings/plugins']) {
+      const answer = await call(world, 'root', 'GET', path);
       expect(answer.status).toBe(200);
       expect(answer.body.items.map((p: { type: string }) => p.type)).toEqual(['netbox', 'nautobot', 'static']);
       const nb = answer.body.items[0];
@@ -47,7 +44,7 @@ describe('plugins and provider types', () => {
       expect(nb.config_schema.properties.url).toBeDefined();
       expect(nb.config_schema.required).toEqual(['url']);
     }
-    expect((await call(world, 'carol', 'GET', '/inventory/plugins')).status).toBe(403);
+    expect((await call(world, 'dave', 'GET', '/inventory/plugins')).status).toBe(403); // an organization's operator is no platform operator
   });
 
   it('lists the provider types', async () => {
@@ -167,6 +164,23 @@ describe('a provider as a resource', () => {
     const report = await call(world, 'alice', 'POST', providerPath(providerId, '/test-connection'));
     expect(report.status).toBe(200);
     expect(report.body).toMatchObject({ ok: true, details: { version: '4.1.3' }, error: null });
+  });
+
+  it('refuses to reach an address outside the allowed networks (cloud metadata), through the outbound guard', async () => {
+    const created = await call(
+      world,
+      'alice',
+      'POST',
+      '/inventory/providers',
+      netbox({ name: 'metadata', config: { url: 'http://169.254.169.254' } }),
+    );
+    expect(created.status).toBe(201);
+    const report = await call(world, 'alice', 'POST', providerPath(created.body.provider_id, '/test-connection'));
+    expect(report.body).toMatchObject({ ok: false, error: { code: 'address_not_allowed' } });
+    const discover = await call(world, 'alice', 'POST', providerPath(created.body.provider_id, '/discover'));
+    expect(discover.status).toBe(502);
+    expect(discover.body).toMatchObject({ code: 'provider_request_failed', reason: 'address_not_allowed' });
+    expect((await call(world, 'alice', 'DELETE', providerPath(created.body.provider_id, '/permanent'))).status).toBe(204);
   });
 
   it('discovers what the provider holds without importing it', async () => {

@@ -42,7 +42,7 @@ export function inventoryProvidersModule(services: Services, core: { secrets: Se
     new SyncEngine(knex, new ImportRepo(), imported, runs),
     imported,
     credentials,
-    (timeoutMs) => new ProviderHttp(fetch, retry, timeoutMs ?? 10_000),
+    (timeoutMs) => new ProviderHttp(fetch, retry, timeoutMs ?? config.outboundTimeoutMs),
     services.audit,
     config.inventorySyncLeaseSeconds * 1000,
   );

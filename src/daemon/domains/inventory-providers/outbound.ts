@@ -2,20 +2,10 @@ import type { Services } from '../../services.js';
 import type { ProviderFetch } from './provider-http.js';
 
 /**
- * The providers' door to the network. Until the shared outbound guard is on main this is a bare fetch
- * with a time limit (no address rules): the switch to `services.outbound.request` is this one function.
+ * The providers' door to the network: the shared outbound guard (only http(s), every resolved address
+ * checked against SERVICE_OUTBOUND_ALLOWED_NETWORKS' exceptions, one time limit, a size cap, no redirect
+ * followed: a provider answering 3xx is an error, never a hop to somewhere unchecked with the token).
  */
 export function providerFetch(services: Services): ProviderFetch {
-  const timeoutDefault = 10_000;
-  void services;
-  return async (url, request) => {
-    const response = await fetch(url, {
-      method: request.method ?? 'GET',
-      headers: request.headers ?? {},
-      signal: AbortSignal.timeout(request.timeoutMs ?? timeoutDefault),
-      redirect: 'manual',
-    });
-    const headers = Object.fromEntries(response.headers.entries());
-    return { status: response.status, headers, text: () => response.text() };
-  };
+  return (url, request) => services.outbound.request(url, request);
 }
