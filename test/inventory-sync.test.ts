@@ -222,6 +222,27 @@ describe('one sync of a provider at a time', () => {
   });
 });
 
+describe('a sync whose instance died', () => {
+  it('is failed as abandoned once its lease is over, and the next sync runs', async () => {
+    const provider = await knex()('inventory_providers').where({ provider_id: providerId }).first('id');
+    const [dead] = await knex()('inventory_sync_runs')
+      .insert({
+        provider_row_id: provider.id,
+        org_id: world.ids.acme,
+        mode: 'full',
+        status: 'running',
+        pass_started_at: new Date('2026-01-01T00:00:00Z'),
+        heartbeat_at: new Date(Date.now() - 3_600_000),
+      })
+      .returning('id');
+    const answer = await sync(world, providerId);
+    expect(answer.status).toBe(200);
+    const row = await knex()('inventory_sync_runs').where({ id: dead.id }).first();
+    expect(row.status).toBe('failed');
+    expect(row.error_json.code).toBe('abandoned');
+  });
+});
+
 describe('a run targets an imported device', () => {
   it('admits a run naming the device by id', async () => {
     const flow = await seedFlow(knex(), world.ids.acme!, { name: 'on-imported', versions: [BARE, TARGETED] });
