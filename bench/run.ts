@@ -10,6 +10,7 @@ import { claimBenchmark } from './claim.js';
 import { cliStartupBenchmark } from './cli-startup.js';
 import { decisionBenchmark } from './decision.js';
 import { loginSyncBenchmark } from './login-sync.js';
+import { inventorySyncBenchmark } from './inventory-sync.js';
 import { freePort, median, pairedRatio, requestsPerSecond, startServer, timeToReady } from './lib.js';
 import { overrideMaps, overrideRows, seedOverrides, type OverrideRows } from './overrides.js';
 import { readPathBenchmark } from './read-paths.js';
@@ -207,7 +208,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules, artifacts); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules, artifacts, inventory-sync); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -237,6 +238,12 @@ try {
       spreadSeconds: Number(process.env.BENCH_SCHEDULE_SPREAD_SECONDS ?? 60),
     });
   if (wanted('artifacts')) await artifactsBenchmark(line, { postgresUrl: POSTGRES_URL, rounds: ROUNDS });
+  if (wanted('inventory-sync'))
+    await inventorySyncBenchmark(line, {
+      postgresUrl: POSTGRES_URL,
+      devices: Number(process.env.BENCH_INVENTORY_DEVICES ?? 10_000),
+      rounds: ROUNDS,
+    });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

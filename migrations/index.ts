@@ -56,6 +56,11 @@ import * as m53 from './20261127100001_index_variables_live_name.js';
 import * as m54 from './20261127120000_create_git_repositories.js';
 import * as m55 from './20261127120100_create_flow_git_links.js';
 import * as m56 from './20261127120200_create_git_sync_history.js';
+import * as m57 from './20261127140000_create_inventory_providers.js';
+import * as m58 from './20261127140100_create_inventory_sync_runs.js';
+import * as m59 from './20261127140200_create_inventory_objects.js';
+import * as m60 from './20261127140300_add_sites_provider_seen_at.js';
+import * as m61 from './20261127140301_add_devices_provider_seen_at.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -120,4 +125,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261127120000_create_git_repositories', up: m54.up, down: m54.down },
   { name: '20261127120100_create_flow_git_links', up: m55.up, down: m55.down },
   { name: '20261127120200_create_git_sync_history', up: m56.up, down: m56.down },
+  { name: '20261127140000_create_inventory_providers', up: m57.up, down: m57.down },
+  { name: '20261127140100_create_inventory_sync_runs', up: m58.up, down: m58.down },
+  { name: '20261127140200_create_inventory_objects', up: m59.up, down: m59.down },
+  { name: '20261127140300_add_sites_provider_seen_at', up: m60.up, down: m60.down },
+  { name: '20261127140301_add_devices_provider_seen_at', up: m61.up, down: m61.down },
 ];

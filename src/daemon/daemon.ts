@@ -17,6 +17,7 @@ import { flowsModule } from './domains/flows/module.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
 import { inventoryModule } from './domains/inventory/module.js';
+import { inventoryProvidersModule } from './domains/inventory-providers/module.js';
 import { housekeepingJobs } from './domains/maintenance/housekeeping-jobs.js';
 import type { MaintenanceJob } from './domains/maintenance/job.js';
 import type { Clock } from './domains/maintenance/maintenance-runner.js';
@@ -199,6 +200,7 @@ function makeDomains(
   const variables = variablesModule(services, { secrets: secrets.resolver, flows });
   const flowInterface = flowInterfaceModule(services, { flows });
   const git = gitModule(services, { flows: flows.git, secrets: secrets.resolver });
+  const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -234,6 +236,7 @@ function makeDomains(
     ...variables.routes,
     ...flowInterface.routes,
     ...git.routes,
+    ...inventoryProviders.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

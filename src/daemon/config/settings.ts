@@ -424,4 +424,29 @@ export const SETTINGS = {
     doc: 'Secret of the admin client used by the user sync.',
     parse: nonEmpty,
   }),
+  // Inventory providers (docs/inventory-providers.md): retries of a provider's requests, the sync lease.
+  inventoryHttpRetries: setting({
+    env: 'SERVICE_INVENTORY_HTTP_RETRIES',
+    default: '3',
+    doc: "Further attempts of an inventory provider's request after a 5xx, a 429, a timeout or a failed connection (exponential backoff; Retry-After honoured).",
+    parse: integerBetween(0, 10),
+  }),
+  inventoryHttpRetryBaseMs: setting({
+    env: 'SERVICE_INVENTORY_HTTP_RETRY_BASE_MS',
+    default: '500',
+    doc: "First backoff of an inventory provider's retried request, in milliseconds; doubled each attempt, with jitter.",
+    parse: integerBetween(0, 60_000),
+  }),
+  inventoryHttpRetryMaxWaitMs: setting({
+    env: 'SERVICE_INVENTORY_HTTP_RETRY_MAX_WAIT_MS',
+    default: '30000',
+    doc: 'Longest wait before a retry of an inventory provider request, a Retry-After included, in milliseconds.',
+    parse: integerBetween(0, 600_000),
+  }),
+  inventorySyncLeaseSeconds: setting({
+    env: 'SERVICE_INVENTORY_SYNC_LEASE_SECONDS',
+    default: '300',
+    doc: 'A running inventory sync that has written no page for this long is taken for dead (its instance stopped): the next sync of the provider fails it and starts.',
+    parse: integerBetween(10, 86_400),
+  }),
 } as const;

@@ -270,6 +270,36 @@ export const PROBLEM_CODES = {
     meaning:
       'The flow file from git is not valid YAML or not a valid flow: `line` and `column` (1-based) locate it in the file, `path` is the JSON path of the member at fault (empty for a YAML syntax error); `errors[]` lists each. Nothing was changed.',
   },
+  // Inventory providers (docs/inventory-providers.md).
+  unknown_provider_type: {
+    status: 422,
+    meaning: 'The inventory provider `type` names no plugin; `types` lists those there are (GET /inventory/plugins).',
+  },
+  invalid_provider_url: {
+    status: 422,
+    meaning:
+      "An inventory provider's `config.url` is not an absolute http(s) URL without credentials, query or fragment; `field` names it.",
+  },
+  provider_id_mismatch: {
+    status: 422,
+    meaning:
+      'The `provider_id` given is not the one the type and name make in this organization (`<type>:<name>`, or `<type>:<name>:<org_id>` outside the default organization); `expected` gives it.',
+  },
+  invalid_provider_config: {
+    status: 422,
+    meaning:
+      "An inventory provider's `config` does not satisfy its plugin's schema, or its YAML document does not parse; `errors` lists each problem with its path (and `line`/`column` in the document).",
+  },
+  inventory_sync_running: {
+    status: 409,
+    meaning: 'A sync of this inventory provider is already running (on this or another instance); `sync_id` names it.',
+  },
+  provider_disabled: { status: 409, meaning: 'The inventory provider is disabled: enable it before syncing or discovering.' },
+  provider_request_failed: {
+    status: 502,
+    meaning:
+      'The inventory provider could not be asked, or answered an error: `reason` says why (`auth_failed`, `upstream_status`, `timeout`, `address_not_allowed`, `connect_failed`, `malformed_answer`, …); a failed sync also names `sync_id`.',
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
