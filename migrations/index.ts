@@ -51,6 +51,13 @@ import * as m48 from './20261126140301_create_schedule_fires.js';
 import * as m49 from './20261126140302_index_schedules_due.js';
 import * as m50 from './20261126140400_create_maintenance_job_runs.js';
 import * as m51 from './20261126140401_create_maintenance_jobs.js';
+import * as notify0 from './20261127130000_create_notification_destinations.js';
+import * as notify1 from './20261127130100_create_flow_notification_subscriptions.js';
+import * as notify2 from './20261127130200_create_notification_outbox.js';
+import * as notify3 from './20261127130300_create_notification_attempts.js';
+import * as notify4 from './20261127130400_create_enqueue_notifications.js';
+import * as notify5 from './20261127130500_notify_run_events.js';
+import * as notify6 from './20261127130600_notify_approval_events.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -110,4 +117,12 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
   { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
   { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
+  // notifications (issue 24)
+  { name: '20261127130000_create_notification_destinations', up: notify0.up, down: notify0.down },
+  { name: '20261127130100_create_flow_notification_subscriptions', up: notify1.up, down: notify1.down },
+  { name: '20261127130200_create_notification_outbox', up: notify2.up, down: notify2.down },
+  { name: '20261127130300_create_notification_attempts', up: notify3.up, down: notify3.down },
+  { name: '20261127130400_create_enqueue_notifications', up: notify4.up, down: notify4.down },
+  { name: '20261127130500_notify_run_events', up: notify5.up, down: notify5.down },
+  { name: '20261127130600_notify_approval_events', up: notify6.up, down: notify6.down },
 ];

@@ -21,6 +21,8 @@ import { housekeepingJobs } from './domains/maintenance/housekeeping-jobs.js';
 import type { MaintenanceJob } from './domains/maintenance/job.js';
 import type { Clock } from './domains/maintenance/maintenance-runner.js';
 import { maintenanceModule, type MaintenanceModule } from './domains/maintenance/module.js';
+import { fetchOutbound } from './domains/notifications/delivery/fetch-outbound.js';
+import { notificationsModule, type NotificationsModule } from './domains/notifications/module.js';
 import { MembersService } from './domains/orgs/members-service.js';
 import { MembershipsRepo } from './domains/orgs/memberships-repo.js';
 import { OrgsService } from './domains/orgs/orgs-service.js';
@@ -60,6 +62,8 @@ export interface DaemonOptions {
   readonly maintenance?: { readonly jobs?: (services: Services) => readonly MaintenanceJob[]; readonly clock?: Clock };
   /** The clock schedules (and, unless `maintenance.clock` says otherwise, the maintenance pass) read "now" from; tests drive fires with their own. */
   readonly clock?: () => Date;
+  /** Tests: the notification senders' backoff jitter, a draw in [0, 1). */
+  readonly random?: () => number;
 }
 
 export interface RunningDaemon {
@@ -105,6 +109,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     for (const hub of background.hubs) hub.start();
     background.maintenance.start();
     background.schedules.start();
+    background.notifications.start();
     server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
@@ -192,12 +197,18 @@ function makeDomains(
   const artifacts = artifactsModule(services);
   runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
+  const notifications = notificationsModule(
+    services,
+    { secrets: secrets.resolver, outbound: fetchOutbound(10_000) },
+    { clock: options.clock, random: options.random, smtpTimeoutMs: 10_000 },
+  );
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
     ...approvals.maintenanceJobs,
     ...schedules.maintenanceJobs,
     ...artifacts.maintenanceJobs,
+    ...notifications.maintenanceJobs,
     ...housekeepingJobs(services),
     ...(options.maintenance?.jobs?.(services) ?? []),
   ];
@@ -223,13 +234,14 @@ function makeDomains(
     ...maintenance.routes,
     ...schedules.routes,
     ...artifacts.routes,
+    ...notifications.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
   return {
     domains,
     frontDoorChecks: [shedding],
-    background: background(workers, maintenance, schedules, { events: runEvents.hub, monitors: monitors.hub }),
+    background: background(workers, maintenance, schedules, { events: runEvents.hub, monitors: monitors.hub }, notifications),
   };
 }
 
@@ -293,6 +305,8 @@ interface Background {
   readonly hubs: readonly LiveHub[];
   /** The embedded scheduler loop. */
   readonly schedules: SchedulesModule;
+  /** The notification sender loop. */
+  readonly notifications: NotificationsModule;
 }
 
 function background(
@@ -300,8 +314,9 @@ function background(
   maintenance: MaintenanceModule,
   schedules: SchedulesModule,
   streams: Background['streams'],
+  notifications: NotificationsModule,
 ): Background {
-  return { workers, maintenance, schedules, streams, hubs: Object.values(streams) };
+  return { workers, maintenance, schedules, streams, hubs: Object.values(streams), notifications };
 }
 
 interface Listening {
@@ -333,6 +348,7 @@ async function stopRunning(
 ): Promise<void> {
   schema.stop();
   await background?.schedules.stop();
+  await background?.notifications.stop();
   await background?.maintenance.stop();
   await background?.workers.stop();
   for (const hub of background?.hubs ?? []) await hub.stop();

@@ -236,6 +236,17 @@ export const PROBLEM_CODES = {
     meaning:
       "An external scheduler's trigger names a `due_at` that is not the schedule's next fire time (already fired by another scheduler, or the schedule changed); `next_fire_at` gives the current one.",
   },
+  // notifications (issue 24)
+  notification_kind_unknown: {
+    status: 422,
+    meaning:
+      'A notification destination names a `kind` this service does not send to; `kinds` lists those it does (`GET /notifications/destination-types`).',
+  },
+  notification_secret_reference_refused: {
+    status: 422,
+    meaning:
+      "A notification destination's secret reference does not resolve in the active organization: `field` names it (`config.<field>`), `reason` says why (`malformed`, `other_organization`, `unknown_scheme`, `not_found`, `key_missing`, `key_ambiguous`).",
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
