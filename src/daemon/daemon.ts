@@ -35,6 +35,7 @@ import { runEventsModule } from './domains/run-events/module.js';
 import { runsModule } from './domains/runs/module.js';
 import { schedulesModule, type SchedulesModule } from './domains/schedules/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
+import { settingsRoutes } from './domains/settings/routes.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { webhooksModule } from './domains/webhooks/module.js';
@@ -232,6 +233,7 @@ function makeDomains(
     ...webhooks.routes,
     ...workers.routes,
     ...maintenance.routes,
+    settingsRoutes(config),
     ...schedules.routes,
     ...artifacts.routes,
     ...notifications.routes,
@@ -338,8 +340,8 @@ async function listen(config: Config, app: RequestListener, checks: readonly Fro
 
 /**
  * What start-up set going, stopped: the migration retry, the scheduler loop and the maintenance timer (a
- * pass under way ends first), the workers' waker, the live streams' hubs, the syncs, and the database when
- * this daemon owns it. Safe at any point of start-up.
+ * pass under way ends first), the workers' waker, the live streams' hubs, the syncs, the outbound guard's
+ * pooled connections, and the database when this daemon owns it. Safe at any point of start-up.
  */
 async function stopRunning(
   services: Services,
@@ -353,5 +355,6 @@ async function stopRunning(
   await background?.workers.stop();
   for (const hub of background?.hubs ?? []) await hub.stop();
   await stopSyncs(services);
+  services.outbound.close();
   if (closeDatabase) await services.db.close();
 }

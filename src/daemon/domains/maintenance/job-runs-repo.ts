@@ -38,6 +38,23 @@ const RECORD = `WITH run AS (
     last_succeeded_at = coalesce(EXCLUDED.last_succeeded_at, j.last_succeeded_at),
     runs = j.runs + 1, failures = j.failures + EXCLUDED.failures`;
 
+/** A row of `maintenance_jobs`: a job's last run and its counts. */
+export interface JobRow {
+  readonly name: string;
+  readonly last_trigger: string;
+  readonly last_instance: string;
+  readonly last_started_at: Date;
+  readonly last_finished_at: Date;
+  readonly last_duration_ms: number;
+  readonly last_outcome: 'ok' | 'failed';
+  readonly last_error_code: string | null;
+  readonly last_error_message: string | null;
+  readonly last_summary_json: Record<string, unknown> | null;
+  readonly last_succeeded_at: Date | null;
+  readonly runs: string | number;
+  readonly failures: string | number;
+}
+
 /** The maintenance jobs' recorded runs: the history and each job's last run. */
 export class JobRunsRepo {
   constructor(private readonly knex: Knex) {}
@@ -55,6 +72,11 @@ export class JobRunsRepo {
       run.error?.message ?? null,
       run.summary === null ? null : JSON.stringify(run.summary),
     ]);
+  }
+
+  /** Every job that ever ran, with its last run (one scan of a table of one row per job). */
+  listJobs(): Promise<JobRow[]> {
+    return this.knex<JobRow>('maintenance_jobs').select('*').orderBy('name');
   }
 
   /** Deletes history rows of runs started before `before`, in batches; each job's last run stays in `maintenance_jobs`. */

@@ -40,6 +40,11 @@ export class MaintenanceRunner {
     }
   }
 
+  /** The registered jobs' names, in the pass's order. */
+  get jobNames(): string[] {
+    return this.jobs.map((job) => job.name);
+  }
+
   async runAll(trigger: PassTrigger): Promise<MaintenanceTickAnswer> {
     const done: MaintenanceJobRun[] = [];
     let unrecorded: unknown;

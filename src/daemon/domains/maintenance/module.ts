@@ -5,6 +5,7 @@ import type { Services } from '../../services.js';
 import { historyRetentionJob, HOUSEKEEPING_BATCH } from './housekeeping-jobs.js';
 import type { MaintenanceJob } from './job.js';
 import { JobRunsRepo } from './job-runs-repo.js';
+import { JobStatusReader } from './job-status.js';
 import { MaintenanceRunner, type Clock } from './maintenance-runner.js';
 import { MaintenanceTimer } from './maintenance-timer.js';
 import { passLockFor } from './pass-lock.js';
@@ -47,8 +48,13 @@ export function maintenanceModule(
   const runner = new MaintenanceRunner([...jobs, history], runs, options.clock ?? (() => new Date()), instanceName(), log);
   const interval = config.maintenanceIntervalSeconds ?? config.runReaperIntervalSeconds;
   const timer = new MaintenanceTimer(runner, passLockFor(db), log, interval);
+  const status = new JobStatusReader(runs, runner.jobNames, {
+    timerEnabled: config.maintenanceTimerEnabled,
+    intervalSeconds: interval,
+    historyDays: config.maintenanceHistoryDays,
+  });
   return {
-    routes: [maintenanceRoutes(runner)],
+    routes: [maintenanceRoutes(runner, status)],
     runner,
     timer,
     start: () => {
