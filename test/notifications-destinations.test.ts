@@ -303,6 +303,15 @@ describe('test sends', () => {
     expect(later.body).toMatchObject({ delivered: false, outcome: 'transient', status_code: 451 });
   });
 
+  it.each([
+    ['webhook', { url: 'http://10.255.255.1/hook' }],
+    ['webhook', { url: 'http://169.254.169.254/latest/meta-data' }],
+    ['email', { smtp_host: '192.168.0.1', smtp_security: 'none', from: 'svc@example.test', to: ['ops@example.test'] }],
+  ])('refuses a %s target outside the allowed networks before connecting (%#)', async (kind, config) => {
+    const answer = await call(world, 'alice', 'POST', '/notifications/destinations/test-config', { name: 'n', kind, config });
+    expect(answer.body).toMatchObject({ delivered: false, outcome: 'permanent', status_code: null, reason: 'address_not_allowed' });
+  });
+
   it('test-config refuses what a create refuses, sending nothing', async () => {
     const before = receiver.received.length;
     const answer = await call(world, 'alice', 'POST', '/notifications/destinations/test-config', {

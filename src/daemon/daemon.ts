@@ -21,7 +21,6 @@ import { housekeepingJobs } from './domains/maintenance/housekeeping-jobs.js';
 import type { MaintenanceJob } from './domains/maintenance/job.js';
 import type { Clock } from './domains/maintenance/maintenance-runner.js';
 import { maintenanceModule, type MaintenanceModule } from './domains/maintenance/module.js';
-import { fetchOutbound } from './domains/notifications/delivery/fetch-outbound.js';
 import { notificationsModule, type NotificationsModule } from './domains/notifications/module.js';
 import { MembersService } from './domains/orgs/members-service.js';
 import { MembershipsRepo } from './domains/orgs/memberships-repo.js';
@@ -200,8 +199,8 @@ function makeDomains(
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
   const notifications = notificationsModule(
     services,
-    { secrets: secrets.resolver, outbound: fetchOutbound(10_000) },
-    { clock: options.clock, random: options.random, smtpTimeoutMs: 10_000 },
+    { secrets: secrets.resolver, outbound: (url, request) => services.outbound.request(url, request) },
+    { clock: options.clock, random: options.random },
   );
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { DomainRoutes } from '../../http/types.js';
+import { AddressPolicy } from '../../net/address-policy.js';
 import type { Services } from '../../services.js';
 import type { MaintenanceJob } from '../maintenance/job.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
@@ -35,21 +36,24 @@ export interface NotificationsOptions {
   readonly clock?: () => Date;
   /** Backoff jitter's draw in [0, 1) (tests fix it). */
   readonly random?: () => number;
-  /** Limit of each SMTP step. */
-  readonly smtpTimeoutMs: number;
 }
 
 /** Notifications: destinations, flow subscriptions, the outbox's sender, and what `flow.notify` reads; docs/notifications.md. */
 export function notificationsModule(
   services: Services,
   core: { secrets: SecretResolver; outbound: OutboundSend },
-  options: NotificationsOptions,
+  options: NotificationsOptions = {},
 ): NotificationsModule {
   const { config, db, log } = services;
   const clock = options.clock ?? (() => new Date());
   const destinations = new DestinationsRepo(db.knex);
   const subscriptions = new SubscriptionsRepo(db.knex);
-  const transport = new NotificationTransport(core.secrets, core.outbound, { smtpTimeoutMs: options.smtpTimeoutMs, now: clock });
+  // SMTP is held to the outbound guard's rules too: its time limit, and its address policy on the server's addresses.
+  const transport = new NotificationTransport(core.secrets, core.outbound, {
+    smtpTimeoutMs: config.outboundTimeoutMs,
+    smtpAddresses: new AddressPolicy(config.outboundAllowedNetworks),
+    now: clock,
+  });
   const sender = new NotificationSender(
     new OutboxRepo(db.knex),
     transport,

@@ -1,4 +1,6 @@
+import { lookup } from 'node:dns/promises';
 import { createTransport } from 'nodemailer';
+import type { AddressPolicy } from '../../../net/address-policy.js';
 import type { DestinationKind } from '../../../../shared/api/notifications.js';
 import { IDEMPOTENCY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signPayload } from '../../../../shared/webhooks/signing.js';
 import { SecretBackendError, SecretReferenceError, type SecretResolver } from '../../secrets/secret-resolver.js';
@@ -13,6 +15,8 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 export interface TransportOptions {
   /** Limit of an SMTP exchange's steps (connection, greeting, each reply). */
   readonly smtpTimeoutMs: number;
+  /** Which addresses an SMTP server may have (the outbound guard's policy and allow-list). */
+  readonly smtpAddresses: Pick<AddressPolicy, 'allows'>;
   /** Unix time the webhook signature's timestamp is taken from. */
   readonly now: () => Date;
 }
@@ -95,8 +99,13 @@ export class NotificationTransport {
     const { title, text } = describe(payload);
     const security = config.smtp_security;
     const limit = this.options.smtpTimeoutMs;
+    const host = String(config.smtp_host);
+    const address = await this.#smtpAddress(host);
+    if (typeof address !== 'string') return address;
     const transport = createTransport({
-      host: String(config.smtp_host),
+      // The checked address, so the connection goes where the policy looked; TLS still verifies the name.
+      host: address,
+      tls: { servername: host },
       port: Number(config.smtp_port),
       secure: security === 'tls',
       requireTLS: security === 'starttls',
@@ -123,6 +132,28 @@ export class NotificationTransport {
     } finally {
       transport.close();
     }
+  }
+
+  /**
+   * The SMTP server's first address when the policy allows every address the name resolves to (as the
+   * outbound guard checks an HTTP target), else the refusal as the guard would name it.
+   */
+  async #smtpAddress(host: string): Promise<string | AttemptResult> {
+    const refused = (reason: string): AttemptResult => ({
+      outcome: reason === 'dns_failed' ? 'transient' : 'permanent',
+      statusCode: null,
+      reason,
+      detail: null,
+    });
+    let addresses: { address: string }[];
+    try {
+      addresses = await lookup(host, { all: true });
+    } catch {
+      return refused('dns_failed');
+    }
+    if (addresses.length === 0 || addresses.some((entry) => !this.options.smtpAddresses.allows(entry.address)))
+      return refused('address_not_allowed');
+    return addresses[0]!.address;
   }
 }
 
