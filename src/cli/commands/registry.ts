@@ -14,6 +14,10 @@ const GROUPS: Readonly<Record<string, string>> = {
     'Approvals of runs waiting at a gate in the organization given by --org: list (--pending: yours to decide), read, approve, reject.',
   schedules: 'Schedules of the organization given by --org: flows run on a cron expression in a time zone.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
+  // notifications (issue 24)
+  notifications: 'Notifications of the organization given by --org: where they go.',
+  destinations: 'Notification destinations: list them, send a test message.',
+  flows: 'Flows of the organization given by --org.',
 };
 
 const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
@@ -89,6 +93,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('schedules run', () => import('./schedules/run.js')),
   verb('schedules delete', () => import('./schedules/delete.js')),
   verb('schedules next', () => import('./schedules/next.js')),
+  // notifications (issue 24)
+  verb('notifications destinations list', () => import('./notifications/list.js')),
+  verb('notifications destinations test', () => import('./notifications/test.js')),
+  verb('flows subscribe', () => import('./flows/subscribe.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 
