@@ -26,7 +26,11 @@ function svcTree() {
     const walk = (c: Command, prefix: string[]): string[] =>
       c.commands.flatMap((s) => [...(s.description() === '' ? [] : [[...prefix, s.name()].join(' ')]), ...walk(s, [...prefix, s.name()])]);
     return walk(program, []).filter(
-      (path) => !['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules'].includes(path),
+      (path) =>
+        ![
+          ...['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules'],
+          ...['notifications', 'notifications destinations', 'flows'],
+        ].includes(path),
     );
   };
   const run = async (argv: string[]) => {
