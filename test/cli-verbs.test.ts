@@ -28,18 +28,8 @@ function svcTree() {
     return walk(program, []).filter(
       (path) =>
         ![
-          'auth',
-          'orgs',
-          'members',
-          'idp-mappings',
-          'tokens',
-          'webhooks',
-          'runs',
-          'approvals',
-          'schedules',
-          'variables',
-          'flows',
-          'git-repos',
+          ...['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules'],
+          ...['variables', 'flows', 'git-repos', 'notifications', 'notifications destinations'],
         ].includes(path),
     );
   };

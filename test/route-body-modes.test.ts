@@ -12,7 +12,7 @@ const read = z.object({ bytes: z.number() });
 /** Probe handlers on catalogue routes nobody has built, each reading its body itself. */
 function probes(): DomainRoutes {
   return {
-    'POST /notifications/destinations/test-config': route({
+    'POST /platform-sync/profiles': route({
       bodyMode: 'none',
       body: documented,
       responses: { 200: { description: 'What the handler read from the request', schema: read } },
@@ -42,7 +42,7 @@ const post = (path: string, body: string, contentType: string) =>
 
 describe('a body the handler reads itself', () => {
   it("is left to the handler with bodyMode 'none': dispatch neither reads nor validates it", async () => {
-    const response = await post('/notifications/destinations/test-config', 'not JSON at all', 'text/plain');
+    const response = await post('/platform-sync/profiles', 'not JSON at all', 'text/plain');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ bytes: 15 });
   });
@@ -61,7 +61,7 @@ describe('a body the handler reads itself', () => {
       required: true,
       content: { 'application/json': { schema: expect.objectContaining({ type: 'object', required: ['name'] }) } },
     };
-    expect(doc.paths['/notifications/destinations/test-config']!.post!.requestBody).toEqual(expected);
+    expect(doc.paths['/platform-sync/profiles']!.post!.requestBody).toEqual(expected);
     expect(doc.paths['/platform-sync/profiles/{profile_id}/plan']!.post!.requestBody).toEqual(expected);
   });
 });

@@ -22,6 +22,7 @@ import { housekeepingJobs } from './domains/maintenance/housekeeping-jobs.js';
 import type { MaintenanceJob } from './domains/maintenance/job.js';
 import type { Clock } from './domains/maintenance/maintenance-runner.js';
 import { maintenanceModule, type MaintenanceModule } from './domains/maintenance/module.js';
+import { notificationsModule, type NotificationsModule } from './domains/notifications/module.js';
 import { MembersService } from './domains/orgs/members-service.js';
 import { MembershipsRepo } from './domains/orgs/memberships-repo.js';
 import { OrgsService } from './domains/orgs/orgs-service.js';
@@ -65,6 +66,8 @@ export interface DaemonOptions {
   readonly maintenance?: { readonly jobs?: (services: Services) => readonly MaintenanceJob[]; readonly clock?: Clock };
   /** The clock schedules (and, unless `maintenance.clock` says otherwise, the maintenance pass) read "now" from; tests drive fires with their own. */
   readonly clock?: () => Date;
+  /** Tests: the notification senders' backoff jitter, a draw in [0, 1). */
+  readonly random?: () => number;
 }
 
 export interface RunningDaemon {
@@ -110,6 +113,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     for (const hub of background.hubs) hub.start();
     background.maintenance.start();
     background.schedules.start();
+    background.notifications.start();
     server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
@@ -201,12 +205,18 @@ function makeDomains(
   const flowInterface = flowInterfaceModule(services, { flows });
   const git = gitModule(services, { flows: flows.git, secrets: secrets.resolver });
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver });
+  const notifications = notificationsModule(
+    services,
+    { secrets: secrets.resolver, outbound: (url, request) => services.outbound.request(url, request) },
+    { clock: options.clock, random: options.random },
+  );
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
     ...approvals.maintenanceJobs,
     ...schedules.maintenanceJobs,
     ...artifacts.maintenanceJobs,
+    ...notifications.maintenanceJobs,
     ...housekeepingJobs(services),
     ...(options.maintenance?.jobs?.(services) ?? []),
   ];
@@ -237,13 +247,14 @@ function makeDomains(
     ...flowInterface.routes,
     ...git.routes,
     ...inventoryProviders.routes,
+    ...notifications.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
   return {
     domains,
     frontDoorChecks: [shedding],
-    background: background(workers, maintenance, schedules, { events: runEvents.hub, monitors: monitors.hub }),
+    background: background(workers, maintenance, schedules, { events: runEvents.hub, monitors: monitors.hub }, notifications),
   };
 }
 
@@ -307,6 +318,8 @@ interface Background {
   readonly hubs: readonly LiveHub[];
   /** The embedded scheduler loop. */
   readonly schedules: SchedulesModule;
+  /** The notification sender loop. */
+  readonly notifications: NotificationsModule;
 }
 
 function background(
@@ -314,8 +327,9 @@ function background(
   maintenance: MaintenanceModule,
   schedules: SchedulesModule,
   streams: Background['streams'],
+  notifications: NotificationsModule,
 ): Background {
-  return { workers, maintenance, schedules, streams, hubs: Object.values(streams) };
+  return { workers, maintenance, schedules, streams, hubs: Object.values(streams), notifications };
 }
 
 interface Listening {
@@ -347,6 +361,7 @@ async function stopRunning(
 ): Promise<void> {
   schema.stop();
   await background?.schedules.stop();
+  await background?.notifications.stop();
   await background?.maintenance.stop();
   await background?.workers.stop();
   for (const hub of background?.hubs ?? []) await hub.stop();

@@ -16,8 +16,11 @@ const GROUPS: Readonly<Record<string, string>> = {
   variables:
     "Variables of the organization given by --org (and the shared organization's, read-only): typed values steps read as {{ variables.<name> }}.",
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
-  flows: 'Flows of the organization given by --org: pull from and push to their linked git files.',
+  flows: 'Flows of the organization given by --org: pull from and push to their linked git files, subscribe them to notifications.',
   'git-repos': 'Git repositories of the organization given by --org: list them, pull every linked flow.',
+  // notifications (issue 24)
+  notifications: 'Notifications of the organization given by --org: where they go.',
+  destinations: 'Notification destinations: list them, send a test message.',
 };
 
 const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
@@ -101,6 +104,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('flows push', () => import('./flows/push.js')),
   verb('git-repos list', () => import('./git-repos/list.js')),
   verb('git-repos sync', () => import('./git-repos/sync.js')),
+  // notifications (issue 24)
+  verb('notifications destinations list', () => import('./notifications/list.js')),
+  verb('notifications destinations test', () => import('./notifications/test.js')),
+  verb('flows subscribe', () => import('./flows/subscribe.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 

@@ -449,4 +449,35 @@ export const SETTINGS = {
     doc: 'A running inventory sync that has written no page for this long is taken for dead (its instance stopped): the next sync of the provider fails it and starts.',
     parse: integerBetween(10, 86_400),
   }),
+  // notifications (issue 24)
+  notificationSenderEnabled: setting({
+    env: 'SERVICE_NOTIFICATION_SENDER_ENABLED',
+    default: 'true',
+    doc: "Run this instance's notification sender loop, woken by each new outbox message. Every instance may run one (messages are claimed with SKIP LOCKED); with it off, the maintenance job `notifications.deliver_due` still sends on each maintenance pass.",
+    parse: parseBoolean,
+  }),
+  notificationMaxAttempts: setting({
+    env: 'SERVICE_NOTIFICATION_MAX_ATTEMPTS',
+    default: '8',
+    doc: 'Attempts to send one notification before a transient failure (5xx, timeout, SMTP 4xx) is given up; a permanent failure (4xx, SMTP 5xx) is given up at once.',
+    parse: integerBetween(1, 100),
+  }),
+  notificationRetryBaseSeconds: setting({
+    env: 'SERVICE_NOTIFICATION_RETRY_BASE_SECONDS',
+    default: '30',
+    doc: 'Wait before the second attempt of a notification; doubled after each failure (exponential backoff, with jitter of up to half the wait).',
+    parse: integerBetween(1, 86_400),
+  }),
+  notificationRetryMaxSeconds: setting({
+    env: 'SERVICE_NOTIFICATION_RETRY_MAX_SECONDS',
+    default: '3600',
+    doc: 'The longest wait between two attempts of a notification.',
+    parse: integerBetween(1, 604_800),
+  }),
+  notificationPollSeconds: setting({
+    env: 'SERVICE_NOTIFICATION_POLL_SECONDS',
+    default: '30',
+    doc: 'The longest the notification sender sleeps without being woken, covering a lost NOTIFY; retries due earlier wake it earlier.',
+    parse: integerBetween(1, 3600),
+  }),
 } as const;

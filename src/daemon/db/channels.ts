@@ -57,6 +57,12 @@ export const RUN_EVENTS_CHANNEL = 'svc_run_events';
  */
 export const MONITOR_SAMPLES_CHANNEL = 'svc_monitor_samples';
 
+/**
+ * Sent by the database function that writes outbox rows (migration 20261127130400) when an event wrote
+ * at least one (the event's name as payload): wakes every instance's notification sender.
+ */
+export const NOTIFICATIONS_CHANNEL = 'svc_notifications';
+
 export type Channel =
   | typeof MEMBERSHIPS_CHANNEL
   | typeof TRIGGER_CONFIG_CHANNEL
@@ -65,7 +71,8 @@ export type Channel =
   | typeof RUNS_QUEUED_CHANNEL
   | typeof RUN_CONTROL_CHANNEL
   | typeof RUN_EVENTS_CHANNEL
-  | typeof MONITOR_SAMPLES_CHANNEL;
+  | typeof MONITOR_SAMPLES_CHANNEL
+  | typeof NOTIFICATIONS_CHANNEL;
 
 /** Every channel, for the checks that no name is written twice. */
 export const CHANNELS: readonly Channel[] = [
@@ -77,6 +84,7 @@ export const CHANNELS: readonly Channel[] = [
   RUN_CONTROL_CHANNEL,
   RUN_EVENTS_CHANNEL,
   MONITOR_SAMPLES_CHANNEL,
+  NOTIFICATIONS_CHANNEL,
 ];
 
 /** Notifies `channel` when `trx` commits (at once outside a transaction). */

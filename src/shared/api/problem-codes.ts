@@ -300,6 +300,17 @@ export const PROBLEM_CODES = {
     meaning:
       'The inventory provider could not be asked, or answered an error: `reason` says why (`auth_failed`, `upstream_status`, `timeout`, `address_not_allowed`, `connect_failed`, `malformed_answer`, …); a failed sync also names `sync_id`.',
   },
+  // notifications (issue 24)
+  notification_kind_unknown: {
+    status: 422,
+    meaning:
+      'A notification destination names a `kind` this service does not send to; `kinds` lists those it does (`GET /notifications/destination-types`).',
+  },
+  notification_secret_reference_refused: {
+    status: 422,
+    meaning:
+      "A notification destination's secret reference does not resolve in the active organization: `field` names it (`config.<field>`), `reason` says why (`malformed`, `other_organization`, `unknown_scheme`, `not_found`, `key_missing`, `key_ambiguous`).",
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
