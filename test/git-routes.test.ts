@@ -327,11 +327,20 @@ describe('repository sync, history, detach, delete', () => {
 
   it('refuses deleting a repository flows link to; detaches and deletes', async () => {
     expect((await call(world, 'dave', 'DELETE', `/git-repositories/${ids.wrongRepo}`)).body.code).toBe('conflict');
-    const wrongFlows = await knex()('flow_git_links').where({ repo_id: ids.wrongRepo }).select('flow_id');
+    // A soft-deleted flow's link does not hold the repository.
+    const gone = await seedFlow(knex(), world.ids.acme!, { name: 'gone' });
+    await link(gone, ids.wrongRepo!, 'flows/gone.yaml');
+    expect((await call(world, 'dave', 'DELETE', `/flows/${gone}`)).status).toBe(204);
+    const wrongFlows = await knex()('flow_git_links')
+      .join('flows', 'flows.id', 'flow_git_links.flow_id')
+      .where({ repo_id: ids.wrongRepo })
+      .whereNull('flows.deleted_at')
+      .select('flow_id');
     for (const { flow_id } of wrongFlows) expect((await call(world, 'dave', 'POST', `/flows/${flow_id}/git/detach`)).status).toBe(204);
     expect((await call(world, 'dave', 'POST', `/flows/${wrongFlows[0].flow_id}/git/detach`)).body.code).toBe('flow_not_linked');
     expect((await call(world, 'dave', 'DELETE', `/git-repositories/${ids.wrongRepo}`)).status).toBe(204);
     expect((await call(world, 'dave', 'GET', `/git-repositories/${ids.wrongRepo}`)).status).toBe(404);
+    expect(await knex()('flow_git_links').where({ flow_id: gone }).first()).toBeUndefined();
     const audits = await knex()('audit_logs').where({ resource_type: 'git_repository', resource_id: ids.wrongRepo }).pluck('event_type');
     expect(audits.sort()).toEqual(['entity.created', 'entity.deleted']);
   });

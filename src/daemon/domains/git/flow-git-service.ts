@@ -95,7 +95,11 @@ export class FlowGitService {
     const repo = await this.repositories.find(caller, repoId);
     const items: SyncEntry[] = [];
     for (const link of await this.sync.linksOf(repo.id)) {
-      const flow = await this.flows.readable(caller, link.flow_id).catch(() => undefined);
+      // A linked flow deleted meanwhile (404) is skipped; anything else, a lost database included, is not.
+      const flow = await this.flows.readable(caller, link.flow_id).catch((error: unknown) => {
+        if (error instanceof Problem) return undefined;
+        throw error;
+      });
       if (!flow || flow.org_id !== caller.org.id) continue;
       items.push((await this.#pull(caller, flow, link, repo, force)).entry);
     }

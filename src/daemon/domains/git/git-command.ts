@@ -45,7 +45,18 @@ export class GitCommand {
       ...(invocation.gitDir ? ['--git-dir', invocation.gitDir] : []),
       ...invocation.args,
     ];
-    const child = spawn('git', args, { env: this.#env(invocation.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    // Its own process group, so a kill reaches the transport helpers it spawns (git-remote-http, ssh), which
+    // hold its output pipes open and would otherwise outlive it.
+    const child = spawn('git', args, { env: this.#env(invocation.env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      child.stdout.destroy();
+      child.stderr.destroy();
+    };
     return new Promise((resolve, reject) => {
       const out: Buffer[] = [];
       let outBytes = 0;
@@ -53,12 +64,12 @@ export class GitCommand {
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        child.kill('SIGKILL');
+        killGroup();
       }, this.options.timeoutMs);
       child.stdout.on('data', (chunk: Buffer) => {
         outBytes += chunk.length;
         if (outBytes <= MAX_OUTPUT_BYTES) out.push(chunk);
-        else child.kill('SIGKILL');
+        else killGroup();
       });
       child.stderr.on('data', (chunk: Buffer) => {
         if (err.length < 64 * 1024) err += chunk.toString('utf8');

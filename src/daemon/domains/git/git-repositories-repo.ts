@@ -44,7 +44,9 @@ const COLUMNS = [
 ] as const;
 
 function withLinks(knex: Knex | Knex.Transaction): Knex.Raw {
-  return knex.raw('(SELECT count(*) FROM flow_git_links l WHERE l.repo_id = git_repositories.id)::int AS linked_flows');
+  return knex.raw(
+    '(SELECT count(*) FROM flow_git_links l JOIN flows f ON f.id = l.flow_id WHERE l.repo_id = git_repositories.id AND f.deleted_at IS NULL)::int AS linked_flows',
+  );
 }
 
 function likeContains(text: string): string {
@@ -97,7 +99,9 @@ export class GitRepositoriesRepo extends TransactionalRepo {
     return row ? this.find(orgId, id, trx) : undefined;
   }
 
+  /** Deletes the repository; links of soft-deleted flows go with it (a live flow's link refuses the delete first). */
   async delete(trx: Knex.Transaction, id: string): Promise<void> {
+    await trx('flow_git_links').where({ repo_id: id }).whereIn('flow_id', trx('flows').whereNotNull('deleted_at').select('id')).delete();
     await trx('git_repositories').where({ id }).delete();
   }
 

@@ -93,7 +93,7 @@ export class GitRepositoriesService {
     );
   }
 
-  /** Deleted outright, its cache too; refused (409) while flows link to it. */
+  /** Deleted outright, its cache too; refused (409) while live flows link to it (soft-deleted flows' links go with it). */
   async delete(caller: FlowCaller, id: string): Promise<void> {
     const found = await this.find(caller, id);
     await this.repo.transaction(async (trx) => {
