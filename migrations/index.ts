@@ -51,6 +51,11 @@ import * as m48 from './20261126140301_create_schedule_fires.js';
 import * as m49 from './20261126140302_index_schedules_due.js';
 import * as m50 from './20261126140400_create_maintenance_job_runs.js';
 import * as m51 from './20261126140401_create_maintenance_jobs.js';
+// Files and file repositories (issue 22, part files)
+import * as files0 from './20261127110000_create_file_repositories.js';
+import * as files1 from './20261127110001_index_file_repositories_default.js';
+import * as files2 from './20261127110002_create_files.js';
+import * as files3 from './20261127110003_create_file_folders.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -110,4 +115,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
   { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
   { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
+  // Files and file repositories (issue 22, part files)
+  { name: '20261127110000_create_file_repositories', up: files0.up, down: files0.down },
+  { name: '20261127110001_index_file_repositories_default', up: files1.up, down: files1.down },
+  { name: '20261127110002_create_files', up: files2.up, down: files2.down },
+  { name: '20261127110003_create_file_folders', up: files3.up, down: files3.down },
 ];

@@ -13,6 +13,7 @@ import { auditLogRoutes } from './domains/audit-logs/routes.js';
 import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
 import { artifactsModule } from './domains/artifacts/module.js';
+import { filesModule } from './domains/files/module.js';
 import { flowsModule } from './domains/flows/module.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
@@ -50,6 +51,11 @@ export type { Services } from './services.js';
 
 /** Exit code for a configuration the daemon refuses (sysexits EX_CONFIG): a secrets key found wrong after start-up. */
 const EXIT_CONFIG = 78;
+
+/** TEMPORARY until the outbound guard is on main: file imports refuse every URL. */
+const PENDING_OUTBOUND = async (): Promise<never> => {
+  throw Object.assign(new Error('the outbound guard is not built yet'), { name: 'OutboundError', reason: 'address_not_allowed' });
+};
 
 export interface DaemonOptions {
   /** An already open database (tests hand in a copy of a migrated template); otherwise opened from config. */
@@ -192,6 +198,7 @@ function makeDomains(
   const artifacts = artifactsModule(services);
   runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
+  const files = filesModule(services, { secrets: secrets.resolver, fetchUrl: PENDING_OUTBOUND }, options.clock);
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -223,6 +230,7 @@ function makeDomains(
     ...maintenance.routes,
     ...schedules.routes,
     ...artifacts.routes,
+    ...files.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
