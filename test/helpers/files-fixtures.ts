@@ -132,8 +132,10 @@ export async function startS3(bucket = 'svc-files'): Promise<S3Server> {
 
 /** s3rver's fixed credentials as two secrets of `org`; the config an S3 repository of it takes. */
 export async function s3Config(world: World, s3: S3Server, org = 'acme', who = 'alice', bucket = s3.bucket) {
-  await createSecret(world, who, 's3-access-key', 'S3RVER', org);
-  await createSecret(world, who, 's3-secret-key', 'S3RVER', org);
+  for (const name of ['s3-access-key', 's3-secret-key']) {
+    const exists = await call(world, who, 'GET', `/secrets?limit=500`, undefined, org);
+    if (!exists.body?.items?.some((s: { name: string }) => s.name === name)) await createSecret(world, who, name, 'S3RVER', org);
+  }
   return {
     endpoint: s3.endpoint,
     region: 'us-east-1',

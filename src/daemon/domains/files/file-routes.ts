@@ -46,6 +46,12 @@ const STORED = {
   413: { description: 'Larger than SERVICE_FILE_MAX_BYTES (`file_too_large`); nothing is stored' },
 } as const;
 
+/** The address the caller used to reach this daemon (a presigned URL starts with it). */
+function originOf(ctx: AppContext): string {
+  const encrypted = (ctx.req.socket as { encrypted?: boolean }).encrypted === true;
+  return `${encrypted ? 'https' : 'http'}://${ctx.req.headers.host ?? 'localhost'}`;
+}
+
 function declaredLength(ctx: AppContext): number | undefined {
   const raw = requestHeader(ctx, 'content-length');
   return /^\d+$/.test(raw) ? Number(raw) : undefined;
@@ -179,7 +185,7 @@ export function fileRoutes(service: FilesService, links: FileLinks, importer: Fi
       body: downloadUrlBody,
       responses: { 200: { description: '`{url, method, expires_at}`', schema: signedUrl }, 404: NOT_FOUND },
       async handle(ctx, { params, body }) {
-        ctx.body = await links.forUser(activeOrg(ctx), params.file_id, ctx.origin, body.expires_in);
+        ctx.body = await links.forUser(activeOrg(ctx), params.file_id, originOf(ctx), body.expires_in);
       },
     }),
     'POST /files/{file_id}/device-download-url': route({
@@ -192,7 +198,7 @@ export function fileRoutes(service: FilesService, links: FileLinks, importer: Fi
         404: { description: 'No such file (`resource_not_found`)' },
       },
       async handle(ctx, { params, body }) {
-        ctx.body = await links.forDevice(params.file_id, ctx.origin, body.expires_in);
+        ctx.body = await links.forDevice(params.file_id, originOf(ctx), body.expires_in);
       },
     }),
     'GET /files/{file_id}/usage': route({
