@@ -159,6 +159,18 @@ describe('files and file repositories (local store)', () => {
     expect(purged.details_json.forced).toBe(true);
   });
 
+  it('refuses to import from a loopback URL by default (422 import_refused, address_not_allowed), or from a non-http scheme', async () => {
+    const loopback = await call(world, 'alice', 'POST', `/file-repositories/${repo}/files/import`, { url: `${world.url}/health/live` });
+    expect([loopback.status, loopback.body.code, loopback.body.reason]).toEqual([422, 'import_refused', 'address_not_allowed']);
+    const metadata = await call(world, 'alice', 'POST', `/file-repositories/${repo}/files/import`, {
+      url: 'http://169.254.169.254/latest/meta-data/',
+    });
+    expect([metadata.status, metadata.body.reason]).toEqual([422, 'address_not_allowed']);
+    const ftp = await call(world, 'alice', 'POST', `/file-repositories/${repo}/files/import`, { url: 'ftp://example.com/image.bin' });
+    expect([ftp.status, ftp.body.code, ftp.body.reason]).toEqual([422, 'import_refused', 'scheme_not_allowed']);
+    expect(await world.knex()('files').whereNotNull('source_url').first()).toBeUndefined();
+  });
+
   it("keeps another organization's files out of sight (404) and the shared organization's read-only (403)", async () => {
     const up = await uploadStream(world, repo, { name: 'private.txt' }, Buffer.from('acme only'));
     expect((await call(world, 'bob', 'GET', `/files/${up.body.id}`, undefined, 'globex')).status).toBe(404);

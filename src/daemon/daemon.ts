@@ -52,11 +52,6 @@ export type { Services } from './services.js';
 /** Exit code for a configuration the daemon refuses (sysexits EX_CONFIG): a secrets key found wrong after start-up. */
 const EXIT_CONFIG = 78;
 
-/** TEMPORARY until the outbound guard is on main: file imports refuse every URL. */
-const PENDING_OUTBOUND = async (): Promise<never> => {
-  throw Object.assign(new Error('the outbound guard is not built yet'), { name: 'OutboundError', reason: 'address_not_allowed' });
-};
-
 export interface DaemonOptions {
   /** An already open database (tests hand in a copy of a migrated template); otherwise opened from config. */
   readonly database?: Database;
@@ -198,7 +193,7 @@ function makeDomains(
   const artifacts = artifactsModule(services);
   runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
-  const files = filesModule(services, { secrets: secrets.resolver, fetchUrl: PENDING_OUTBOUND }, options.clock);
+  const files = filesModule(services, { secrets: secrets.resolver, fetchUrl: (url, request) => services.outbound.request(url, request) }, options.clock);
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,

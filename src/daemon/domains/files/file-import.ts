@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { problem } from '../../../shared/api/problem.js';
+import { OutboundError } from '../../net/outbound-http.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import { placeOf } from './file-paths.js';
 import type { FilesService } from './files-service.js';
@@ -93,11 +94,13 @@ export class FileImporter {
   }
 }
 
-/** The guard's refusal or failure as the import's problem; undefined for anything else. */
+/** The guard's refusal or failure as the import's problem (a body cut off by the deadline too); undefined for anything else. */
 function outboundProblem(error: unknown) {
-  const reason = (error as { reason?: unknown }).reason;
-  if (typeof reason !== 'string' || (error as Error).name !== 'OutboundError') return undefined;
+  if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
+    return problem('import_failed', 'The URL could not be fetched in time (timeout).', { reason: 'timeout' });
+  }
+  if (!(error instanceof OutboundError)) return undefined;
+  const reason = error.reason;
   if (REFUSALS.has(reason)) return problem('import_refused', `The daemon will not fetch this URL (${reason}).`, { reason });
-  if (reason === 'response_too_large') return undefined;
   return problem('import_failed', `The URL could not be fetched (${reason}).`, { reason });
 }
