@@ -85,7 +85,7 @@ describe('file transfers on local and S3 repositories', () => {
       }
     });
 
-    it('streams 200 MB up and down byte-identical while memory stays flat', async () => {
+    it('streams 200 MB up and down byte-identical while memory stays flat', { timeout: 180_000 }, async () => {
       const size = 200 * 1024 * 1024;
       const source = patterned(size);
       let id = '';
