@@ -98,6 +98,10 @@ export class FileWriter {
       return answer;
     } catch (error) {
       await store.remove(key).catch(() => undefined);
+      // Two uploads of one new path at once: the unique index lets one in, the other is told as if it came second.
+      if ((error as { code?: string }).code === '23505') {
+        throw problem('file_exists', `The folder already holds ${incoming.name}.`, { path: joinPath(incoming.folder, incoming.name) });
+      }
       throw error;
     }
   }

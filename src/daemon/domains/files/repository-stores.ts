@@ -4,7 +4,7 @@ import type { s3Config } from '../../../shared/api/file-repositories.js';
 import { problem } from '../../../shared/api/problem.js';
 import type { BlobStore, StoreCheck } from '../../storage/blob-store.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
-import { S3BlobStore } from '../../storage/s3-blob-store.js';
+import type { S3BlobStore } from '../../storage/s3-blob-store.js';
 import { SecretReferenceError, type SecretResolver } from '../secrets/secret-resolver.js';
 import type { RepositoryRow } from './repositories-repo.js';
 
@@ -71,7 +71,8 @@ export class RepositoryStores {
 
   forget(id: string): void {
     const kept = this.#open.get(id);
-    if (kept?.store instanceof S3BlobStore) kept.store.destroy();
+    const store = kept?.store as Partial<S3BlobStore> | undefined;
+    store?.destroy?.();
     this.#open.delete(id);
   }
 
@@ -79,6 +80,8 @@ export class RepositoryStores {
     const [accessKeyId, secretAccessKey] = await Promise.all(
       REFERENCE_FIELDS.map((field) => this.secrets.resolveReference(orgId, config[field])),
     );
+    // Loaded on first use: the AWS SDK is large, and a daemon with local repositories only never needs it.
+    const { S3BlobStore } = await import('../../storage/s3-blob-store.js');
     return new S3BlobStore({
       endpoint: config.endpoint,
       region: config.region,
