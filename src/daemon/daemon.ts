@@ -193,7 +193,11 @@ function makeDomains(
   const artifacts = artifactsModule(services);
   runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
-  const files = filesModule(services, { secrets: secrets.resolver, fetchUrl: (url, request) => services.outbound.request(url, request) }, options.clock);
+  const files = filesModule(
+    services,
+    { secrets: secrets.resolver, fetchUrl: (url, request) => services.outbound.request(url, request) },
+    options.clock,
+  );
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
