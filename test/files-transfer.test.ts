@@ -56,7 +56,8 @@ describe('file transfers on local and S3 repositories', () => {
     world = await startFilesWorld({ SERVICE_INTERNAL_API_TOKEN: INTERNAL_TOKEN, SERVICE_DEVICE_DOWNLOAD_BASE_URL: DEVICE_BASE });
     repos.local = await createRepository(world, { kind: 'local', name: 'local' });
     repos.s3 = await createRepository(world, { kind: 's3', name: 's3', config: await s3Config(world, s3) });
-  });
+    // Two servers and a daemon: on a loaded host this passed the default minute once.
+  }, 180_000);
   afterAll(async () => {
     await world?.close();
     await s3?.close();
