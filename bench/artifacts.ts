@@ -34,7 +34,7 @@ export interface ArtifactsBenchOptions {
 }
 
 /** A file of `bytes` random bytes, written 1 MiB at a time. */
-async function randomFile(path: string, bytes: number): Promise<void> {
+export async function randomFile(path: string, bytes: number): Promise<void> {
   const file = await open(path, 'w');
   try {
     for (let left = bytes; left > 0; left -= MB) await file.write(randomBytes(Math.min(MB, left)));
@@ -44,7 +44,7 @@ async function randomFile(path: string, bytes: number): Promise<void> {
 }
 
 /** Seconds to send `path` as a streamed body (with its length) and have the answer. */
-async function timedUpload(url: string, path: string, size: number, headers: Record<string, string>): Promise<number> {
+export async function timedUpload(url: string, path: string, size: number, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
   const response = await fetch(url, {
     method: 'POST',
@@ -58,7 +58,7 @@ async function timedUpload(url: string, path: string, size: number, headers: Rec
 }
 
 /** Seconds to read a download to its end (the bytes counted, not kept). */
-async function timedDownload(url: string, size: number, headers: Record<string, string> = {}): Promise<number> {
+export async function timedDownload(url: string, size: number, headers: Record<string, string> = {}): Promise<number> {
   const started = performance.now();
   const response = await fetch(url, { headers });
   let read = 0;

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { startDevIdp } from '../src/daemon/dev-idp/index.js';
 import { artifactsBenchmark } from './artifacts.js';
+import { filesBenchmark } from './files.js';
 import { claimBenchmark } from './claim.js';
 import { cliStartupBenchmark } from './cli-startup.js';
 import { decisionBenchmark } from './decision.js';
@@ -208,7 +209,8 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules, artifacts, inventory-sync); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules, artifacts, inventory-sync,
+// files); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -244,6 +246,7 @@ try {
       devices: Number(process.env.BENCH_INVENTORY_DEVICES ?? 10_000),
       rounds: ROUNDS,
     });
+  if (wanted('files')) await filesBenchmark(line, { rounds: ROUNDS });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentHeader } from '../src/daemon/domains/artifacts/attachment-header.js';
+import { attachmentHeader } from '../src/daemon/http/attachment-header.js';
 
 describe('the Content-Disposition of a download', () => {
   it('quotes a plain ASCII name as it is', () => {

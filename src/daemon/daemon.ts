@@ -13,6 +13,7 @@ import { auditLogRoutes } from './domains/audit-logs/routes.js';
 import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
 import { artifactsModule } from './domains/artifacts/module.js';
+import { filesModule } from './domains/files/module.js';
 import { flowsModule } from './domains/flows/module.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
@@ -210,6 +211,11 @@ function makeDomains(
     { secrets: secrets.resolver, outbound: (url, request) => services.outbound.request(url, request) },
     { clock: options.clock, random: options.random },
   );
+  const files = filesModule(
+    services,
+    { secrets: secrets.resolver, fetchUrl: (url, request) => services.outbound.request(url, request) },
+    options.clock,
+  );
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -248,6 +254,7 @@ function makeDomains(
     ...git.routes,
     ...inventoryProviders.routes,
     ...notifications.routes,
+    ...files.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

@@ -9,4 +9,6 @@ export interface AuthResult {
   readonly pat?: { readonly tokenId: string; readonly orgId: string; readonly userId: string };
   /** JWT only, on the first request of a session: the values of the configured group claim (undefined: claim absent). */
   readonly claimValues?: readonly string[] | undefined;
+  /** A presigned URL stands in for a credential: the route's handler checks its signature (no principal, no organization). */
+  readonly signedUrl?: true;
 }

@@ -26,6 +26,9 @@ const BASIC_ROUTES = new Set([
   'DELETE /iac-states/{name}/lock',
 ]);
 
+/** Routes a presigned URL (`signature` in the query) may call without a credential; the handler verifies it. */
+const SIGNED_URL_ROUTES = new Set(['GET /files/{file_id}/{filename}']);
+
 const BEARER_CHALLENGE = 'Bearer realm="svc"';
 
 export interface AuthRequest {
@@ -35,6 +38,8 @@ export interface AuthRequest {
   /** Node's raw header list, where a repeated credential header shows. */
   readonly rawHeaders: readonly string[];
   readonly ticket: string | undefined;
+  /** The query's `signature`, on a route that takes presigned URLs. */
+  readonly signature?: string | undefined;
   readonly audit: AuditContext;
 }
 
@@ -57,6 +62,9 @@ export class Authenticator {
   authenticate(request: AuthRequest): AuthOutcome | Promise<AuthOutcome> {
     const { route, policy } = request;
     if (policy === 'public') return { method: 'public' };
+    // Before development mode too: a presigned URL is checked the same way whoever holds it.
+    if (request.signature !== undefined && SIGNED_URL_ROUTES.has(route.key) && policy !== 'disabled')
+      return { method: 'public', signedUrl: true };
     const repeated = repeatedCredentialHeader(request.rawHeaders);
     if (repeated !== undefined) throw problems.ambiguousCredentials(repeated);
     if (this.config.authDisabled) return { method: 'dev_bypass', principal: DEV_PRINCIPAL };

@@ -480,4 +480,40 @@ export const SETTINGS = {
     doc: 'The longest the notification sender sleeps without being woken, covering a lost NOTIFY; retries due earlier wake it earlier.',
     parse: integerBetween(1, 3600),
   }),
+  // Files and file repositories (issue 22, part files; docs/files.md)
+  fileMaxBytes: setting({
+    env: 'SERVICE_FILE_MAX_BYTES',
+    default: '5368709120',
+    doc: 'Largest file an upload or import may store, in bytes (5 GiB by default); a larger one answers 413 `file_too_large` and stores nothing.',
+    parse: integerBetween(1, 2 ** 50),
+  }),
+  fileUrlTtlSeconds: setting({
+    env: 'SERVICE_FILE_URL_TTL_SECONDS',
+    default: '300',
+    doc: 'Lifetime of a presigned file download URL (`POST /files/{file_id}/download-url`) unless the request asks for another (at most 7 days).',
+    parse: integerBetween(1, 7 * 24 * 3600),
+  }),
+  fileDeviceUrlTtlSeconds: setting({
+    env: 'SERVICE_FILE_DEVICE_URL_TTL_SECONDS',
+    default: '3600',
+    doc: 'Lifetime of a device download URL (`POST /files/{file_id}/device-download-url`, for upgrades) unless the worker asks for another.',
+    parse: integerBetween(1, 7 * 24 * 3600),
+  }),
+  fileUrlSigningKey: setting({
+    env: 'SERVICE_FILE_URL_SIGNING_KEY',
+    secret: true,
+    doc: 'HMAC-SHA256 key of presigned file URLs: 64 hex digits or base64 of 32 bytes, the same on every daemon of a deployment. Unset: derived (HKDF) from the secrets encryption key, which every daemon of a deployment shares already.',
+    parse: parseKey256,
+  }),
+  deviceDownloadBaseUrl: setting({
+    env: 'SERVICE_DEVICE_DOWNLOAD_BASE_URL',
+    doc: "The daemon's base URL as network devices reach it (`https://svc.mgmt.example:8443`): device download URLs start with it. Unset: the address the worker called.",
+    parse: parseHttpUrl,
+  }),
+  fileImportTimeoutMs: setting({
+    env: 'SERVICE_FILE_IMPORT_TIMEOUT_MS',
+    default: '600000',
+    doc: 'Longest a file import (`POST .../files/import`) may take to fetch its URL, headers and body together; past it, 502 `import_failed` (`timeout`) and nothing is kept.',
+    parse: integerBetween(1000, 24 * 3600 * 1000),
+  }),
 } as const;

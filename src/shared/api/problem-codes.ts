@@ -311,6 +311,68 @@ export const PROBLEM_CODES = {
     meaning:
       "A notification destination's secret reference does not resolve in the active organization: `field` names it (`config.<field>`), `reason` says why (`malformed`, `other_organization`, `unknown_scheme`, `not_found`, `key_missing`, `key_ambiguous`).",
   },
+  // Files and file repositories (issue 22, part files; docs/files.md)
+  invalid_file_path: {
+    status: 422,
+    meaning:
+      'A file name or folder is not a safe relative path: `field` names it, `reason` says why (`traversal`, `absolute`, `control_character`, `backslash`, `empty_segment`, `empty`, `too_long`).',
+  },
+  file_too_large: {
+    status: 413,
+    meaning: 'A file is larger than SERVICE_FILE_MAX_BYTES (`limit`); nothing of it is stored.',
+  },
+  file_exists: {
+    status: 409,
+    meaning: 'The folder already holds a file of this name (`path`); upload with `overwrite=true` to replace its bytes.',
+  },
+  checksum_mismatch: {
+    status: 422,
+    meaning: 'The bytes received do not have the SHA-256 the request gave (`expected`, `actual`); nothing of them is kept.',
+  },
+  file_in_use: {
+    status: 409,
+    meaning: 'Flows or unfinished runs use the file (`flows`, `runs`); `force=true` deletes it anyway.',
+  },
+  file_repository_not_empty: {
+    status: 409,
+    meaning: 'The repository still holds files (`file_count`); delete or move them first.',
+  },
+  folder_exists: {
+    status: 409,
+    meaning: 'The repository already has this folder (`path`), or a rename would land on one.',
+  },
+  folder_not_empty: {
+    status: 409,
+    meaning: 'The folder holds files or folders (`file_count`); `force=true` removes them with it.',
+  },
+  file_unavailable: {
+    status: 503,
+    meaning: "The file's bytes cannot be read from its repository now: the store does not answer, or the bytes are missing there.",
+  },
+  signed_url_invalid: {
+    status: 403,
+    meaning:
+      "A presigned URL's signature does not match: altered, made for another file, method or key, or the file's bytes changed since it was made.",
+  },
+  signed_url_expired: {
+    status: 403,
+    meaning: 'A presigned URL is past its `expires` time.',
+  },
+  secret_reference_unusable: {
+    status: 422,
+    meaning:
+      "A repository's credential reference does not resolve in its organization (`field`, `reason`: malformed, other_organization, unknown_scheme, not_found, key_missing, key_ambiguous).",
+  },
+  import_refused: {
+    status: 422,
+    meaning:
+      'A file import names a URL the daemon will not fetch (`reason`: malformed_url, scheme_not_allowed, address_not_allowed, too_many_redirects): only http(s), and no private, loopback or link-local address unless SERVICE_OUTBOUND_ALLOWED_NETWORKS allows it, at the first hop or any redirect.',
+  },
+  import_failed: {
+    status: 502,
+    meaning:
+      'A file import could not fetch its URL (`reason`: dns_failed, connect_failed, timeout, tls_failed, upstream_status with `upstream_status`); nothing is kept.',
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -11,7 +11,7 @@ import type { RunStatus } from '../runs/run-view.js';
 import type { ArtifactRef, ArtifactStores } from './artifact-store.js';
 import type { ArtifactRow, ArtifactsRepo, ArtifactsTx, UploadRun } from './artifacts-repo.js';
 import { ArtifactBytesMissing } from './file-artifact-store.js';
-import { type ByteSource, StreamMeter } from './stream-meter.js';
+import { type ByteSource, StreamMeter } from '../../storage/stream-meter.js';
 
 export type ArtifactView = z.infer<typeof artifact>;
 

@@ -15,7 +15,7 @@ import { requestHeader } from '../../http/request-header.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { holderOf } from '../run-callbacks/fence.js';
-import { attachmentHeader } from './attachment-header.js';
+import { attachmentHeader } from '../../http/attachment-header.js';
 import { zipOf } from './artifacts-zip.js';
 import type { ArtifactsService, Uploaded } from './artifacts-service.js';
 

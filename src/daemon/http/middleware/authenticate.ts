@@ -5,13 +5,16 @@ import type { AppContext, Step } from '../types.js';
 export function authenticate(authenticator: Authenticator): Step {
   return function authenticateStep(ctx) {
     // Koa parses the query string on first use: most requests have none to parse.
-    const ticket = ctx.req.url?.includes('?') ? ctx.query.ticket : undefined;
+    const hasQuery = ctx.req.url?.includes('?') === true;
+    const ticket = hasQuery ? ctx.query.ticket : undefined;
+    const signature = hasQuery ? ctx.query.signature : undefined;
     const outcome = authenticator.authenticate({
       route: ctx.state.mounted!.route,
       policy: ctx.state.policy!,
       headers: ctx.headers,
       rawHeaders: ctx.req.rawHeaders,
       ticket: typeof ticket === 'string' ? ticket : undefined,
+      signature: typeof signature === 'string' ? signature : undefined,
       audit: ctx.state.audit!,
     });
     if (outcome instanceof Promise) return outcome.then((result) => record(ctx, result));

@@ -8,7 +8,12 @@ export type ByteSource = AsyncIterable<Buffer | Uint8Array> | Iterable<Buffer | 
 export interface Measured {
   readonly size: number;
   readonly sha256: string;
+  /** The first bytes (up to HEAD_BYTES), which is what content-type sniffing reads. */
+  readonly head: Buffer;
 }
+
+/** Enough of a file's start for every signature content sniffing knows (file-type reads up to 4100 bytes). */
+export const HEAD_BYTES = 4100;
 
 /**
  * Counts and hashes bytes as they stream through, and stops the stream with `refuse(size)`'s error as
@@ -18,6 +23,8 @@ export interface Measured {
 export class StreamMeter {
   #size = 0;
   readonly #hash: Hash = createHash('sha256');
+  readonly #head: Buffer[] = [];
+  #headSize = 0;
 
   constructor(
     private readonly limit: number,
@@ -35,6 +42,11 @@ export class StreamMeter {
         this.#size += chunk.length;
         if (this.#size > this.limit) return done(this.refuse(this.#size));
         this.#hash.update(chunk);
+        if (this.#headSize < HEAD_BYTES) {
+          const part = chunk.subarray(0, HEAD_BYTES - this.#headSize);
+          this.#head.push(Buffer.from(part));
+          this.#headSize += part.length;
+        }
         done(null, chunk);
       },
     });
@@ -45,6 +57,6 @@ export class StreamMeter {
 
   /** Once the stream has ended. */
   measured(): Measured {
-    return { size: this.#size, sha256: this.#hash.digest('hex') };
+    return { size: this.#size, sha256: this.#hash.digest('hex'), head: Buffer.concat(this.#head) };
   }
 }

@@ -1,0 +1,183 @@
+import type { Readable } from 'node:stream';
+import type { FileUsage, FileView } from '../../../shared/api/files.js';
+import { problem } from '../../../shared/api/problem.js';
+import { isUuid } from '../../../shared/ids.js';
+import type { AuditContext } from '../../audit/audit-context.js';
+import type { AuditWriter } from '../../audit/audit-writer.js';
+import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
+import { BlobMissing } from '../../storage/blob-store.js';
+import type { ByteSource } from '../../storage/stream-meter.js';
+import { fileName, folderPath, joinPath, placeOf } from './file-paths.js';
+import type { FileUsageRepo } from './file-usage-repo.js';
+import { fileAuditView, fileNotFound, fileView, sharedFileReadOnly } from './file-view.js';
+import type { FileWriter } from './file-writer.js';
+import type { FileFilter, FileRow, FilesRepo } from './files-repo.js';
+import type { RepositoriesRepo } from './repositories-repo.js';
+import type { OrgRef, RepositoriesService } from './repositories-service.js';
+import type { RepositoryStores } from './repository-stores.js';
+
+export interface UploadMeta {
+  readonly name: string;
+  readonly folder?: string | undefined;
+  readonly sha256?: string | undefined;
+  readonly overwrite: boolean;
+  readonly declaredType?: string | undefined;
+  readonly declaredBytes?: number | undefined;
+  readonly sourceUrl?: string | undefined;
+}
+
+/**
+ * Files of the active organization (the shared organization's read here, changed only there): streamed
+ * upload and download, listing, moves that change rows and never bytes, usage by flows and runs, and
+ * deletion, refused while something uses the file unless forced. Every change is audited.
+ */
+export class FilesService {
+  constructor(
+    private readonly repo: FilesRepo,
+    private readonly repositoriesRepo: RepositoriesRepo,
+    private readonly repositories: RepositoriesService,
+    private readonly stores: RepositoryStores,
+    private readonly writer: FileWriter,
+    private readonly usageRepo: FileUsageRepo,
+    private readonly access: OrgAccessRepo,
+    private readonly audit: AuditWriter,
+  ) {}
+
+  async upload(org: OrgRef, repositoryId: string, meta: UploadMeta, source: ByteSource, context: AuditContext | undefined) {
+    const repository = await this.repositories.writable(org, repositoryId);
+    const place = placeOf(meta.folder, meta.name);
+    const store = await this.stores.of(repository);
+    const { created, row } = await this.writer.write(repository, store, { ...meta, ...place }, source, context);
+    return { created, file: fileView(row) };
+  }
+
+  async list(org: OrgRef, filter: Omit<FileFilter, 'folder'> & { folder?: string | undefined }) {
+    const folder = filter.folder === undefined ? undefined : folderPath(filter.folder);
+    const { rows, total } = await this.repo.list(await this.access.readableOrgIds(org.id), { ...filter, folder });
+    return { items: rows.map(fileView), total, limit: filter.limit, offset: filter.offset };
+  }
+
+  async get(org: OrgRef, id: string): Promise<FileView> {
+    return fileView(await this.readable(org, id));
+  }
+
+  async readable(org: OrgRef, id: string): Promise<FileRow> {
+    if (!isUuid(id)) throw fileNotFound();
+    const row = await this.repo.find(await this.access.readableOrgIds(org.id), id);
+    if (!row) throw fileNotFound();
+    return row;
+  }
+
+  /** A file by id alone (a presigned URL or a worker: the signature or the internal token stands for the organization). */
+  async byId(id: string): Promise<FileRow> {
+    const row = isUuid(id) ? await this.repo.byId(id) : undefined;
+    if (!row) throw fileNotFound();
+    return row;
+  }
+
+  /** The file's bytes, opened before the answer starts (503 `file_unavailable` when the store cannot give them). */
+  async open(row: FileRow): Promise<Readable> {
+    const repository = await this.repositoriesRepo.byId(row.repository_id);
+    if (!repository) throw fileNotFound();
+    try {
+      return await (await this.stores.of(repository)).open(row.storage_key);
+    } catch (error) {
+      if (error instanceof BlobMissing || isStoreFailure(error)) {
+        throw problem('file_unavailable', "The file's bytes cannot be read from its repository now.", { file_id: row.id });
+      }
+      throw error;
+    }
+  }
+
+  async usage(org: OrgRef, id: string): Promise<FileUsage> {
+    const row = await this.readable(org, id);
+    // A shared file's users elsewhere are no business of this organization: it sees its own flows' use.
+    return this.#usageOf(row, row.org_id === org.id ? undefined : [org.id]);
+  }
+
+  /** A file of the shared organization may be used by any organization's flows (`within` narrows that); any other, by its own. */
+  async #usageOf(row: FileRow, within?: string[]): Promise<FileUsage> {
+    const shared = (await this.access.sharedOrgId()) === row.org_id;
+    const flows = await this.usageRepo.flows(within ?? (shared ? undefined : [row.org_id]), row.id);
+    const runs = await this.usageRepo.runs(flows);
+    return { file_id: row.id, in_use: flows.length > 0 || runs.length > 0, flows, runs };
+  }
+
+  /** Deletes the file for good (row and bytes); 409 `file_in_use` while flows or unfinished runs use it, unless `force`. */
+  async remove(org: OrgRef, id: string, force: boolean, context: AuditContext | undefined): Promise<void> {
+    const row = await this.#writable(org, id);
+    const usage = await this.#usageOf(row);
+    if (usage.in_use && !force) {
+      throw problem('file_in_use', 'Flows or unfinished runs use this file.', {
+        flows: usage.flows.map((f) => f.flow_id),
+        runs: usage.runs.map((r) => r.run_id),
+      });
+    }
+    await this.repo.transaction(async (trx) => {
+      const locked = await this.repo.lock(trx, org.id, id);
+      if (!locked) throw fileNotFound();
+      await this.repo.remove(trx, [id]);
+      await this.audit.record(
+        context,
+        {
+          eventType: 'entity.purged',
+          action: 'file:manage',
+          resourceType: 'file',
+          resourceId: id,
+          orgId: row.org_id,
+          details: { file: fileAuditView(locked), forced: usage.in_use },
+        },
+        trx,
+      );
+    });
+    await this.#forgetBytes(row);
+  }
+
+  /** Moves and/or renames a file within its repository: its row changes, its bytes stay where they are. */
+  async move(org: OrgRef, id: string, to: { folder?: string | undefined; name?: string | undefined }, context: AuditContext | undefined) {
+    const current = await this.#writable(org, id);
+    const folder = to.folder === undefined ? current.folder : folderPath(to.folder);
+    const name = to.name === undefined ? current.name : fileName(to.name);
+    const row = await this.repo.transaction(async (trx) => {
+      const locked = await this.repo.lock(trx, org.id, id);
+      if (!locked) throw fileNotFound();
+      if (locked.folder === folder && locked.name === name) return locked;
+      const taken = await this.repo.atPlace(trx, locked.repository_id, folder, name);
+      if (taken) throw problem('file_exists', `The folder already holds ${name}.`, { path: joinPath(folder, name), file_id: taken.id });
+      const moved = await this.repo.update(trx, id, { folder, name, updated_by: context?.subject ?? null });
+      await this.audit.record(
+        context,
+        {
+          eventType: 'file.moved',
+          action: 'file:manage',
+          resourceType: 'file',
+          resourceId: id,
+          orgId: moved.org_id,
+          details: { from: joinPath(locked.folder, locked.name), to: joinPath(folder, name) },
+        },
+        trx,
+      );
+      return moved;
+    });
+    return fileView(row);
+  }
+
+  async #writable(org: OrgRef, id: string): Promise<FileRow> {
+    const row = await this.readable(org, id);
+    if (row.org_id !== org.id) throw sharedFileReadOnly();
+    return row;
+  }
+
+  /** After the row is gone: its bytes (a failure leaves an orphan object, never a row without bytes). */
+  async #forgetBytes(row: FileRow): Promise<void> {
+    const repository = await this.repositoriesRepo.byId(row.repository_id);
+    if (!repository) return;
+    await (await this.stores.of(repository)).remove(row.storage_key).catch(() => undefined);
+  }
+}
+
+/** A store that did not answer (S3 down, credentials refused), as opposed to a bug. */
+function isStoreFailure(error: unknown): boolean {
+  const e = error as { $metadata?: unknown; code?: string };
+  return e.$metadata !== undefined || ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EACCES'].includes(e.code ?? '');
+}
