@@ -14,6 +14,8 @@ const GROUPS: Readonly<Record<string, string>> = {
     'Approvals of runs waiting at a gate in the organization given by --org: list (--pending: yours to decide), read, approve, reject.',
   schedules: 'Schedules of the organization given by --org: flows run on a cron expression in a time zone.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
+  'inventory-providers':
+    'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
 };
 
 const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
@@ -89,6 +91,9 @@ const VERBS: readonly VerbEntry[] = [
   verb('schedules run', () => import('./schedules/run.js')),
   verb('schedules delete', () => import('./schedules/delete.js')),
   verb('schedules next', () => import('./schedules/next.js')),
+  verb('inventory-providers list', () => import('./inventory-providers/list.js')),
+  verb('inventory-providers sync', () => import('./inventory-providers/sync.js')),
+  verb('inventory-providers history', () => import('./inventory-providers/history.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 
