@@ -26,7 +26,19 @@ function svcTree() {
     const walk = (c: Command, prefix: string[]): string[] =>
       c.commands.flatMap((s) => [...(s.description() === '' ? [] : [[...prefix, s.name()].join(' ')]), ...walk(s, [...prefix, s.name()])]);
     return walk(program, []).filter(
-      (path) => !['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules'].includes(path),
+      (path) =>
+        ![
+          'auth',
+          'orgs',
+          'members',
+          'idp-mappings',
+          'tokens',
+          'webhooks',
+          'runs',
+          'approvals',
+          'schedules',
+          'inventory-providers',
+        ].includes(path),
     );
   };
   const run = async (argv: string[]) => {
