@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSvc } from './helpers/cli.js';
 import {
   createNetboxProvider,
   providerPath,
@@ -306,5 +310,33 @@ describe('delete, restore, permanent delete', () => {
     expect(await knex()('sites').where({ provider_id: provider.provider_id }).first()).toBeUndefined();
     const purged = await knex()('audit_logs').where({ event_type: 'entity.purged', resource_type: 'inventory_provider' }).first();
     expect(purged.action).toBe('inventory_provider:purge');
+  });
+});
+
+describe('svc inventory-providers', () => {
+  let configHome: string;
+  const svc = (who: string, args: string[]) =>
+    runSvc(['--server', world.url, '--org', 'acme', ...args], { configHome, env: { SVC_TOKEN: world.as[who]!.replace(/^Bearer /, '') } });
+  beforeAll(async () => {
+    configHome = await mkdtemp(join(tmpdir(), 'svc-cli-inventory-'));
+  });
+  afterAll(() => rm(configHome, { recursive: true, force: true }));
+
+  it('lists, syncs and shows the history, as tables or JSON; a refused caller exits 5', async () => {
+    const providerId = `netbox:dc1:${world.ids.acme}`;
+    const list = await svc('alice', ['inventory-providers', 'list', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout).items.map((p: { provider_id: string }) => p.provider_id)).toContain(providerId);
+    const table = await svc('alice', ['inventory-providers', 'list']);
+    expect(table.stdout).toContain('PROVIDER ID');
+    const synced = await svc('alice', ['inventory-providers', 'sync', providerId, '--incremental', '--json']);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(JSON.parse(synced.stdout)).toMatchObject({ status: 'succeeded', mode: 'incremental' });
+    const history = await svc('alice', ['inventory-providers', 'history', providerId, '--json']);
+    expect(JSON.parse(history.stdout).items[0].mode).toBe('incremental');
+    const refused = await svc('dave', ['inventory-providers', 'sync', providerId]);
+    expect(refused.code).toBe(5);
+    const unknown = await svc('alice', ['inventory-providers', 'history', 'netbox:nope']);
+    expect(unknown.code).toBe(3);
   });
 });

@@ -21,6 +21,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   // notifications (issue 24)
   notifications: 'Notifications of the organization given by --org: where they go.',
   destinations: 'Notification destinations: list them, send a test message.',
+  'inventory-providers':
+    'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
 };
 
 const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
@@ -108,6 +110,9 @@ const VERBS: readonly VerbEntry[] = [
   verb('notifications destinations list', () => import('./notifications/list.js')),
   verb('notifications destinations test', () => import('./notifications/test.js')),
   verb('flows subscribe', () => import('./flows/subscribe.js')),
+  verb('inventory-providers list', () => import('./inventory-providers/list.js')),
+  verb('inventory-providers sync', () => import('./inventory-providers/sync.js')),
+  verb('inventory-providers history', () => import('./inventory-providers/history.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 

@@ -61,9 +61,15 @@ export class SyncEngine {
           });
           continue;
         }
-        for (;;) {
-          const from: ListFrom = { cursor: page, since: job.mode === 'incremental' ? job.since : null };
-          const fetched = await this.fetch(source, phase, from);
+        const since = job.mode === 'incremental' ? job.since : null;
+        // The next page is fetched while this one is written: the provider and the database work at once,
+        // and memory holds two pages at most.
+        let pending: Promise<Page<unknown>> | null = this.fetch(source, phase, { cursor: page, since });
+        while (pending) {
+          const fetched: Page<unknown> = await pending;
+          pending = fetched.next ? this.fetch(source, phase, { cursor: fetched.next, since }) : null;
+          // A prefetch failing while this page is written is reported when it is awaited, not as unhandled.
+          pending?.catch(() => undefined);
           for (const item of fetched.items) {
             const at = (item as { last_updated: Date | null }).last_updated;
             if (at && (!newest || at > newest)) newest = at;
@@ -77,8 +83,8 @@ export class SyncEngine {
             await this.runs.progress(trx, job.runId, next, counts);
           });
           page = fetched.next;
-          if (page === null) break;
         }
+        page = null;
       }
       return { counts, error: null, newest };
     } catch (error) {
