@@ -398,4 +398,12 @@ export const SETTINGS = {
     doc: 'Secret of the admin client used by the user sync.',
     parse: nonEmpty,
   }),
+
+  // Part art (schedule housekeeping).
+  scheduleFireRetentionDays: setting({
+    env: 'SERVICE_SCHEDULE_FIRE_RETENTION_DAYS',
+    default: '30',
+    doc: "Schedule fire records (`schedule_fires`, one per fire: the gate that makes each due time fire once) whose due time is older than this many days are deleted by the maintenance pass; each schedule's newest fire is kept. `0`: kept for good.",
+    parse: integerBetween(0, 3650),
+  }),
 } as const;
