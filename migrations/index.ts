@@ -52,6 +52,10 @@ import * as m49 from './20261126140302_index_schedules_due.js';
 import * as m50 from './20261126140400_create_maintenance_job_runs.js';
 import * as m51 from './20261126140401_create_maintenance_jobs.js';
 
+// Part art (artifact and schedule housekeeping).
+import * as artChunksWrittenAt from './20261127090000_add_run_artifact_chunks_written_at.js';
+import * as artFiresDueAtIndex from './20261127090100_index_schedule_fires_due_at.js';
+
 export interface Migration extends Knex.Migration {
   readonly name: string;
 }
@@ -110,4 +114,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
   { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
   { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
+
+  // Part art (artifact and schedule housekeeping).
+  { name: '20261127090000_add_run_artifact_chunks_written_at', up: artChunksWrittenAt.up, down: artChunksWrittenAt.down },
+  { name: '20261127090100_index_schedule_fires_due_at', up: artFiresDueAtIndex.up, down: artFiresDueAtIndex.down },
 ];
