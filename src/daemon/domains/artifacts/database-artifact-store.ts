@@ -7,7 +7,7 @@ import { type ChunkReader, chunkReaderFor } from './chunk-readers.js';
 export const CHUNK_BYTES = 1024 * 1024;
 /** Chunk inserts running at once while an upload streams in: each on its own pooled connection (one on PGlite). */
 const INSERTS_IN_FLIGHT = 3;
-/** Chunks a download reads per query, one such read ahead of the one being sent: fewer round trips, a few MiB held. */
+/** Chunks a download reads per statement, one such read ahead of the one being sent: fewer round trips, a few MiB held. */
 const CHUNKS_PER_READ = 4;
 
 const CHUNKS = 'run_artifact_chunks';
@@ -16,8 +16,8 @@ const CHUNKS = 'run_artifact_chunks';
  * Artifacts as rows of 1 MiB bytea chunks (`run_artifact_chunks`), so every daemon of a deployment reads
  * what any of them stored. Each chunk is its own short statement, never one long transaction: an upload
  * holds no connection (PGlite has one) and no lock while its bytes arrive. Up to three inserts run while
- * the next chunk fills, and a download reads four chunks per query, one read ahead, so memory stays at a few
- * MiB whatever the artifact's size.
+ * the next chunk fills, and a download reads four chunks per statement (binary COPY on PostgreSQL:
+ * `chunk-readers.ts`), one read ahead, so memory stays at a few MiB whatever the artifact's size.
  */
 export class DatabaseArtifactStore implements ArtifactStore {
   readonly kind = 'database' as const;
@@ -62,18 +62,9 @@ export class DatabaseArtifactStore implements ArtifactStore {
     }
   }
 
-  /**
-   * One chunk, committed without waiting for its WAL to reach the disk (`synchronous_commit = off` for
-   * this transaction alone): a flush per megabyte bounded uploads. Nothing durable is lost by it. The
-   * artifact's row is committed after its last chunk, synchronously, and flushing the WAL up to that
-   * commit flushes every chunk's records before it; a crash before then loses an upload that has no row
-   * anyway (its chunks, if kept, are swept as abandoned).
-   */
+  /** One chunk, its own short statement. */
   async #insertChunk(ref: ArtifactRef, seq: number, data: Buffer): Promise<void> {
-    await this.knex.transaction(async (trx) => {
-      await trx.raw('SET LOCAL synchronous_commit = off');
-      await trx(CHUNKS).insert({ artifact_id: ref.artifactId, seq, run_id: ref.runId, data });
-    });
+    await this.knex(CHUNKS).insert({ artifact_id: ref.artifactId, seq, run_id: ref.runId, data });
   }
 
   async open(ref: ArtifactRef): Promise<Readable> {
