@@ -51,27 +51,29 @@ import * as m48 from './20261126140301_create_schedule_fires.js';
 import * as m49 from './20261126140302_index_schedules_due.js';
 import * as m50 from './20261126140400_create_maintenance_job_runs.js';
 import * as m51 from './20261126140401_create_maintenance_jobs.js';
-import * as m52 from './20261127100000_create_variables.js';
-import * as m53 from './20261127100001_index_variables_live_name.js';
-import * as m54 from './20261127110000_create_file_repositories.js';
-import * as m55 from './20261127110001_index_file_repositories_default.js';
-import * as m56 from './20261127110002_create_files.js';
-import * as m57 from './20261127110003_create_file_folders.js';
-import * as m58 from './20261127120000_create_git_repositories.js';
-import * as m59 from './20261127120100_create_flow_git_links.js';
-import * as m60 from './20261127120200_create_git_sync_history.js';
-import * as m61 from './20261127130000_create_notification_destinations.js';
-import * as m62 from './20261127130100_create_flow_notification_subscriptions.js';
-import * as m63 from './20261127130200_create_notification_outbox.js';
-import * as m64 from './20261127130300_create_notification_attempts.js';
-import * as m65 from './20261127130400_create_enqueue_notifications.js';
-import * as m66 from './20261127130500_notify_run_events.js';
-import * as m67 from './20261127130600_notify_approval_events.js';
-import * as m68 from './20261127140000_create_inventory_providers.js';
-import * as m69 from './20261127140100_create_inventory_sync_runs.js';
-import * as m70 from './20261127140200_create_inventory_objects.js';
-import * as m71 from './20261127140300_add_sites_provider_seen_at.js';
-import * as m72 from './20261127140301_add_devices_provider_seen_at.js';
+import * as m52 from './20261127090000_add_run_artifact_chunks_written_at.js';
+import * as m53 from './20261127090100_index_schedule_fires_due_at.js';
+import * as m54 from './20261127100000_create_variables.js';
+import * as m55 from './20261127100001_index_variables_live_name.js';
+import * as m56 from './20261127110000_create_file_repositories.js';
+import * as m57 from './20261127110001_index_file_repositories_default.js';
+import * as m58 from './20261127110002_create_files.js';
+import * as m59 from './20261127110003_create_file_folders.js';
+import * as m60 from './20261127120000_create_git_repositories.js';
+import * as m61 from './20261127120100_create_flow_git_links.js';
+import * as m62 from './20261127120200_create_git_sync_history.js';
+import * as m63 from './20261127130000_create_notification_destinations.js';
+import * as m64 from './20261127130100_create_flow_notification_subscriptions.js';
+import * as m65 from './20261127130200_create_notification_outbox.js';
+import * as m66 from './20261127130300_create_notification_attempts.js';
+import * as m67 from './20261127130400_create_enqueue_notifications.js';
+import * as m68 from './20261127130500_notify_run_events.js';
+import * as m69 from './20261127130600_notify_approval_events.js';
+import * as m70 from './20261127140000_create_inventory_providers.js';
+import * as m71 from './20261127140100_create_inventory_sync_runs.js';
+import * as m72 from './20261127140200_create_inventory_objects.js';
+import * as m73 from './20261127140300_add_sites_provider_seen_at.js';
+import * as m74 from './20261127140301_add_devices_provider_seen_at.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -131,25 +133,27 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
   { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
   { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
-  { name: '20261127100000_create_variables', up: m52.up, down: m52.down },
-  { name: '20261127100001_index_variables_live_name', up: m53.up, down: m53.down },
-  { name: '20261127110000_create_file_repositories', up: m54.up, down: m54.down },
-  { name: '20261127110001_index_file_repositories_default', up: m55.up, down: m55.down },
-  { name: '20261127110002_create_files', up: m56.up, down: m56.down },
-  { name: '20261127110003_create_file_folders', up: m57.up, down: m57.down },
-  { name: '20261127120000_create_git_repositories', up: m58.up, down: m58.down },
-  { name: '20261127120100_create_flow_git_links', up: m59.up, down: m59.down },
-  { name: '20261127120200_create_git_sync_history', up: m60.up, down: m60.down },
-  { name: '20261127130000_create_notification_destinations', up: m61.up, down: m61.down },
-  { name: '20261127130100_create_flow_notification_subscriptions', up: m62.up, down: m62.down },
-  { name: '20261127130200_create_notification_outbox', up: m63.up, down: m63.down },
-  { name: '20261127130300_create_notification_attempts', up: m64.up, down: m64.down },
-  { name: '20261127130400_create_enqueue_notifications', up: m65.up, down: m65.down },
-  { name: '20261127130500_notify_run_events', up: m66.up, down: m66.down },
-  { name: '20261127130600_notify_approval_events', up: m67.up, down: m67.down },
-  { name: '20261127140000_create_inventory_providers', up: m68.up, down: m68.down },
-  { name: '20261127140100_create_inventory_sync_runs', up: m69.up, down: m69.down },
-  { name: '20261127140200_create_inventory_objects', up: m70.up, down: m70.down },
-  { name: '20261127140300_add_sites_provider_seen_at', up: m71.up, down: m71.down },
-  { name: '20261127140301_add_devices_provider_seen_at', up: m72.up, down: m72.down },
+  { name: '20261127090000_add_run_artifact_chunks_written_at', up: m52.up, down: m52.down },
+  { name: '20261127090100_index_schedule_fires_due_at', up: m53.up, down: m53.down },
+  { name: '20261127100000_create_variables', up: m54.up, down: m54.down },
+  { name: '20261127100001_index_variables_live_name', up: m55.up, down: m55.down },
+  { name: '20261127110000_create_file_repositories', up: m56.up, down: m56.down },
+  { name: '20261127110001_index_file_repositories_default', up: m57.up, down: m57.down },
+  { name: '20261127110002_create_files', up: m58.up, down: m58.down },
+  { name: '20261127110003_create_file_folders', up: m59.up, down: m59.down },
+  { name: '20261127120000_create_git_repositories', up: m60.up, down: m60.down },
+  { name: '20261127120100_create_flow_git_links', up: m61.up, down: m61.down },
+  { name: '20261127120200_create_git_sync_history', up: m62.up, down: m62.down },
+  { name: '20261127130000_create_notification_destinations', up: m63.up, down: m63.down },
+  { name: '20261127130100_create_flow_notification_subscriptions', up: m64.up, down: m64.down },
+  { name: '20261127130200_create_notification_outbox', up: m65.up, down: m65.down },
+  { name: '20261127130300_create_notification_attempts', up: m66.up, down: m66.down },
+  { name: '20261127130400_create_enqueue_notifications', up: m67.up, down: m67.down },
+  { name: '20261127130500_notify_run_events', up: m68.up, down: m68.down },
+  { name: '20261127130600_notify_approval_events', up: m69.up, down: m69.down },
+  { name: '20261127140000_create_inventory_providers', up: m70.up, down: m70.down },
+  { name: '20261127140100_create_inventory_sync_runs', up: m71.up, down: m71.down },
+  { name: '20261127140200_create_inventory_objects', up: m72.up, down: m72.down },
+  { name: '20261127140300_add_sites_provider_seen_at', up: m73.up, down: m73.down },
+  { name: '20261127140301_add_devices_provider_seen_at', up: m74.up, down: m74.down },
 ];

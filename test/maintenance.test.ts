@@ -132,6 +132,7 @@ describe('POST /internal/maintenance/tick', () => {
       'runs.reap_expired_leases',
       'approvals.expire_due',
       'schedules.fire_due',
+      'schedule_fires.retention',
       'artifacts.sweep',
       'stream_tickets.expire',
       'worker_env_keys.expire',

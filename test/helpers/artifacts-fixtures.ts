@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Knex } from 'knex';
 import yauzl from 'yauzl';
 import { startDevIdp, type DevIdp } from '../../src/daemon/dev-idp/index.js';
+import type { Logger } from '../../src/daemon/logging/logger.js';
 import { startTestDaemon, startTestDaemonOn, type TestDaemon } from './daemon.js';
 import { BARE, seedFlow } from './runs-fixtures.js';
 import { seedOrg, seedUser } from './seed.js';
@@ -25,7 +26,7 @@ export interface ArtifactsWorld {
   close(): Promise<void>;
 }
 
-export async function startArtifactsWorld(env: Record<string, string> = {}): Promise<ArtifactsWorld> {
+export async function startArtifactsWorld(env: Record<string, string> = {}, log?: Logger): Promise<ArtifactsWorld> {
   const idp = await startDevIdp();
   const daemonEnv = {
     SERVICE_IDP_ISSUER: idp.issuer,
@@ -34,7 +35,7 @@ export async function startArtifactsWorld(env: Record<string, string> = {}): Pro
     SERVICE_SECRETS_ENCRYPTION_KEY: SECRETS_KEY,
     ...env,
   };
-  const daemon = await startTestDaemon(daemonEnv);
+  const daemon = await startTestDaemon(daemonEnv, {}, log);
   const knex = daemon.services.db.knex;
   const orgId = await seedOrg(knex, 'acme');
   await seedOrg(knex, 'beta');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/daemon/config/config.js';
 import { startDaemon, type DaemonOptions, type RunningDaemon } from '../../src/daemon/daemon.js';
-import { createLogger } from '../../src/daemon/logging/logger.js';
+import { createLogger, type Logger } from '../../src/daemon/logging/logger.js';
 import { freshDatabase, type DatabaseLocation } from './database.js';
 
 export interface TestDaemon extends RunningDaemon {
@@ -26,15 +26,16 @@ function testConfig(dataDir: string, env: Record<string, string>) {
   });
 }
 
-/** A real daemon on a random loopback port, over its own copy of the migrated template. */
+/** A real daemon on a random loopback port, over its own copy of the migrated template; `log` for a test that reads its log. */
 export async function startTestDaemon(
   env: Record<string, string> = {},
   options: Omit<DaemonOptions, 'database'> = {},
+  log?: Logger,
 ): Promise<TestDaemon> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-test-data-'));
   const config = testConfig(dataDir, env);
   const fresh = await freshDatabase();
-  const daemon = await startDaemon(config, createLogger(config.logLevel), { ...options, database: fresh.db });
+  const daemon = await startDaemon(config, log ?? createLogger(config.logLevel), { ...options, database: fresh.db });
   return {
     ...daemon,
     location: fresh.location,

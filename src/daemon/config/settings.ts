@@ -516,4 +516,11 @@ export const SETTINGS = {
     doc: 'Longest a file import (`POST .../files/import`) may take to fetch its URL, headers and body together; past it, 502 `import_failed` (`timeout`) and nothing is kept.',
     parse: integerBetween(1000, 24 * 3600 * 1000),
   }),
+  // Part art (schedule housekeeping).
+  scheduleFireRetentionDays: setting({
+    env: 'SERVICE_SCHEDULE_FIRE_RETENTION_DAYS',
+    default: '30',
+    doc: "Schedule fire records (`schedule_fires`, one per fire: the gate that makes each due time fire once) whose due time is older than this many days are deleted by the maintenance pass; each schedule's newest fire is kept. `0`: kept for good.",
+    parse: integerBetween(0, 3650),
+  }),
 } as const;

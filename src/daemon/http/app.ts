@@ -16,6 +16,7 @@ import { drainConnections } from './middleware/drain-connections.js';
 import { matchRoute } from './middleware/match-route.js';
 import { parseBody } from './middleware/parse-body.js';
 import { problemResponse } from './middleware/problem-response.js';
+import { clientWentAway, noteClientGone } from './client-gone.js';
 import { provisionUser } from './middleware/provision-user.js';
 import { refuseDisabled } from './middleware/refuse-disabled.js';
 import { resolveOrganization } from './middleware/resolve-organization.js';
@@ -25,7 +26,7 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { mountRoutes } from './mount-routes.js';
 import { requestPath } from './request-path.js';
 import { checkResponse } from './route-input.js';
-import type { AppState, DomainRoutes, Finisher, MountedRoute, Step } from './types.js';
+import type { AppContext, AppState, DomainRoutes, Finisher, MountedRoute, Step } from './types.js';
 
 export interface AppOptions {
   readonly log: Logger;
@@ -74,6 +75,10 @@ export function createApp(options: AppOptions): AssembledApp {
   const app = new Koa<AppState>();
   app.use(requestPath({ steps, answerProblem, finishers }));
   // Errors are answered by answerProblem; what reaches Koa's handler happened after the response began.
-  app.on('error', (error: unknown) => options.log.error({ err: error }, 'response failed after it started'));
+  app.on('error', (error: unknown, ctx?: AppContext) => {
+    // A client that left half way is no failure of ours.
+    if (clientWentAway(ctx, error)) return noteClientGone(ctx!, error);
+    options.log.error({ err: error }, 'response failed after it started');
+  });
   return { app, mounted };
 }

@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { ArtifactRef, ArtifactStore } from './artifact-store.js';
+import { type ChunkReader, chunkReaderFor } from './chunk-readers.js';
 
 /** Bytes per chunk row: large enough that a row's overhead is nothing, small enough that memory stays flat. */
 export const CHUNK_BYTES = 1024 * 1024;
 /** Chunk inserts running at once while an upload streams in: each on its own pooled connection (one on PGlite). */
 const INSERTS_IN_FLIGHT = 3;
-/** Chunks a download reads per query, one such read ahead of the one being sent: fewer round trips, a few MiB held. */
+/** Chunks a download reads per statement, one such read ahead of the one being sent: fewer round trips, a few MiB held. */
 const CHUNKS_PER_READ = 4;
 
 const CHUNKS = 'run_artifact_chunks';
@@ -15,23 +16,25 @@ const CHUNKS = 'run_artifact_chunks';
  * Artifacts as rows of 1 MiB bytea chunks (`run_artifact_chunks`), so every daemon of a deployment reads
  * what any of them stored. Each chunk is its own short statement, never one long transaction: an upload
  * holds no connection (PGlite has one) and no lock while its bytes arrive. Up to three inserts run while
- * the next chunk fills, and a download reads four chunks per query, one read ahead, so memory stays at a few
- * MiB whatever the artifact's size.
+ * the next chunk fills, and a download reads four chunks per statement (binary COPY on PostgreSQL:
+ * `chunk-readers.ts`), one read ahead, so memory stays at a few MiB whatever the artifact's size.
  */
 export class DatabaseArtifactStore implements ArtifactStore {
   readonly kind = 'database' as const;
 
-  constructor(private readonly knex: Knex) {}
+  readonly #readChunks: ChunkReader;
+
+  constructor(private readonly knex: Knex) {
+    this.#readChunks = chunkReaderFor(knex);
+  }
 
   async write(ref: ArtifactRef, source: AsyncIterable<Buffer>): Promise<void> {
     let seq = 0;
     const inFlight: Promise<unknown>[] = [];
     const insert = async (data: Buffer): Promise<void> => {
       if (inFlight.length >= INSERTS_IN_FLIGHT) await inFlight.shift();
-      // A query builder runs only once it is waited on: `then` starts it now, while the next chunk fills.
-      const running = this.knex(CHUNKS)
-        .insert({ artifact_id: ref.artifactId, seq: seq++, run_id: ref.runId, data })
-        .then(() => undefined);
+      // Started now, while the next chunk fills.
+      const running = this.#insertChunk(ref, seq++, data);
       // Its failure is waited on (and thrown) when its turn comes or at the end, not left unhandled meanwhile.
       running.catch(() => undefined);
       inFlight.push(running);
@@ -59,27 +62,25 @@ export class DatabaseArtifactStore implements ArtifactStore {
     }
   }
 
+  /** One chunk, its own short statement. */
+  async #insertChunk(ref: ArtifactRef, seq: number, data: Buffer): Promise<void> {
+    await this.knex(CHUNKS).insert({ artifact_id: ref.artifactId, seq, run_id: ref.runId, data });
+  }
+
   async open(ref: ArtifactRef): Promise<Readable> {
-    // A query builder runs again on every `then`: made a promise once, the read-ahead runs once.
-    // Base64 rather than bytea's hex text: a third fewer bytes to send and to decode (markedly faster).
-    const read = (from: number): Promise<{ data: string }[]> =>
-      this.knex(CHUNKS)
-        .where({ artifact_id: ref.artifactId })
-        .whereBetween('seq', [from, from + CHUNKS_PER_READ - 1])
-        .orderBy('seq')
-        .select<{ data: string }[]>(this.knex.raw(`encode(data, 'base64') AS data`))
-        .then((rows) => rows);
+    // A read is a promise made once: the read-ahead runs once, while the chunks before it are sent.
+    const read = (from: number): Promise<Buffer[]> => this.#readChunks(ref.artifactId, from, CHUNKS_PER_READ);
     async function* chunks(): AsyncGenerator<Buffer> {
       let next = read(0);
       for (let from = CHUNKS_PER_READ; ; from += CHUNKS_PER_READ) {
-        const rows = await next;
-        const more = rows.length === CHUNKS_PER_READ;
+        const batch = await next;
+        const more = batch.length === CHUNKS_PER_READ;
         if (more) {
           next = read(from);
           // A rejected read-ahead the consumer never waits for (it stopped early) must not go unhandled.
           next.catch(() => undefined);
         }
-        for (const row of rows) yield Buffer.from(row.data, 'base64');
+        yield* batch;
         if (!more) return;
       }
     }
@@ -99,10 +100,25 @@ export class DatabaseArtifactStore implements ArtifactStore {
   }
 
   /**
-   * Chunks of an upload that never finished cannot be told from those of one in progress (neither has a
-   * row yet, and chunks carry no time); they go when their run is purged.
+   * The chunks of uploads that never finished (their daemon died): no artifact row names them and their
+   * newest chunk was written before `before`. An upload still arriving writes a chunk per MiB, and the
+   * sweep's grace (a day) is far longer than a request may take, so it is never one of them. One upload's
+   * chunks go in one statement (at most SERVICE_ARTIFACT_MAX_BYTES / 1 MiB rows); answers how many uploads.
    */
-  async removeAbandoned(): Promise<number> {
-    return 0;
+  async removeAbandoned(before: Date): Promise<number> {
+    const abandoned = await this.knex(CHUNKS)
+      .whereNotExists((artifacts) =>
+        artifacts.select(1).from('run_artifacts').whereRaw('run_artifacts.id = run_artifact_chunks.artifact_id'),
+      )
+      .groupBy('artifact_id')
+      .havingRaw('max(written_at) < ?', [before])
+      .pluck<string[]>('artifact_id');
+    for (const artifactId of abandoned) {
+      await this.knex(CHUNKS)
+        .where({ artifact_id: artifactId })
+        .whereNotExists((artifacts) => artifacts.select(1).from('run_artifacts').where('run_artifacts.id', artifactId))
+        .delete();
+    }
+    return abandoned.length;
   }
 }

@@ -16,7 +16,7 @@ function daysBefore(now: Date, days: number): Date {
  * A retention job: deletes what is older than `days` before the pass's `now`; `days` 0 keeps everything
  * and the job says so (`retention_days: 0`) without a statement.
  */
-function retentionJob(name: string, days: number, deleteBefore: (before: Date) => Promise<number>): MaintenanceJob {
+export function retentionJob(name: string, days: number, deleteBefore: (before: Date) => Promise<number>): MaintenanceJob {
   return {
     name,
     async run(now) {

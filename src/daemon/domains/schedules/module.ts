@@ -1,4 +1,5 @@
 import type { DomainRoutes } from '../../http/types.js';
+import { retentionJob } from '../maintenance/housekeeping-jobs.js';
 import type { MaintenanceJob } from '../maintenance/job.js';
 import type { Services } from '../../services.js';
 import type { RunAdmission } from '../runs/run-admission.js';
@@ -12,7 +13,10 @@ export interface SchedulesModule {
   readonly routes: readonly DomainRoutes[];
   /** Fires what is due at `now` (the loop's pass; what the maintenance tick may call too). */
   readonly firer: ScheduleFirer;
-  /** The maintenance pass's job that fires what is due: with the loop off, an external tick alone keeps schedules firing. */
+  /**
+   * The maintenance pass's jobs: one fires what is due (with the loop off, an external tick alone keeps
+   * schedules firing), one deletes fire rows past their retention.
+   */
   readonly maintenanceJobs: readonly MaintenanceJob[];
   /** Starts the embedded scheduler loop, unless SERVICE_SCHEDULER_ENABLED is off. */
   start(): void;
@@ -36,7 +40,10 @@ export function schedulesModule(services: Services, core: { admission: RunAdmiss
   return {
     routes: [scheduleRoutes(new SchedulesService(repo, core.admission, services.audit, clock)), schedulerRoutes(firer)],
     firer,
-    maintenanceJobs: [{ name: 'schedules.fire_due', run: async (now) => fireSummary(await firer.fireDue(now)) }],
+    maintenanceJobs: [
+      { name: 'schedules.fire_due', run: async (now) => fireSummary(await firer.fireDue(now)) },
+      retentionJob('schedule_fires.retention', config.scheduleFireRetentionDays, (before) => repo.deleteFiresBefore(before)),
+    ],
     start: () => {
       if (config.schedulerEnabled) loop.start();
     },

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import type { MisfirePolicy } from '../../../shared/api/schedules.js';
 import type { AuditRow } from '../../audit/audit-repo.js';
+import { deleteInBatches } from '../../db/batched-delete.js';
 import { SoftDeleteTable, whereLive } from '../../db/soft-delete.js';
 import { TransactionalRepo } from '../../db/transactional-repo.js';
+import { HOUSEKEEPING_BATCH } from '../maintenance/housekeeping-jobs.js';
 import { admissionCompanion, type AdmissionCompanion } from '../runs/admission-companion.js';
 
 export type SchedulesTx = Knex.Transaction;
@@ -224,5 +226,18 @@ export class SchedulesRepo extends TransactionalRepo {
   async advance(trx: SchedulesTx, scheduleId: string, fence: Date, to: Date | null): Promise<boolean> {
     const changed = await trx('schedules').where({ id: scheduleId, next_fire_at: fence }).update({ next_fire_at: to });
     return changed > 0;
+  }
+
+  /**
+   * Deletes fire rows whose due time is before `before`, in batches, keeping each schedule's newest fire.
+   * A fire row is the gate of its due time (docs/schedules.md, "Firing: exactly once"): only a scheduler
+   * that read that time as the schedule's `next_fire_at` tries to fire it, and once it has fired the fence
+   * has moved past it for good, so a row older than the retention (a day at least) guards nothing any
+   * more. The newest is kept all the same: it is the one a scheduler still holding a stale read would meet.
+   */
+  deleteFiresBefore(before: Date, batch: number = HOUSEKEEPING_BATCH): Promise<number> {
+    const olderThanNewest =
+      'due_at < (SELECT max(newest.due_at) FROM schedule_fires newest WHERE newest.schedule_id = schedule_fires.schedule_id)';
+    return deleteInBatches(this.knex, 'schedule_fires', { sql: `due_at < ? AND ${olderThanNewest}`, bindings: [before] }, batch);
   }
 }

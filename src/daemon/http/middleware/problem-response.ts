@@ -3,6 +3,7 @@ import { problemType } from '../../../shared/api/problem-codes.js';
 import { isDatabaseUnavailable } from '../../db/database-errors.js';
 import { Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
+import { clientWentAway, noteClientGone } from '../client-gone.js';
 import type { ProblemResponder } from '../types.js';
 
 const PROBLEM_JSON = 'application/problem+json';
@@ -13,6 +14,8 @@ const PROBLEM_JSON = 'application/problem+json';
  */
 export function problemResponse(bodies: ProblemBodies = new ProblemBodies()): ProblemResponder {
   return function answerProblem(ctx, error) {
+    // Nobody reads an answer now: not a failure of ours, and no 5xx in the log or the access line.
+    if (clientWentAway(ctx, error)) return noteClientGone(ctx, error);
     const problem = error instanceof Problem ? error : isDatabaseUnavailable(error) ? problems.databaseUnavailable() : problems.internal();
     // Problems are expected outcomes (the access log records them); only an unexpected error is logged with its cause.
     if (!(error instanceof Problem)) ctx.state.log.error({ err: error }, 'request failed');
