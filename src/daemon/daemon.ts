@@ -37,6 +37,7 @@ import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { webhooksModule } from './domains/webhooks/module.js';
 import { workersModule, type WorkersModule } from './domains/workers/module.js';
+import { runTokensModule } from './domains/run-tokens/module.js';
 import { createApp } from './http/app.js';
 import { frontDoor, type FrontDoorCheck } from './http/front-door.js';
 import { GracefulClose } from './http/graceful-close.js';
@@ -182,7 +183,8 @@ function makeDomains(
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
-  const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs });
+  const runTokens = runTokensModule(services);
+  const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs, stepEnded: runTokens.stepEnded });
   const runEvents = runEventsModule(services);
   const approvals = approvalsModule(services);
   const monitors = monitorsModule(services);
@@ -223,6 +225,7 @@ function makeDomains(
     ...maintenance.routes,
     ...schedules.routes,
     ...artifacts.routes,
+    ...runTokens.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
