@@ -54,6 +54,8 @@ import * as m51 from './20261126140401_create_maintenance_jobs.js';
 // iac: run tokens and the managed IaC state
 import * as iac0 from './20261127150000_add_run_tokens_attempt.js';
 import * as iac1 from './20261127150001_add_run_tokens_run_fk.js';
+import * as iac2 from './20261127150100_create_iac_states.js';
+import * as iac3 from './20261127150101_create_iac_state_versions.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -116,4 +118,6 @@ export const MIGRATIONS: readonly Migration[] = [
   // iac: run tokens and the managed IaC state
   { name: '20261127150000_add_run_tokens_attempt', up: iac0.up, down: iac0.down },
   { name: '20261127150001_add_run_tokens_run_fk', up: iac1.up, down: iac1.down },
+  { name: '20261127150100_create_iac_states', up: iac2.up, down: iac2.down },
+  { name: '20261127150101_create_iac_state_versions', up: iac3.up, down: iac3.down },
 ];

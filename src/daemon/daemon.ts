@@ -38,6 +38,7 @@ import { systemRoutes } from './domains/system/routes.js';
 import { webhooksModule } from './domains/webhooks/module.js';
 import { workersModule, type WorkersModule } from './domains/workers/module.js';
 import { runTokensModule } from './domains/run-tokens/module.js';
+import { iacStatesModule } from './domains/iac-states/module.js';
 import { createApp } from './http/app.js';
 import { frontDoor, type FrontDoorCheck } from './http/front-door.js';
 import { GracefulClose } from './http/graceful-close.js';
@@ -184,6 +185,7 @@ function makeDomains(
   const flows = flowsModule(services);
   const runs = runsModule(services);
   const runTokens = runTokensModule(services);
+  const iacStates = iacStatesModule(services, { sealer: secrets.sealer });
   const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs, stepEnded: runTokens.stepEnded });
   const runEvents = runEventsModule(services);
   const approvals = approvalsModule(services);
@@ -226,6 +228,7 @@ function makeDomains(
     ...schedules.routes,
     ...artifacts.routes,
     ...runTokens.routes,
+    ...iacStates.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

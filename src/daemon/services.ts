@@ -93,7 +93,8 @@ export function buildServices(config: Config, log: Logger, db: Database): Servic
   const membershipSync = new MembershipSync(orgAccess, sync);
   const triggerConfig = new TriggerConfig(sync);
   const explainer = new Explainer(overrideStore, orgAccess);
-  const authenticator = new Authenticator(config, jwt, pats, tickets);
+  const runTokens = new RunTokenVerifier(new RunTokensRepo(db.knex));
+  const authenticator = new Authenticator(config, jwt, pats, tickets, runTokens);
   const idpMappings = new IdpMappingsRepo(db.knex);
   const mappingIndex = new MappingIndex(idpMappings, log);
   const mappingSync = new MappingSync(mappingIndex, sync);
@@ -128,7 +129,7 @@ export function buildServices(config: Config, log: Logger, db: Database): Servic
     mappingIndex,
     mappingSync,
     loginSync,
-    runTokens: new RunTokenVerifier(new RunTokensRepo(db.knex)),
+    runTokens,
   };
 }
 

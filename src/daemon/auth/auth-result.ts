@@ -1,5 +1,6 @@
 import type { Principal } from '../../shared/auth/principal.js';
 import type { AuthMethod } from '../audit/audit-context.js';
+import type { RunTokenGrant } from '../domains/run-tokens/run-token-verifier.js';
 
 /** Who the caller is after authentication. `principal` is absent on public routes and for a worker. */
 export interface AuthResult {
@@ -9,4 +10,6 @@ export interface AuthResult {
   readonly pat?: { readonly tokenId: string; readonly orgId: string; readonly userId: string };
   /** JWT only, on the first request of a session: the values of the configured group claim (undefined: claim absent). */
   readonly claimValues?: readonly string[] | undefined;
+  /** Set for a run token (HTTP Basic on the state backend routes): it acts in its run's organization as an operator, on its one state. */
+  readonly runToken?: RunTokenGrant;
 }

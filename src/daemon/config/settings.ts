@@ -404,4 +404,10 @@ export const SETTINGS = {
     doc: 'Longest life of a run token (state backend, registry) minted for a step; a mint may ask for less. The token dies earlier when its step or run ends.',
     parse: integerBetween(60, 86400),
   }),
+  iacStateMaxBytes: setting({
+    env: 'SERVICE_IAC_STATE_MAX_BYTES',
+    default: '16777216',
+    doc: 'Largest IaC state document accepted by a state write or import, in bytes; larger ones answer 413.',
+    parse: integerBetween(1024, 1073741824),
+  }),
 } as const;
