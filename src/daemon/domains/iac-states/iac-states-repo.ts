@@ -156,17 +156,15 @@ export class IacStatesRepo {
   }
 
   async clearLock(trx: IacTx, stateId: string): Promise<void> {
-    await trx('iac_states')
-      .where({ id: stateId })
-      .update({
-        lock_id: null,
-        lock_json: null,
-        locked_at: null,
-        locked_by: null,
-        lock_run_id: null,
-        lock_step_id: null,
-        updated_at: trx.fn.now(),
-      });
+    await trx('iac_states').where({ id: stateId }).update({
+      lock_id: null,
+      lock_json: null,
+      locked_at: null,
+      locked_by: null,
+      lock_run_id: null,
+      lock_step_id: null,
+      updated_at: trx.fn.now(),
+    });
   }
 
   async insertVersion(trx: IacTx, version: NewVersion): Promise<IacVersionRow> {
