@@ -119,8 +119,8 @@ describe('the http backend, replayed as Terraform sends it', () => {
   it('treats an empty-body UNLOCK as a force: never for a run token, not for an operator, yes for an admin (iac_state:manage)', async () => {
     const t = await mintStateToken(world, 'stuck');
     expect((await lock(t, 'stuck', 'gone-away')).status).toBe(200);
-    expect(await problemOf(await unlock(t, 'stuck', undefined))).toEqual({ status: 403, code: 'forbidden' });
-    expect(await problemOf(await unlock(world.operator, 'stuck', undefined))).toEqual({ status: 403, code: 'forbidden' });
+    expect(await problemOf(await unlock(t, 'stuck', undefined))).toEqual({ status: 403, code: 'force_unlock_forbidden' });
+    expect(await problemOf(await unlock(world.operator, 'stuck', undefined))).toEqual({ status: 403, code: 'force_unlock_forbidden' });
     expect((await knex()('iac_states').where({ name: 'stuck' }).first()).lock_id).toBe('gone-away');
     const forced = await unlock(admin, 'stuck', undefined);
     expect(forced.status).toBe(200);

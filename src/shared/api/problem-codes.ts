@@ -256,6 +256,11 @@ export const PROBLEM_CODES = {
     meaning:
       "The IaC state is locked by another holder (a lock, a write without `?ID=`, import, rollback, delete); the body carries the holder's lock info at the top level (`ID`, `Operation`, `Info`, `Who`, `Version`, `Created`, `Path`) as Terraform reads it.",
   },
+  force_unlock_forbidden: {
+    status: 403,
+    meaning:
+      "An empty-body unlock of an IaC state forces another holder's lock: that needs `iac_state:manage` (its effective policy), and a run token never may.",
+  },
   iac_lock_mismatch: {
     status: 409,
     meaning:

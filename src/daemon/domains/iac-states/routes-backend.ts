@@ -125,7 +125,9 @@ export function backendRoutes(service: IacStatesService, policies: EffectivePoli
       responses: {
         200: { description: 'Unlocked (or was not locked): the state as it is now', schema: iacState },
         401: AUTH,
-        403: { description: '`forbidden` (an empty-body force without `iac_state:manage`, or by a run token), `run_token_scope`' },
+        403: {
+          description: '`force_unlock_forbidden` (an empty-body force without `iac_state:manage`, or by a run token), `run_token_scope`',
+        },
         404: { description: 'No such state (`resource_not_found`)' },
         409: MISMATCH,
         422: { description: '`validation_failed`' },
@@ -136,7 +138,7 @@ export function backendRoutes(service: IacStatesService, policies: EffectivePoli
         const org = activeOrg(ctx).id;
         if (raw === undefined || raw.length === 0) {
           if (!mayForceUnlock(ctx, policies)) {
-            throw problems.forbidden("Forcing another holder's lock needs iac_state:manage; a run token never may.", {
+            throw problem('force_unlock_forbidden', "Forcing another holder's lock needs iac_state:manage; a run token never may.", {
               action: 'iac_state:manage',
             });
           }
