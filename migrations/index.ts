@@ -74,6 +74,10 @@ import * as m71 from './20261127140100_create_inventory_sync_runs.js';
 import * as m72 from './20261127140200_create_inventory_objects.js';
 import * as m73 from './20261127140300_add_sites_provider_seen_at.js';
 import * as m74 from './20261127140301_add_devices_provider_seen_at.js';
+import * as m75 from './20261127150000_add_run_tokens_attempt.js';
+import * as m76 from './20261127150001_add_run_tokens_run_fk.js';
+import * as m77 from './20261127150100_create_iac_states.js';
+import * as m78 from './20261127150101_create_iac_state_versions.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -156,4 +160,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261127140200_create_inventory_objects', up: m72.up, down: m72.down },
   { name: '20261127140300_add_sites_provider_seen_at', up: m73.up, down: m73.down },
   { name: '20261127140301_add_devices_provider_seen_at', up: m74.up, down: m74.down },
+  { name: '20261127150000_add_run_tokens_attempt', up: m75.up, down: m75.down },
+  { name: '20261127150001_add_run_tokens_run_fk', up: m76.up, down: m76.down },
+  { name: '20261127150100_create_iac_states', up: m77.up, down: m77.down },
+  { name: '20261127150101_create_iac_state_versions', up: m78.up, down: m78.down },
 ];

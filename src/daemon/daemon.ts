@@ -42,6 +42,8 @@ import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { webhooksModule } from './domains/webhooks/module.js';
 import { workersModule, type WorkersModule } from './domains/workers/module.js';
+import { runTokensModule } from './domains/run-tokens/module.js';
+import { iacStatesModule } from './domains/iac-states/module.js';
 import { createApp } from './http/app.js';
 import { frontDoor, type FrontDoorCheck } from './http/front-door.js';
 import { GracefulClose } from './http/graceful-close.js';
@@ -192,7 +194,9 @@ function makeDomains(
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
-  const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs });
+  const runTokens = runTokensModule(services);
+  const iacStates = iacStatesModule(services, { sealer: secrets.sealer });
+  const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs, stepEnded: runTokens.stepEnded });
   const runEvents = runEventsModule(services);
   const approvals = approvalsModule(services);
   const monitors = monitorsModule(services);
@@ -255,6 +259,8 @@ function makeDomains(
     ...inventoryProviders.routes,
     ...notifications.routes,
     ...files.routes,
+    ...runTokens.routes,
+    ...iacStates.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

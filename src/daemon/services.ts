@@ -28,6 +28,8 @@ import { MappingIndex } from './tenancy/mapping-index.js';
 import { MappingSync } from './tenancy/mapping-sync.js';
 import { OrgsRepo } from './tenancy/orgs-repo.js';
 import { UsersRepo } from './tenancy/users-repo.js';
+import { RunTokenVerifier } from './domains/run-tokens/run-token-verifier.js';
+import { RunTokensRepo } from './domains/run-tokens/run-tokens-repo.js';
 
 /**
  * What the domains are built from; grows as domains are added. Its own file, below the composition root
@@ -58,6 +60,8 @@ export interface Services {
   readonly loginSync: LoginSync;
   /** Requests to addresses users configure, behind the address policy (src/daemon/net/outbound-http.ts). */
   readonly outbound: OutboundHttp;
+  /** Checks a presented run token (`svc_run_…`) for the state backend and the registry proxy. */
+  readonly runTokens: RunTokenVerifier;
 }
 
 /** The services over one database; nothing runs until `startSyncs`. */
@@ -92,7 +96,8 @@ export function buildServices(config: Config, log: Logger, db: Database): Servic
   const membershipSync = new MembershipSync(orgAccess, sync);
   const triggerConfig = new TriggerConfig(sync);
   const explainer = new Explainer(overrideStore, orgAccess);
-  const authenticator = new Authenticator(config, jwt, pats, tickets);
+  const runTokens = new RunTokenVerifier(new RunTokensRepo(db.knex));
+  const authenticator = new Authenticator(config, jwt, pats, tickets, runTokens);
   const idpMappings = new IdpMappingsRepo(db.knex);
   const mappingIndex = new MappingIndex(idpMappings, log);
   const mappingSync = new MappingSync(mappingIndex, sync);
@@ -128,6 +133,7 @@ export function buildServices(config: Config, log: Logger, db: Database): Servic
     mappingSync,
     loginSync,
     outbound: new OutboundHttp({ allowedNetworks: config.outboundAllowedNetworks, timeoutMs: config.outboundTimeoutMs }),
+    runTokens,
   };
 }
 

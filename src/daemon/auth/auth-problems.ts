@@ -29,6 +29,8 @@ export const authProblems = {
       {},
       { 'WWW-Authenticate': 'Bearer realm="svc"' },
     ),
+  invalidRunToken: () =>
+    problem('invalid_run_token', 'Not a live run token for the state backend.', {}, { 'WWW-Authenticate': 'Basic realm="svc"' }),
   accountDisabled: () =>
     problem('account_disabled', 'The account is deactivated.', {}, { 'WWW-Authenticate': 'Bearer realm="svc", error="invalid_token"' }),
   authUnavailable: () =>

@@ -14,11 +14,12 @@ import type { JwtVerifier, VerifiedJwt } from './jwt/jwt-verifier.js';
 import { looksLikePersonalAccessToken } from './pat/pat-format.js';
 import type { PatService } from './pat/pat-service.js';
 import type { TicketsService } from './tickets/tickets-service.js';
+import type { RunTokenGrant, RunTokenVerifier } from '../domains/run-tokens/run-token-verifier.js';
 
 /** `custom` routes that take a stream ticket (browsers cannot set headers on an event stream) or a bearer token. */
 const TICKET_ROUTES = new Set(['GET /bff/runs/{run_id}/events/stream', 'GET /runs/{run_id}/monitors/stream']);
 
-/** The state-backend routes where HTTP Basic carries a run token; they arrive with the state backend. */
+/** The state-backend routes where HTTP Basic carries a run token (access-control.md, Managed state backend credentials). */
 const BASIC_ROUTES = new Set([
   'GET /iac-states/{name}/state',
   'POST /iac-states/{name}/state',
@@ -56,6 +57,7 @@ export class Authenticator {
     private readonly jwt: JwtVerifier | undefined,
     private readonly pats: PatService,
     private readonly tickets: TicketsService,
+    private readonly runTokens: RunTokenVerifier,
   ) {}
 
   /** Answers at once where no I/O is needed (public, development mode, worker token, a warm JWT). */
@@ -94,13 +96,19 @@ export class Authenticator {
     return { method: authMethod === 'pat' ? 'pat' : 'jwt', principal, ...(pat ? { pat } : {}) };
   }
 
+  async #runToken(token: string): Promise<AuthResult> {
+    const grant = await this.runTokens.verify(token);
+    if (!grant || grant.kind !== 'iac_state') throw authProblems.invalidRunToken();
+    return { method: 'run_token', principal: runTokenPrincipal(grant), runToken: grant };
+  }
+
   #bearer(request: AuthRequest): AuthOutcome | Promise<AuthOutcome> {
     const credential = readCredential(request.headers);
     switch (credential.kind) {
       case 'none':
         throw authProblems.unauthenticated(BEARER_CHALLENGE);
       case 'basic':
-        if (BASIC_ROUTES.has(request.route.key)) throw problems.notImplemented(request.route.action);
+        if (BASIC_ROUTES.has(request.route.key)) return this.#runToken(credential.password);
         throw authProblems.basicRefused();
       case 'malformed':
         throw authProblems.invalidToken();
@@ -118,4 +126,17 @@ export class Authenticator {
       }
     }
   }
+}
+
+/** A run token as a principal: no realm role (it acts only through its organization role, operator). */
+function runTokenPrincipal(grant: RunTokenGrant) {
+  return {
+    sub: `run_token:${grant.tokenId}`,
+    username: `run ${grant.runId} step ${grant.stepId}`,
+    email: '',
+    realmRoles: [],
+    clientRoles: [],
+    groups: [],
+    isServiceAccount: true,
+  };
 }

@@ -523,4 +523,16 @@ export const SETTINGS = {
     doc: "Schedule fire records (`schedule_fires`, one per fire: the gate that makes each due time fire once) whose due time is older than this many days are deleted by the maintenance pass; each schedule's newest fire is kept. `0`: kept for good.",
     parse: integerBetween(0, 3650),
   }),
+  runTokenTtlSeconds: setting({
+    env: 'SERVICE_RUN_TOKEN_TTL_SECONDS',
+    default: '3600',
+    doc: 'Longest life of a run token (state backend, registry) minted for a step; a mint may ask for less. The token dies earlier when its step or run ends.',
+    parse: integerBetween(60, 86400),
+  }),
+  iacStateMaxBytes: setting({
+    env: 'SERVICE_IAC_STATE_MAX_BYTES',
+    default: '16777216',
+    doc: 'Largest IaC state document accepted by a state write or import, in bytes; larger ones answer 413.',
+    parse: integerBetween(1024, 1073741824),
+  }),
 } as const;

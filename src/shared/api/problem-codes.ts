@@ -373,6 +373,49 @@ export const PROBLEM_CODES = {
     meaning:
       'A file import could not fetch its URL (`reason`: dns_failed, connect_failed, timeout, tls_failed, upstream_status with `upstream_status`); nothing is kept.',
   },
+  // iac: run tokens and the managed IaC state
+  step_not_running: {
+    status: 409,
+    meaning:
+      "A run token is minted only for a step running in the attempt the worker holds; `step_id` names the step, `status` its step run's status (null: no step run in this attempt).",
+  },
+  invalid_run_token: {
+    status: 401,
+    meaning:
+      'HTTP Basic on a state backend route whose password is not a live run token for the state backend (unknown, revoked, expired, its step or run ended); answered with a Basic challenge.',
+  },
+  run_token_scope: {
+    status: 403,
+    meaning: 'A run token acts only on the one IaC state it was minted for; this request names another.',
+  },
+  iac_state_locked: {
+    status: 423,
+    meaning:
+      "The IaC state is locked by another holder (a lock, a write without `?ID=`, import, rollback, delete); the body carries the holder's lock info at the top level (`ID`, `Operation`, `Info`, `Who`, `Version`, `Created`, `Path`) as Terraform reads it.",
+  },
+  force_unlock_forbidden: {
+    status: 403,
+    meaning:
+      "An empty-body unlock of an IaC state forces another holder's lock: that needs `iac_state:manage` (its effective policy), and a run token never may.",
+  },
+  iac_lock_mismatch: {
+    status: 409,
+    meaning:
+      "A state write (`?ID=`) or unlock names a lock that is not the one held (or the state is not locked); the holder's lock info, if any, at the top level as for `iac_state_locked`.",
+  },
+  content_md5_mismatch: {
+    status: 400,
+    meaning: 'The `Content-MD5` header (base64 MD5 of the body, as Terraform sends it) does not match the body; nothing was written.',
+  },
+  invalid_state_document: {
+    status: 422,
+    meaning: 'A state document must be a JSON object whose `serial` (when present) is a whole number and `lineage` a string.',
+  },
+  iac_state_unreadable: {
+    status: 500,
+    meaning:
+      'A state version cannot be sealed or opened: the secrets key is not verified yet, is not the key it was sealed under, or the stored bytes were changed.',
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

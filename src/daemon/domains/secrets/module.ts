@@ -4,6 +4,7 @@ import type { DomainRoutes } from '../../http/types.js';
 import { BackendRegistry } from './backends/backend-registry.js';
 import { SecretValuesRepo } from './backends/secret-values-repo.js';
 import { loadSecretsKey } from './key/encryption-key.js';
+import { DataSealer } from './key/data-sealer.js';
 import { KeyChecksRepo } from './key/key-checks-repo.js';
 import { KeyGuard } from './key/key-guard.js';
 import { SecretsResolver } from './resolver.js';
@@ -19,6 +20,8 @@ import { internalBackendRoutes } from './internal-backends-routes.js';
 export interface SecretsModule {
   readonly routes: readonly DomainRoutes[];
   readonly resolver: SecretResolver;
+  /** Encryption at rest under the secrets key for other domains' documents (IaC state versions). */
+  readonly sealer: DataSealer;
   /**
    * For a daemon whose database came up after start-up: checks the key now (retrying while the database
    * does not answer) and calls `onMismatch` when it is the wrong one. Until checked, the built-in backend refuses.
@@ -61,6 +64,7 @@ export async function openSecretsModule(services: Services, options: SecretsModu
       internalBackendRoutes(backends),
     ],
     resolver,
+    sealer: new DataSealer(key, guard),
     verifyKeyLater: (onMismatch) => guard.verifyInBackground(onMismatch),
   };
 }

@@ -31,5 +31,9 @@ function record(ctx: AppContext, result: AuthOutcome): void {
     audit.username = result.principal.username;
   }
   if (result.pat) audit.orgId = result.pat.orgId;
+  if (result.runToken) {
+    audit.orgId = result.runToken.orgId;
+    audit.runToken = { tokenId: result.runToken.tokenId, runId: result.runToken.runId, stepId: result.runToken.stepId };
+  }
   ctx.state.freshCredential = result.fresh === true;
 }

@@ -31,7 +31,8 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
       throw problem('invalid_org_header', 'X-Org-Id must be one organization id or slug.');
     }
     const pathRef = ctx.state.params.org_ref;
-    const ref = pathRef ?? (header || undefined) ?? auth.pat?.orgId ?? DEFAULT_ORG_SLUG;
+    // A run token acts in its run's organization, whatever the request names.
+    const ref = auth.runToken?.orgId ?? pathRef ?? (header || undefined) ?? auth.pat?.orgId ?? DEFAULT_ORG_SLUG;
     // The usual request finds its organization (and role) cached: answered without a promise.
     const cached = pathRef && header ? undefined : access.cachedOrg(ref);
     if (cached !== undefined) return enter(ctx, auth, auth.principal, ref, cached ?? undefined);
@@ -67,6 +68,11 @@ export function resolveOrganization(access: OrgAccessRepo): Step {
     // token acts only in its own organization.
     const tokenElsewhere = auth.pat !== undefined && auth.pat.orgId !== org.id;
     if (platformAdmin || tokenElsewhere) return;
+    // A run token is no member: it holds the operator role in its run's organization (access-control.md, Run-scoped tokens).
+    if (auth.runToken) {
+      if (auth.runToken.orgId === org.id) ctx.state.orgRole = 'operator';
+      return;
+    }
     const role = access.cachedRole(org.id, principal.sub);
     if (role !== undefined) {
       ctx.state.orgRole = role ?? undefined;
