@@ -51,6 +51,8 @@ import * as m48 from './20261126140301_create_schedule_fires.js';
 import * as m49 from './20261126140302_index_schedules_due.js';
 import * as m50 from './20261126140400_create_maintenance_job_runs.js';
 import * as m51 from './20261126140401_create_maintenance_jobs.js';
+// registry (issue 26)
+import * as registryCredentials from './20261127160000_create_registry_credentials.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -110,4 +112,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
   { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
   { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
+  // registry (issue 26)
+  { name: '20261127160000_create_registry_credentials', up: registryCredentials.up, down: registryCredentials.down },
 ];

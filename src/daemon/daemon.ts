@@ -32,6 +32,7 @@ import { monitorsModule } from './domains/monitors/module.js';
 import { runEventsModule } from './domains/run-events/module.js';
 import { runsModule } from './domains/runs/module.js';
 import { schedulesModule, type SchedulesModule } from './domains/schedules/module.js';
+import { registryModule } from './domains/registry/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
@@ -192,6 +193,7 @@ function makeDomains(
   const artifacts = artifactsModule(services);
   runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
+  const registry = registryModule(services, { secrets: secrets.resolver });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -223,6 +225,7 @@ function makeDomains(
     ...maintenance.routes,
     ...schedules.routes,
     ...artifacts.routes,
+    ...registry.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

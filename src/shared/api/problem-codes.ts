@@ -236,6 +236,15 @@ export const PROBLEM_CODES = {
     meaning:
       "An external scheduler's trigger names a `due_at` that is not the schedule's next fire time (already fired by another scheduler, or the schedule changed); `next_fire_at` gives the current one.",
   },
+  // registry (issue 26)
+  registry_not_configured: {
+    status: 503,
+    meaning: "The platform image registry's internal URL is not configured (SERVICE_REGISTRY_URL unset); the image routes cannot answer.",
+  },
+  registry_unavailable: {
+    status: 503,
+    meaning: "The platform image registry's API did not answer, or answered something unusable; retry later.",
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
