@@ -326,8 +326,8 @@ async function listen(config: Config, app: RequestListener, checks: readonly Fro
 
 /**
  * What start-up set going, stopped: the migration retry, the scheduler loop and the maintenance timer (a
- * pass under way ends first), the workers' waker, the live streams' hubs, the syncs, and the database when
- * this daemon owns it. Safe at any point of start-up.
+ * pass under way ends first), the workers' waker, the live streams' hubs, the syncs, the outbound guard's
+ * pooled connections, and the database when this daemon owns it. Safe at any point of start-up.
  */
 async function stopRunning(
   services: Services,
@@ -340,5 +340,6 @@ async function stopRunning(
   await background?.workers.stop();
   for (const hub of background?.hubs ?? []) await hub.stop();
   await stopSyncs(services);
+  services.outbound.close();
   if (closeDatabase) await services.db.close();
 }

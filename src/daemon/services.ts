@@ -20,6 +20,7 @@ import type { Database } from './db/database.js';
 import type { SyncOptions } from './db/reload-triggers.js';
 import { TriggerConfig } from './db/trigger-config.js';
 import type { Logger } from './logging/logger.js';
+import { OutboundHttp } from './net/outbound-http.js';
 import { IdpMappingsRepo } from './tenancy/idp-mappings-repo.js';
 import { LoginSync } from './tenancy/login-sync.js';
 import { LoginSyncRepo } from './tenancy/login-sync-repo.js';
@@ -55,6 +56,8 @@ export interface Services {
   readonly mappingIndex: MappingIndex;
   readonly mappingSync: MappingSync;
   readonly loginSync: LoginSync;
+  /** Requests to addresses users configure, behind the address policy (src/daemon/net/outbound-http.ts). */
+  readonly outbound: OutboundHttp;
 }
 
 /** The services over one database; nothing runs until `startSyncs`. */
@@ -124,6 +127,7 @@ export function buildServices(config: Config, log: Logger, db: Database): Servic
     mappingIndex,
     mappingSync,
     loginSync,
+    outbound: new OutboundHttp({ allowedNetworks: config.outboundAllowedNetworks, timeoutMs: config.outboundTimeoutMs }),
   };
 }
 

@@ -1,3 +1,5 @@
+import { parseAllowListEntry } from '../../shared/webhooks/allow-list-rules.js';
+
 /**
  * Parsers for environment values. Each returns the typed value or throws a SettingError whose message
  * says what was expected; the loader adds the variable's name.
@@ -64,4 +66,17 @@ export function parseKey256(raw: string): Buffer {
     if (bytes.length === 32) return bytes;
   }
   throw new SettingError('must be 32 bytes as 64 hex digits or base64');
+}
+
+/** Comma-separated CIDR blocks or addresses (IPv4, IPv6), checked as strictly as a webhook allow-list; empty gives none. */
+export function parseNetworkList(raw: string): string[] {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const result = parseAllowListEntry(entry);
+    if ('message' in result) throw new SettingError(result.message);
+  }
+  return entries;
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { integerBetween, nonEmpty, oneOf, parseBoolean, parseHttpUrl, parseKey256, parsePostgresUrl } from './parsers.js';
+import { integerBetween, nonEmpty, oneOf, parseBoolean, parseHttpUrl, parseKey256, parseNetworkList, parsePostgresUrl } from './parsers.js';
 
 /**
  * Every setting of the daemon, read from the environment once at start-up. Each entry carries its
@@ -352,6 +352,19 @@ export const SETTINGS = {
     default: '100000',
     doc: 'The most samples one run monitor may hold; a batch that would take it past this is refused whole (413 `monitor_sample_limit`).',
     parse: integerBetween(1, 9_999_999),
+  }),
+  // The outbound guard (src/daemon/net/outbound-http.ts): requests to addresses users configure.
+  outboundAllowedNetworks: setting({
+    env: 'SERVICE_OUTBOUND_ALLOWED_NETWORKS',
+    default: '',
+    doc: 'Comma-separated CIDR blocks that requests to user-configured targets (notification webhooks, inventory providers, file imports, upstream registries) may reach although they are not public: loopback, private, link-local, carrier-grade NAT and reserved addresses are refused unless listed here. Empty: public addresses only.',
+    parse: parseNetworkList,
+  }),
+  outboundTimeoutMs: setting({
+    env: 'SERVICE_OUTBOUND_TIMEOUT_MS',
+    default: '10000',
+    doc: 'Time limit of one request to a user-configured target, from connecting to the end of its answer, unless the caller sets its own.',
+    parse: integerBetween(100, 600_000),
   }),
   orgAutoJoin: setting({
     env: 'SERVICE_ORG_AUTO_JOIN',
