@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, count, createSecret, startWorld, UNKNOWN_ID, type World } from './helpers/webhooks-fixtures.js';
 
@@ -5,13 +6,41 @@ let world: World;
 const knex = () => world.knex();
 const audits = (eventType: string) => count(knex()('audit_logs').where({ event_type: eventType, resource_type: 'registry_credential' }));
 let passwordRef: string;
+let upstream: Server;
+let upstreamUrl: string;
+
+const GOOD = `Basic ${Buffer.from('acme-bot:hunter2-password').toString('base64')}`;
+
+/** An upstream registry: `/basic` challenges Basic, `/bearer` names its token service, `/teapot` is no registry. */
+function fakeUpstream(): Server {
+  return createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://upstream');
+    const good = request.headers.authorization === GOOD;
+    if (url.pathname === '/basic/v2/') {
+      response.writeHead(good ? 200 : 401, good ? {} : { 'www-authenticate': 'Basic realm="upstream"' }).end();
+    } else if (url.pathname === '/bearer/v2/') {
+      response.writeHead(401, { 'www-authenticate': `Bearer realm="${upstreamUrl}/token",service="upstream"` }).end();
+    } else if (url.pathname === '/token' && url.searchParams.get('service') === 'upstream') {
+      if (good) response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token: 'opaque' }));
+      else response.writeHead(401).end();
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+}
 
 beforeAll(async () => {
-  world = await startWorld();
+  upstream = fakeUpstream();
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+  world = await startWorld({ SERVICE_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8' });
   await createSecret(world, 'alice', 'dockerhub', 'hunter2-password');
   passwordRef = "{{ secret('dockerhub') }}";
 });
-afterAll(() => world?.close());
+afterAll(async () => {
+  await world?.close();
+  await new Promise((resolve) => upstream?.close(resolve));
+});
 
 const valid = (fields: Record<string, unknown> = {}) => ({
   registry: 'docker.io',
@@ -117,5 +146,57 @@ describe('registry credentials', () => {
     expect((await call(world, 'carol', 'PATCH', `/registry-credentials/${id}`, { username: 'x' })).status).toBe(403);
     expect((await call(world, 'carol', 'DELETE', `/registry-credentials/${id}`)).status).toBe(403);
     expect((await call(world, 'carol', 'POST', `/registry-credentials/${id}/test`)).status).toBe(403);
+  });
+});
+
+describe('POST /registry-credentials/{credential_id}/test: a real login to the upstream', () => {
+  const credential = async (registry: string, fields: Record<string, unknown>) => {
+    const created = await call(world, 'alice', 'POST', '/registry-credentials', valid({ registry, ...fields }));
+    expect(created.status).toBe(201);
+    return created.body.id as string;
+  };
+  const test = (id: string) => call(world, 'alice', 'POST', `/registry-credentials/${id}/test`);
+
+  it.each([
+    ['a Basic challenge, the right password', 'basic.test', { url: `/basic` }, { ok: true, outcome: 'authenticated', http_status: 200 }],
+    [
+      'a Basic challenge, a wrong user',
+      'basic2.test',
+      { url: `/basic`, username: 'mallory' },
+      { ok: false, outcome: 'unauthorized', http_status: 401 },
+    ],
+    ['a token service, the right password', 'bearer.test', { url: `/bearer` }, { ok: true, outcome: 'authenticated', http_status: 200 }],
+    [
+      'a token service, a wrong user',
+      'bearer2.test',
+      { url: `/bearer`, username: 'mallory' },
+      { ok: false, outcome: 'unauthorized', http_status: 401 },
+    ],
+    ['no registry there', 'teapot.test', { url: `/teapot` }, { ok: false, outcome: 'not_a_registry', http_status: 404 }],
+    [
+      'a secret that does not exist',
+      'nosecret.test',
+      { url: `/basic`, password_ref: "{{ secret('missing') }}" },
+      { ok: false, outcome: 'secret_unresolvable' },
+    ],
+  ])('%s', async (_what, registry, fields, expected) => {
+    const id = await credential(registry, { ...fields, url: `${upstreamUrl}${fields.url}` });
+    const answer = await test(id);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject(expected);
+    expect(JSON.stringify(answer.body)).not.toContain('hunter2');
+    const read = await call(world, 'alice', 'GET', `/registry-credentials/${id}`);
+    expect(read.body.last_test_ok).toBe(expected.ok);
+    expect(read.body.last_tested_at).not.toBeNull();
+    const entries = await knex()('audit_logs').where({ event_type: 'registry_credential.tested', resource_id: id });
+    expect(entries.map((entry) => entry.outcome)).toEqual([expected.ok ? 'success' : 'failure']);
+    expect(JSON.stringify(entries)).not.toContain('hunter2');
+  });
+
+  it('is refused by the outbound guard for a private address outside the allowed networks, nothing sent', async () => {
+    const id = await credential('private.test', { url: 'http://10.255.255.1:5000' });
+    const answer = await test(id);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ ok: false, outcome: 'address_not_allowed', http_status: null });
   });
 });

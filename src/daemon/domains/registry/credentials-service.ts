@@ -10,6 +10,7 @@ import { isUuid } from '../../../shared/ids.js';
 import { parseSecretReference } from '../../../shared/secrets/reference.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import { OutboundError } from '../../net/outbound-http.js';
 import { SecretReferenceError, type SecretResolver } from '../secrets/secret-resolver.js';
 import { secretProblems } from '../secrets/secret-problems.js';
 import { credentialView } from './credential-view.js';
@@ -30,10 +31,10 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
 
-/** What the guard's refusal means to a login test (its `reason`, OutboundFailure). */
+/** What the guard's refusal means to a login test. */
 function outboundFailure(error: unknown): RegistryCredentialTest | undefined {
-  const reason = (error as { reason?: unknown } | null)?.reason;
-  if (!(error instanceof Error) || typeof reason !== 'string') return undefined;
+  if (!(error instanceof OutboundError)) return undefined;
+  const { reason } = error;
   const refused = reason === 'address_not_allowed' || reason === 'scheme_not_allowed' || reason === 'malformed_url';
   return {
     ok: false,
