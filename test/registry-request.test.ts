@@ -14,7 +14,7 @@ describe('readRegistryRequest: method and URI to (repository, pull|push)', () =>
     ['GET', `/v2/${REPO}/blobs/${DIGEST}`, { kind: 'access', needs: [{ repository: REPO, action: 'pull' }] }],
     ['GET', `/v2/${REPO}/tags/list?n=10`, { kind: 'access', needs: [{ repository: REPO, action: 'pull' }] }],
     ['GET', `/v2/${REPO}/referrers/${DIGEST}`, { kind: 'access', needs: [{ repository: REPO, action: 'pull' }] }],
-    ['PUT', `/v2/${REPO}/manifests/3.19`, { kind: 'access', needs: [{ repository: REPO, action: 'push' }] }],
+    ['PUT', `/v2/${REPO}/manifests/3.19`, { kind: 'access', needs: [{ repository: REPO, action: 'push' }], publishes: '3.19' }],
     ['POST', `/v2/${REPO}/blobs/uploads/`, { kind: 'access', needs: [{ repository: REPO, action: 'push' }] }],
     ['PATCH', `/v2/${REPO}/blobs/uploads/0f1e-2d3c?_state=abc%3D`, { kind: 'access', needs: [{ repository: REPO, action: 'push' }] }],
     ['PUT', `/v2/${REPO}/blobs/uploads/0f1e?digest=${DIGEST}`, { kind: 'access', needs: [{ repository: REPO, action: 'push' }] }],

@@ -15,7 +15,12 @@ export type RegistryRequest =
   /** `/v2/`: the API version check every client makes first; any live token may. */
   | { readonly kind: 'base' }
   /** Every access listed is needed (a cross-repository mount pushes into one and pulls from another). */
-  | { readonly kind: 'access'; readonly needs: readonly RepositoryAccess[] }
+  | {
+      readonly kind: 'access';
+      readonly needs: readonly RepositoryAccess[];
+      /** A manifest PUT: the push publishing `reference` (a tag or digest), the one request of a push worth a record. */
+      readonly publishes?: string;
+    }
   /** Never allowed to a run token: deletes, the catalogue listing, and whatever the API does not define. */
   | { readonly kind: 'refused'; readonly reason: 'delete' | 'catalog' | 'unknown' };
 
@@ -28,7 +33,7 @@ const REPOSITORY_NAME = new RegExp(`^${NAME}$`);
 
 const ROUTES: readonly { readonly pattern: RegExp; readonly read: readonly string[]; readonly write: readonly string[] }[] = [
   { pattern: new RegExp(`^/v2/(${NAME})/tags/list$`), read: ['GET', 'HEAD'], write: [] },
-  { pattern: new RegExp(`^/v2/(${NAME})/manifests/(?:${TAG}|${DIGEST})$`), read: ['GET', 'HEAD'], write: ['PUT'] },
+  { pattern: new RegExp(`^/v2/(${NAME})/manifests/(${TAG}|${DIGEST})$`), read: ['GET', 'HEAD'], write: ['PUT'] },
   { pattern: new RegExp(`^/v2/(${NAME})/blobs/${DIGEST}$`), read: ['GET', 'HEAD'], write: [] },
   { pattern: new RegExp(`^/v2/(${NAME})/referrers/${DIGEST}$`), read: ['GET', 'HEAD'], write: [] },
   // An upload session: starting it (POST), its status (GET), its chunks (PATCH) and its end (PUT) are all push.
@@ -58,6 +63,7 @@ export function readRegistryRequest(method: string, uri: string): RegistryReques
     if (route.read.includes(verb)) return { kind: 'access', needs: [{ repository, action: 'pull' }] };
     if (!route.write.includes(verb)) return unknown();
     const needs: RepositoryAccess[] = [{ repository, action: 'push' }];
+    if (match[2] !== undefined) return { kind: 'access', needs, publishes: match[2] };
     // A cross-repository mount (`?mount=<digest>&from=<repo>`) copies a blob out of `from`: it needs pull there.
     const from = verb === 'POST' ? query.get('from') : null;
     if (from !== null) {

@@ -1,21 +1,41 @@
 import type { DomainRoutes } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
+import { registryAuthorizeRoutes } from './authorize-routes.js';
 import { registryCredentialRoutes } from './credentials-routes.js';
 import { RegistryCredentialsRepo } from './credentials-repo.js';
 import { RegistryCredentialsService } from './credentials-service.js';
+import { imageRoutes, platformImageRoutes } from './images-routes.js';
+import { ImagesService } from './images-service.js';
+import { RegistryApi } from './registry-api.js';
+import { RegistryAuthorizer } from './registry-authorizer.js';
+import { CachedRunTokens, type RunTokenCheck } from './run-token-cache.js';
 
 export interface RegistryModule {
   readonly routes: readonly DomainRoutes[];
+  /** Forgets verified run tokens (one was revoked, its step or run ended). */
+  readonly runTokensChanged: () => void;
 }
 
 /** The platform image registry: upstream credentials, the proxy's authorization, images; docs/registry.md. */
-export function registryModule(services: Services, core: { secrets: SecretResolver }): RegistryModule {
+export function registryModule(services: Services, core: { secrets: SecretResolver; runTokens: RunTokenCheck }): RegistryModule {
   const credentials = new RegistryCredentialsService(
     new RegistryCredentialsRepo(services.db.knex),
     services.audit,
     core.secrets,
     services.outbound,
   );
-  return { routes: [registryCredentialRoutes(credentials)] };
+  const api = new RegistryApi(services.config.registryUrl, services.config.registryTimeoutMs);
+  const images = new ImagesService(api, services.orgAccess, services.audit, (slugs) => orgIdsBySlug(services, slugs));
+  const tokens = new CachedRunTokens(core.runTokens, { ttlMs: services.config.permissionRefreshSeconds * 1000 });
+  const authorizer = new RegistryAuthorizer(services.config.registryProxySecret, tokens, services.orgAccess, services.audit);
+  return {
+    routes: [registryCredentialRoutes(credentials), registryAuthorizeRoutes(authorizer), imageRoutes(images), platformImageRoutes(images)],
+    runTokensChanged: () => tokens.invalidate(),
+  };
+}
+
+async function orgIdsBySlug(services: Services, slugs: readonly string[]): Promise<Map<string, string>> {
+  const known = await Promise.all(slugs.map((slug) => services.orgAccess.org(slug)));
+  return new Map(known.filter((org) => org !== undefined).map((org) => [org.slug, org.id]));
 }
