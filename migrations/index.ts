@@ -51,8 +51,13 @@ import * as m48 from './20261126140301_create_schedule_fires.js';
 import * as m49 from './20261126140302_index_schedules_due.js';
 import * as m50 from './20261126140400_create_maintenance_job_runs.js';
 import * as m51 from './20261126140401_create_maintenance_jobs.js';
+// iac: run tokens and the managed IaC state
+import * as iac0 from './20261127150000_add_run_tokens_attempt.js';
+import * as iac1 from './20261127150001_add_run_tokens_run_fk.js';
 // registry (issue 26)
 import * as registryCredentials from './20261127160000_create_registry_credentials.js';
+import * as registryTokenRevocations from './20261127160100_notify_run_token_revocations.js';
+import * as registryRunEnds from './20261127160101_notify_run_ends_to_run_tokens.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -112,6 +117,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261126140302_index_schedules_due', up: m49.up, down: m49.down },
   { name: '20261126140400_create_maintenance_job_runs', up: m50.up, down: m50.down },
   { name: '20261126140401_create_maintenance_jobs', up: m51.up, down: m51.down },
+  // iac: run tokens and the managed IaC state
+  { name: '20261127150000_add_run_tokens_attempt', up: iac0.up, down: iac0.down },
+  { name: '20261127150001_add_run_tokens_run_fk', up: iac1.up, down: iac1.down },
   // registry (issue 26)
   { name: '20261127160000_create_registry_credentials', up: registryCredentials.up, down: registryCredentials.down },
+  { name: '20261127160100_notify_run_token_revocations', up: registryTokenRevocations.up, down: registryTokenRevocations.down },
+  { name: '20261127160101_notify_run_ends_to_run_tokens', up: registryRunEnds.up, down: registryRunEnds.down },
 ];

@@ -32,12 +32,13 @@ import { monitorsModule } from './domains/monitors/module.js';
 import { runEventsModule } from './domains/run-events/module.js';
 import { runsModule } from './domains/runs/module.js';
 import { schedulesModule, type SchedulesModule } from './domains/schedules/module.js';
-import { registryModule } from './domains/registry/module.js';
+import { registryModule, type RegistryModule } from './domains/registry/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { webhooksModule } from './domains/webhooks/module.js';
 import { workersModule, type WorkersModule } from './domains/workers/module.js';
+import { runTokensModule } from './domains/run-tokens/module.js';
 import { createApp } from './http/app.js';
 import { frontDoor, type FrontDoorCheck } from './http/front-door.js';
 import { GracefulClose } from './http/graceful-close.js';
@@ -106,6 +107,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     for (const hub of background.hubs) hub.start();
     background.maintenance.start();
     background.schedules.start();
+    background.registry.start();
     server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
@@ -183,7 +185,8 @@ function makeDomains(
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
-  const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs });
+  const runTokens = runTokensModule(services);
+  const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs, stepEnded: runTokens.stepEnded });
   const runEvents = runEventsModule(services);
   const approvals = approvalsModule(services);
   const monitors = monitorsModule(services);
@@ -193,7 +196,7 @@ function makeDomains(
   const artifacts = artifactsModule(services);
   runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
-  const registry = registryModule(services, { secrets: secrets.resolver });
+  const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -225,6 +228,7 @@ function makeDomains(
     ...maintenance.routes,
     ...schedules.routes,
     ...artifacts.routes,
+    ...runTokens.routes,
     ...registry.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
@@ -232,7 +236,7 @@ function makeDomains(
   return {
     domains,
     frontDoorChecks: [shedding],
-    background: background(workers, maintenance, schedules, { events: runEvents.hub, monitors: monitors.hub }),
+    background: background(workers, maintenance, schedules, { events: runEvents.hub, monitors: monitors.hub }, registry),
   };
 }
 
@@ -296,6 +300,8 @@ interface Background {
   readonly hubs: readonly LiveHub[];
   /** The embedded scheduler loop. */
   readonly schedules: SchedulesModule;
+  /** The registry authorizer's run-token cache sync. */
+  readonly registry: RegistryModule;
 }
 
 function background(
@@ -303,8 +309,9 @@ function background(
   maintenance: MaintenanceModule,
   schedules: SchedulesModule,
   streams: Background['streams'],
+  registry: RegistryModule,
 ): Background {
-  return { workers, maintenance, schedules, streams, hubs: Object.values(streams) };
+  return { workers, maintenance, schedules, streams, hubs: Object.values(streams), registry };
 }
 
 interface Listening {
@@ -336,6 +343,7 @@ async function stopRunning(
 ): Promise<void> {
   schema.stop();
   await background?.schedules.stop();
+  await background?.registry.stop();
   await background?.maintenance.stop();
   await background?.workers.stop();
   for (const hub of background?.hubs ?? []) await hub.stop();

@@ -28,6 +28,8 @@ import { MappingIndex } from './tenancy/mapping-index.js';
 import { MappingSync } from './tenancy/mapping-sync.js';
 import { OrgsRepo } from './tenancy/orgs-repo.js';
 import { UsersRepo } from './tenancy/users-repo.js';
+import { RunTokenVerifier } from './domains/run-tokens/run-token-verifier.js';
+import { RunTokensRepo } from './domains/run-tokens/run-tokens-repo.js';
 
 /**
  * What the domains are built from; grows as domains are added. Its own file, below the composition root
@@ -56,6 +58,8 @@ export interface Services {
   readonly mappingIndex: MappingIndex;
   readonly mappingSync: MappingSync;
   readonly loginSync: LoginSync;
+  /** Checks a presented run token (`svc_run_…`) for the state backend and the registry proxy. */
+  readonly runTokens: RunTokenVerifier;
   /** Requests to addresses users configure, behind the address policy (src/daemon/net/outbound-http.ts). */
   readonly outbound: OutboundHttp;
 }
@@ -127,6 +131,7 @@ export function buildServices(config: Config, log: Logger, db: Database): Servic
     mappingIndex,
     mappingSync,
     loginSync,
+    runTokens: new RunTokenVerifier(new RunTokensRepo(db.knex)),
     outbound: new OutboundHttp({ allowedNetworks: config.outboundAllowedNetworks, timeoutMs: config.outboundTimeoutMs }),
   };
 }

@@ -21,4 +21,6 @@ export interface AuditContext {
   authMethod?: AuthMethod;
   /** The active organization, stamped on every entry written in this request. */
   orgId?: string;
+  /** A run token's request: the token, and the run and step it was minted for (stamped into every entry's details). */
+  runToken?: { readonly tokenId: string; readonly runId: string; readonly stepId: string };
 }

@@ -45,6 +45,11 @@ export class AuditWriter {
       details.request_id = context.requestId;
       details.route = context.route;
       if (context.authMethod) details.auth_method = context.authMethod;
+      if (context.runToken) {
+        details.run_token_id = context.runToken.tokenId;
+        details.run_id = context.runToken.runId;
+        details.step_id = context.runToken.stepId;
+      }
     }
     return {
       org_id: event.orgId !== undefined ? event.orgId : (context?.orgId ?? null),

@@ -411,6 +411,12 @@ export const SETTINGS = {
     doc: 'Secret of the admin client used by the user sync.',
     parse: nonEmpty,
   }),
+  runTokenTtlSeconds: setting({
+    env: 'SERVICE_RUN_TOKEN_TTL_SECONDS',
+    default: '3600',
+    doc: 'Longest life of a run token (state backend, registry) minted for a step; a mint may ask for less. The token dies earlier when its step or run ends.',
+    parse: integerBetween(60, 86400),
+  }),
   // registry (issue 26)
   registryUrl: setting({
     env: 'SERVICE_REGISTRY_URL',

@@ -57,6 +57,13 @@ export const RUN_EVENTS_CHANNEL = 'svc_run_events';
  */
 export const MONITOR_SAMPLES_CHANNEL = 'svc_monitor_samples';
 
+/**
+ * Sent by database triggers (migrations 20261127160100 and 20261127160101) when a run token is revoked
+ * or deleted, and when a run holding tokens ends or changes attempt: the registry authorizer forgets the
+ * run tokens it verified (`CachedRunTokens`).
+ */
+export const RUN_TOKENS_CHANNEL = 'svc_run_tokens';
+
 export type Channel =
   | typeof MEMBERSHIPS_CHANNEL
   | typeof TRIGGER_CONFIG_CHANNEL
@@ -65,7 +72,8 @@ export type Channel =
   | typeof RUNS_QUEUED_CHANNEL
   | typeof RUN_CONTROL_CHANNEL
   | typeof RUN_EVENTS_CHANNEL
-  | typeof MONITOR_SAMPLES_CHANNEL;
+  | typeof MONITOR_SAMPLES_CHANNEL
+  | typeof RUN_TOKENS_CHANNEL;
 
 /** Every channel, for the checks that no name is written twice. */
 export const CHANNELS: readonly Channel[] = [
@@ -77,6 +85,7 @@ export const CHANNELS: readonly Channel[] = [
   RUN_CONTROL_CHANNEL,
   RUN_EVENTS_CHANNEL,
   MONITOR_SAMPLES_CHANNEL,
+  RUN_TOKENS_CHANNEL,
 ];
 
 /** Notifies `channel` when `trx` commits (at once outside a transaction). */

@@ -236,6 +236,12 @@ export const PROBLEM_CODES = {
     meaning:
       "An external scheduler's trigger names a `due_at` that is not the schedule's next fire time (already fired by another scheduler, or the schedule changed); `next_fire_at` gives the current one.",
   },
+  // iac: run tokens and the managed IaC state
+  step_not_running: {
+    status: 409,
+    meaning:
+      "A run token is minted only for a step running in the attempt the worker holds; `step_id` names the step, `status` its step run's status (null: no step run in this attempt).",
+  },
   // registry (issue 26)
   registry_not_configured: {
     status: 503,

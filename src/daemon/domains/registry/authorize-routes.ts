@@ -12,7 +12,10 @@ export function registryAuthorizeRoutes(authorizer: RegistryAuthorizer): DomainR
       query: registryAuthorizeQuery,
       responses: {
         204: { description: 'Allowed' },
-        401: { description: '`unauthenticated` (no Basic credential) or `invalid_token` (not a live registry run token), with `WWW-Authenticate: Basic`' },
+        401: {
+          description:
+            '`unauthenticated` (no Basic credential) or `invalid_token` (not a live registry run token), with `WWW-Authenticate: Basic`',
+        },
         403: { description: "`forbidden`: the token's organization may not do what the request asks (deletes and the catalogue: never)" },
         404: { description: "`not_found`: the proxy's secret header is missing or wrong" },
       },

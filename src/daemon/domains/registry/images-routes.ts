@@ -15,13 +15,14 @@ import type { ImagesService } from './images-service.js';
 
 const UNAVAILABLE = { description: '`registry_not_configured` (SERVICE_REGISTRY_URL unset) or `registry_unavailable`' };
 const NOT_FOUND = { description: '`resource_not_found`: no such repository or tag where the organization may look' };
-const READ_ONLY = { description: '`shared_read_only` (the shared organization\'s namespace) or `forbidden` (the global namespace)' };
+const READ_ONLY = { description: "`shared_read_only` (the shared organization's namespace) or `forbidden` (the global namespace)" };
 
 /** Images of the active organization's view of the platform registry (`image:view|manage`); docs/registry.md. */
 export function imageRoutes(service: ImagesService): DomainRoutes {
   return {
     'GET /images/namespaces': route({
-      summary: "The namespaces the organization sees: its own (`orgs/<slug>`), the shared organization's, and `global`, with their repository counts.",
+      summary:
+        "The namespaces the organization sees: its own (`orgs/<slug>`), the shared organization's, and `global`, with their repository counts.",
       query: noQuery,
       responses: { 200: { description: '`items`', schema: imageNamespaceList }, 503: UNAVAILABLE },
       async handle(ctx) {
@@ -29,7 +30,8 @@ export function imageRoutes(service: ImagesService): DomainRoutes {
       },
     }),
     'GET /images/repositories': route({
-      summary: 'Repositories in the namespaces the organization sees, by name. Filters: `namespace`, `q` (name contains); `limit`, `offset`.',
+      summary:
+        'Repositories in the namespaces the organization sees, by name. Filters: `namespace`, `q` (name contains); `limit`, `offset`.',
       query: listImageRepositoriesQuery,
       responses: { 200: { description: '`items`, `total`, `limit`, `offset`', schema: imageRepositoryList }, 503: UNAVAILABLE },
       async handle(ctx, { query }) {

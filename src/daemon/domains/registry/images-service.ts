@@ -86,7 +86,9 @@ export class ImagesService {
       })
       .sort();
     return {
-      items: names.slice(filter.offset, filter.offset + filter.limit).map((name) => ({ name, namespace: namespaceOf(name)!, upstream: upstreamOf(name) })),
+      items: names
+        .slice(filter.offset, filter.offset + filter.limit)
+        .map((name) => ({ name, namespace: namespaceOf(name)!, upstream: upstreamOf(name) })),
       total: names.length,
       limit: filter.limit,
       offset: filter.offset,
@@ -152,7 +154,13 @@ export class ImagesService {
     };
   }
 
-  private async removeTag(name: string, tag: string, context: AuditContext | undefined, action: string, orgId: string | null): Promise<void> {
+  private async removeTag(
+    name: string,
+    tag: string,
+    context: AuditContext | undefined,
+    action: string,
+    orgId: string | null,
+  ): Promise<void> {
     const digest = await this.api.manifestDigest(name, tag);
     if (digest === undefined || !(await this.api.deleteManifest(name, digest))) throw problems.resourceNotFound('Image tag');
     await this.record(context, 'image.tag_deleted', action, orgId, { repository: name, tag, digest });
@@ -161,12 +169,20 @@ export class ImagesService {
   private async removeRepository(name: string, context: AuditContext | undefined, action: string, orgId: string | null): Promise<void> {
     const tags = await this.api.tags(name);
     if (tags === undefined) throw notFound();
-    const digests = new Set((await mapLimited(tags, TAG_LOOKUPS_AT_ONCE, (tag) => this.api.manifestDigest(name, tag))).filter((d) => d !== undefined));
+    const digests = new Set(
+      (await mapLimited(tags, TAG_LOOKUPS_AT_ONCE, (tag) => this.api.manifestDigest(name, tag))).filter((d) => d !== undefined),
+    );
     for (const digest of digests) await this.api.deleteManifest(name, digest);
     await this.record(context, 'image.repository_deleted', action, orgId, { repository: name, tags, digests: [...digests] });
   }
 
-  private async record(context: AuditContext | undefined, eventType: string, action: string, orgId: string | null, details: Record<string, unknown>) {
+  private async record(
+    context: AuditContext | undefined,
+    eventType: string,
+    action: string,
+    orgId: string | null,
+    details: Record<string, unknown>,
+  ) {
     await this.audit.record(context, {
       eventType,
       action,
@@ -198,7 +214,8 @@ export class ImagesService {
     const visible = await this.readable(org, name);
     const namespace = namespaceOf(name);
     if (namespace === visible.own) return;
-    if (namespace === GLOBAL_NAMESPACE) throw problem('forbidden', 'The global namespace is the platform\'s: its admins delete through /platform/images.');
+    if (namespace === GLOBAL_NAMESPACE)
+      throw problem('forbidden', "The global namespace is the platform's: its admins delete through /platform/images.");
     throw problem('shared_read_only', "The shared organization's images are read-only to other organizations.");
   }
 }

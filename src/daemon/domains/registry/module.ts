@@ -1,3 +1,5 @@
+import { RUN_TOKENS_CHANNEL } from '../../db/channels.js';
+import { ReloadTriggers } from '../../db/reload-triggers.js';
 import type { DomainRoutes } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
@@ -13,8 +15,9 @@ import { CachedRunTokens, type RunTokenCheck } from './run-token-cache.js';
 
 export interface RegistryModule {
   readonly routes: readonly DomainRoutes[];
-  /** Forgets verified run tokens (one was revoked, its step or run ended). */
-  readonly runTokensChanged: () => void;
+  /** Starts forgetting verified run tokens on `svc_run_tokens` (and periodically, as the backstop). */
+  start(): void;
+  stop(): Promise<void>;
 }
 
 /** The platform image registry: upstream credentials, the proxy's authorization, images; docs/registry.md. */
@@ -28,10 +31,17 @@ export function registryModule(services: Services, core: { secrets: SecretResolv
   const api = new RegistryApi(services.config.registryUrl, services.config.registryTimeoutMs);
   const images = new ImagesService(api, services.orgAccess, services.audit, (slugs) => orgIdsBySlug(services, slugs));
   const tokens = new CachedRunTokens(core.runTokens, { ttlMs: services.config.permissionRefreshSeconds * 1000 });
+  const sync = new ReloadTriggers({
+    listen: services.db.listen,
+    refreshSeconds: services.config.permissionRefreshSeconds,
+    channel: RUN_TOKENS_CHANNEL,
+    reload: () => tokens.invalidate(),
+  });
   const authorizer = new RegistryAuthorizer(services.config.registryProxySecret, tokens, services.orgAccess, services.audit);
   return {
     routes: [registryCredentialRoutes(credentials), registryAuthorizeRoutes(authorizer), imageRoutes(images), platformImageRoutes(images)],
-    runTokensChanged: () => tokens.invalidate(),
+    start: () => sync.start(),
+    stop: () => sync.stop(),
   };
 }
 

@@ -8,8 +8,9 @@ import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import { internalTokenMatches } from '../../auth/internal-token.js';
+import { actAsRunToken, type RunTokenGrant } from '../run-tokens/run-token-verifier.js';
 import { basicPassword } from './basic-password.js';
-import type { CachedRunTokens, RegistryTokenGrant } from './run-token-cache.js';
+import type { CachedRunTokens } from './run-token-cache.js';
 
 const CHALLENGE = 'Basic realm="svc registry", charset="UTF-8"';
 
@@ -38,7 +39,7 @@ export class RegistryAuthorizer {
   ) {}
 
   /** Resolves when allowed; throws the refusal's Problem. Synchronous on the warm path (a cached token). */
-  authorize(headers: IncomingHttpHeaders, audit: AuditContext): void | Promise<void> {
+  authorize(headers: IncomingHttpHeaders, audit: AuditContext | undefined): void | Promise<void> {
     if (this.proxySecret === undefined || !internalTokenMatches(headers[REGISTRY_PROXY_SECRET_HEADER], this.proxySecret)) {
       throw problems.notFound();
     }
@@ -50,8 +51,10 @@ export class RegistryAuthorizer {
     return this.decide(grant, asked, audit);
   }
 
-  private decide(grant: RegistryTokenGrant | undefined, asked: RegistryRequest, audit: AuditContext): void | Promise<void> {
+  private decide(grant: RunTokenGrant | undefined, asked: RegistryRequest, audit: AuditContext | undefined): void | Promise<void> {
     if (grant === undefined || grant.kind !== 'registry' || slugOfRegistryScope(grant.scope) !== grant.orgSlug) throw refusals.notLive();
+    // What the request records (its entries, the access log) is the token's: its run, step and organization.
+    if (audit) actAsRunToken(audit, grant);
     if (asked.kind === 'base') return;
     if (asked.kind === 'refused') return this.refuse(grant, asked.reason, audit);
     const shared = this.cachedSharedSlug();
@@ -60,10 +63,10 @@ export class RegistryAuthorizer {
   }
 
   private check(
-    grant: RegistryTokenGrant,
+    grant: RunTokenGrant,
     asked: Extract<RegistryRequest, { kind: 'access' }>,
     sharedOrgSlug: string | undefined,
-    audit: AuditContext,
+    audit: AuditContext | undefined,
   ): void | Promise<void> {
     const scope = { orgSlug: grant.orgSlug, sharedOrgSlug };
     const refused = asked.needs.find((need) => !mayAccess(scope, need));
@@ -76,20 +79,19 @@ export class RegistryAuthorizer {
       .then(() => undefined);
   }
 
-  private async refuse(grant: RegistryTokenGrant, what: string, audit: AuditContext): Promise<never> {
+  private async refuse(grant: RunTokenGrant, what: string, audit: AuditContext | undefined): Promise<never> {
     await this.audit.record(audit, this.entry(grant, 'registry.denied', 'denied', { asked: what }));
     throw refusals.denied(`A run token of ${grant.orgSlug} may not ${what}.`);
   }
 
-  private entry(grant: RegistryTokenGrant, eventType: string, outcome: 'success' | 'denied', details: Record<string, unknown>) {
+  private entry(grant: RunTokenGrant, eventType: string, outcome: 'success' | 'denied', details: Record<string, unknown>) {
     return {
       eventType,
       action: 'registry:authorize',
       resourceType: 'registry',
       outcome,
       orgId: grant.orgId,
-      actor: { sub: `run_token:${grant.tokenId}` },
-      details: { ...details, run_id: grant.runId, step_id: grant.stepId, run_token_id: grant.tokenId, auth_method: 'run_token' },
+      details,
     } as const;
   }
 

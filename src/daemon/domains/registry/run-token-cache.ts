@@ -1,20 +1,9 @@
 import { createHash } from 'node:crypto';
 import { NotifiedCache } from '../../db/notified-cache.js';
-
-/** What the registry needs of a live run token (a subset of the run tokens' grant). */
-export interface RegistryTokenGrant {
-  readonly tokenId: string;
-  readonly runId: string;
-  readonly stepId: string;
-  readonly kind: string;
-  readonly orgId: string;
-  readonly orgSlug: string;
-  readonly scope: string;
-  readonly expiresAt: Date;
-}
+import type { RunTokenGrant } from '../run-tokens/run-token-verifier.js';
 
 export interface RunTokenCheck {
-  verify(token: string): Promise<RegistryTokenGrant | undefined>;
+  verify(token: string): Promise<RunTokenGrant | undefined>;
 }
 
 /**
@@ -24,7 +13,7 @@ export interface RunTokenCheck {
  * are not kept: a token minted a moment later is seen at once.
  */
 export class CachedRunTokens {
-  readonly #cache: NotifiedCache<RegistryTokenGrant>;
+  readonly #cache: NotifiedCache<RunTokenGrant>;
 
   constructor(
     private readonly check: RunTokenCheck,
@@ -35,7 +24,7 @@ export class CachedRunTokens {
   }
 
   /** The grant of a live token: at once when cached, else after the check's query. */
-  verify(token: string): RegistryTokenGrant | undefined | Promise<RegistryTokenGrant | undefined> {
+  verify(token: string): RunTokenGrant | undefined | Promise<RunTokenGrant | undefined> {
     const digest = createHash('sha256').update(token).digest('base64url');
     const cached = this.#cache.get(digest);
     if (cached !== undefined && cached.expiresAt.getTime() > this.now()) return cached;

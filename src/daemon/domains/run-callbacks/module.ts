@@ -11,14 +11,20 @@ import { RunCallbacksRepo } from './run-callbacks-repo.js';
 import { RunCallbacksService } from './run-callbacks-service.js';
 import { runCallbackRoutes } from './routes.js';
 import { StepRunsRepo } from './step-runs-repo.js';
-import { StepRunsService } from './step-runs-service.js';
+import { type StepEndHook, StepRunsService } from './step-runs-service.js';
 
 export interface RunCallbacksModule {
   readonly routes: readonly DomainRoutes[];
 }
 
-/** The worker's run callbacks: it needs runs' admission (child runs) and its cancel (the cascade). */
-export function runCallbacksModule(services: Services, core: { admission: RunAdmission; runs: RunsService }): RunCallbacksModule {
+/**
+ * The worker's run callbacks: it needs runs' admission (child runs) and its cancel (the cascade);
+ * `stepEnded` is told when a step run finishes (run tokens).
+ */
+export function runCallbacksModule(
+  services: Services,
+  core: { admission: RunAdmission; runs: RunsService; stepEnded?: StepEndHook },
+): RunCallbacksModule {
   const knex = services.db.knex;
   const repo = new RunCallbacksRepo(knex);
   const held = new HeldRuns(repo);
@@ -27,7 +33,7 @@ export function runCallbacksModule(services: Services, core: { admission: RunAdm
       runCallbackRoutes({
         runs: new RunCallbacksService(repo, held, core.runs, services.audit),
         events: new EventBatchService(new EventBatchRepo(knex)),
-        stepRuns: new StepRunsService(new StepRunsRepo(knex), repo, held),
+        stepRuns: new StepRunsService(new StepRunsRepo(knex), repo, held, core.stepEnded),
         children: new ChildRunsService(new ChildRunsRepo(), held, core.admission),
       }),
     ],

@@ -9,6 +9,12 @@ import type { HeldRuns } from './held-runs.js';
 import { iso } from '../runs/run-view.js';
 import type { RunCallbacksRepo } from './run-callbacks-repo.js';
 import type { StepRunMove, StepRunRow, StepRunStatus, StepRunsRepo } from './step-runs-repo.js';
+import type { CallbacksTx } from './run-callbacks-repo.js';
+
+/** Told, in the move's transaction, that a step of this run's attempt finished (run tokens die with their step). */
+export type StepEndHook = (trx: CallbacksTx, runId: string, attempt: number, stepId: string) => Promise<void>;
+
+const FINISHED: readonly StepRunStatus[] = ['succeeded', 'failed', 'skipped', 'cancelled'];
 
 type StepRun = z.infer<typeof stepRun>;
 
@@ -55,6 +61,7 @@ export class StepRunsService {
     private readonly repo: StepRunsRepo,
     private readonly runs: RunCallbacksRepo,
     private readonly held: HeldRuns,
+    private readonly stepEnded?: StepEndHook,
   ) {}
 
   /** Creates the step run of the holder's attempt (the run must be running); a retried create answers the row it made. */
@@ -91,6 +98,7 @@ export class StepRunsService {
         throw problem('invalid_step_run_state', `A ${before.status} step run cannot become ${move.status}.`, { status: before.status });
       }
       const after = await this.repo.move(trx, stepRunId, move);
+      if (this.stepEnded && FINISHED.includes(after.status)) await this.stepEnded(trx, runId, after.attempt, after.step_id);
       await appendDaemonEvent(trx, runId, {
         type: 'step.status',
         stepId: after.step_id,

@@ -1,0 +1,28 @@
+import type { Services } from '../../services.js';
+import type { DomainRoutes } from '../../http/types.js';
+import { HeldRuns } from '../run-callbacks/held-runs.js';
+import { RunCallbacksRepo } from '../run-callbacks/run-callbacks-repo.js';
+import type { StepEndHook } from '../run-callbacks/step-runs-service.js';
+import { runTokenRoutes } from './routes.js';
+import { MintFactsRepo, RunTokensRepo } from './run-tokens-repo.js';
+import { RunTokensService } from './run-tokens-service.js';
+
+export interface RunTokensModule {
+  readonly routes: readonly DomainRoutes[];
+  /** Revokes a finished step's tokens; the run callbacks call it when a step run finishes. */
+  readonly stepEnded: StepEndHook;
+}
+
+/** Run tokens' mint and revoke callbacks; their verification is `services.runTokens` (the consumers authenticate with it). */
+export function runTokensModule(services: Services, clock?: () => Date): RunTokensModule {
+  const knex = services.db.knex;
+  const service = new RunTokensService(
+    new RunTokensRepo(knex),
+    new MintFactsRepo(),
+    new HeldRuns(new RunCallbacksRepo(knex)),
+    services.audit,
+    services.config.runTokenTtlSeconds,
+    clock,
+  );
+  return { routes: [runTokenRoutes(service)], stepEnded: service.stepEnded };
+}
