@@ -17,7 +17,8 @@ export function fetchBinaries(): Promise<{ root: string } | { skip: string }> {
   });
 }
 
-async function freePort(): Promise<number> {
+/** A port free now on 127.0.0.1 (to name the registry's address before it runs). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -75,6 +76,8 @@ export interface StackOptions {
   readonly authorizeUpstream: string;
   readonly proxySecretHeader: string;
   readonly proxySecret: string;
+  /** The registry's own port, when the caller had to name it first (the daemon's SERVICE_REGISTRY_URL). */
+  readonly registryPort?: number;
 }
 
 /**
@@ -83,7 +86,7 @@ export interface StackOptions {
  */
 export async function startRegistryStack(binaries: Binaries, options: StackOptions): Promise<RegistryStack> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-registry-e2e-'));
-  const [registryPort, proxyPort] = [await freePort(), await freePort()];
+  const [registryPort, proxyPort] = [options.registryPort ?? (await freePort()), await freePort()];
   await writeFile(
     join(dir, 'registry.yml'),
     [
