@@ -13,6 +13,7 @@ import { loginSyncBenchmark } from './login-sync.js';
 import { freePort, median, pairedRatio, requestsPerSecond, startServer, timeToReady } from './lib.js';
 import { overrideMaps, overrideRows, seedOverrides, type OverrideRows } from './overrides.js';
 import { readPathBenchmark } from './read-paths.js';
+import { registryAuthorizeBenchmark } from './registry-authorize.js';
 import { runAdmissionBenchmark } from './run-admission.js';
 import { runEventsBenchmark } from './run-events.js';
 import { schedulesBenchmark } from './schedules.js';
@@ -207,7 +208,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 }
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
-// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules, artifacts); no name runs them all.
+// login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules, artifacts, registry-authorize); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -237,6 +238,7 @@ try {
       spreadSeconds: Number(process.env.BENCH_SCHEDULE_SPREAD_SECONDS ?? 60),
     });
   if (wanted('artifacts')) await artifactsBenchmark(line, { postgresUrl: POSTGRES_URL, rounds: ROUNDS });
+  if (wanted('registry-authorize')) await registryAuthorizeBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }
