@@ -15,6 +15,7 @@ import { inventorySyncBenchmark } from './inventory-sync.js';
 import { freePort, median, pairedRatio, requestsPerSecond, startServer, timeToReady } from './lib.js';
 import { overrideMaps, overrideRows, seedOverrides, type OverrideRows } from './overrides.js';
 import { readPathBenchmark } from './read-paths.js';
+import { registryAuthorizeBenchmark } from './registry-authorize.js';
 import { runAdmissionBenchmark } from './run-admission.js';
 import { runEventsBenchmark } from './run-events.js';
 import { schedulesBenchmark } from './schedules.js';
@@ -210,7 +211,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
 // login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules, artifacts, inventory-sync,
-// files); no name runs them all.
+// files, registry-authorize); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -247,6 +248,7 @@ try {
       rounds: ROUNDS,
     });
   if (wanted('files')) await filesBenchmark(line, { rounds: ROUNDS });
+  if (wanted('registry-authorize')) await registryAuthorizeBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -78,6 +78,9 @@ import * as m75 from './20261127150000_add_run_tokens_attempt.js';
 import * as m76 from './20261127150001_add_run_tokens_run_fk.js';
 import * as m77 from './20261127150100_create_iac_states.js';
 import * as m78 from './20261127150101_create_iac_state_versions.js';
+import * as m79 from './20261127160000_create_registry_credentials.js';
+import * as m80 from './20261127160100_notify_run_token_revocations.js';
+import * as m81 from './20261127160101_notify_run_ends_to_run_tokens.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -164,4 +167,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261127150001_add_run_tokens_run_fk', up: m76.up, down: m76.down },
   { name: '20261127150100_create_iac_states', up: m77.up, down: m77.down },
   { name: '20261127150101_create_iac_state_versions', up: m78.up, down: m78.down },
+  { name: '20261127160000_create_registry_credentials', up: m79.up, down: m79.down },
+  { name: '20261127160100_notify_run_token_revocations', up: m80.up, down: m80.down },
+  { name: '20261127160101_notify_run_ends_to_run_tokens', up: m81.up, down: m81.down },
 ];

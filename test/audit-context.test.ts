@@ -10,17 +10,17 @@ let daemon: TestDaemon;
 /** A handler (on a catalogue route) that waits, so two requests overlap, then writes an audit entry. */
 function probeRoutes({ audit }: Services): DomainRoutes {
   return {
-    'GET /registry-credentials/{credential_id}': route({
+    'GET /platform-sync/profiles/{profile_id}': route({
       responses: { 200: { description: 'The audit entry written', schema: z.object({ id: z.string() }) } },
       async handle(ctx) {
         const context = ctx.state.audit!;
-        context.subject = `sub-${ctx.state.params.credential_id}`;
-        context.username = `user-${ctx.state.params.credential_id}`;
+        context.subject = `sub-${ctx.state.params.profile_id}`;
+        context.username = `user-${ctx.state.params.profile_id}`;
         await new Promise((resolve) => setTimeout(resolve, Number(ctx.query.wait)));
         const id = await audit.record(ctx.state.audit, {
           eventType: 'probe',
           resourceType: 'schedule',
-          resourceId: ctx.state.params.credential_id!,
+          resourceId: ctx.state.params.profile_id!,
           outcome: 'success',
         });
         ctx.body = { id };
@@ -40,7 +40,7 @@ afterAll(() => daemon?.close());
 describe('the request-scoped audit context', () => {
   it('keeps two concurrent requests apart and stamps each entry from its own request', async () => {
     const call = (run: string, wait: number, ip: string, agent: string) =>
-      fetch(`${daemon.url}/registry-credentials/${run}?wait=${wait}`, {
+      fetch(`${daemon.url}/platform-sync/profiles/${run}?wait=${wait}`, {
         headers: { 'user-agent': agent, 'x-forwarded-for': `${ip}, 10.0.0.1` },
       }).then(async (r) => ({ requestId: r.headers.get('x-request-id')!, id: ((await r.json()) as { id: string }).id }));
     // The first starts first and finishes last, so each writes while the other is in flight.
@@ -49,8 +49,8 @@ describe('the request-scoped audit context', () => {
     const rows = await daemon.services.db.knex('audit_logs').whereIn('id', [a.id, b.id]).select();
     const byResource = Object.fromEntries(rows.map((r) => [r.resource_id, r]));
     expect(byResource.a).toMatchObject({ actor_sub: 'sub-a', actor_username: 'user-a', client_ip: '192.0.2.1', user_agent: 'agent-a' });
-    expect(byResource.a.details_json).toMatchObject({ request_id: a.requestId, route: 'GET /registry-credentials/{credential_id}' });
+    expect(byResource.a.details_json).toMatchObject({ request_id: a.requestId, route: 'GET /platform-sync/profiles/{profile_id}' });
     expect(byResource.b).toMatchObject({ actor_sub: 'sub-b', actor_username: 'user-b', client_ip: '198.51.100.7', user_agent: 'agent-b' });
-    expect(byResource.b.details_json).toMatchObject({ request_id: b.requestId, route: 'GET /registry-credentials/{credential_id}' });
+    expect(byResource.b.details_json).toMatchObject({ request_id: b.requestId, route: 'GET /platform-sync/profiles/{profile_id}' });
   });
 });

@@ -11,15 +11,15 @@ const METHODS_WITH_BODY = new Set(['post', 'put', 'patch']);
 function probes(): DomainRoutes {
   const schedule = z.object({ id: z.uuid(), name: z.string() });
   return {
-    'GET /registry-credentials/{credential_id}': route({
-      params: z.object({ credential_id: z.uuid() }),
+    'GET /platform-sync/profiles/{profile_id}': route({
+      params: z.object({ profile_id: z.uuid() }),
       query: z.object({ verbose: z.enum(['true', 'false']).optional() }).strict(),
       responses: { 200: { description: 'A schedule', schema: schedule } },
       handle(ctx, { params, query }) {
-        ctx.body = { id: params.credential_id, name: query.verbose === 'true' ? 'nightly (verbose)' : 'nightly' };
+        ctx.body = { id: params.profile_id, name: query.verbose === 'true' ? 'nightly (verbose)' : 'nightly' };
       },
     }),
-    'POST /registry-credentials': route({
+    'POST /platform-sync/profiles': route({
       body: z.object({ name: z.string().min(1) }).strict(),
       preValidation(ctx) {
         if (ctx.get('x-refuse') === 'yes') throw new Error('preValidation runs first');
@@ -30,7 +30,7 @@ function probes(): DomainRoutes {
         ctx.body = { id: 'not-a-uuid', name: body.name };
       },
     }),
-    'DELETE /registry-credentials/{credential_id}': route({
+    'DELETE /platform-sync/profiles/{profile_id}': route({
       responses: { 204: { description: 'Deleted' } },
       handle(ctx) {
         ctx.status = 200;
@@ -52,7 +52,7 @@ afterAll(() => Promise.all([checked?.close(), unchecked?.close()]));
 
 const ID = '0b7b0c3e-5f0e-4d7e-9a55-2f1d3f6f7a10';
 const post = (daemon: TestDaemon, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${daemon.url}/registry-credentials`, {
+  fetch(`${daemon.url}/platform-sync/profiles`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
@@ -60,16 +60,16 @@ const post = (daemon: TestDaemon, body: unknown, headers: Record<string, string>
 
 describe('a route declared with its schemas', () => {
   it('hands the handler its parsed params and query', async () => {
-    const response = await fetch(`${checked.url}/registry-credentials/${ID}?verbose=true`);
+    const response = await fetch(`${checked.url}/platform-sync/profiles/${ID}?verbose=true`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: ID, name: 'nightly (verbose)' });
   });
 
   it('refuses params, query and body its schemas refuse with 422 validation_failed naming the field, before the handler', async () => {
-    const badParam = await fetch(`${checked.url}/registry-credentials/not-a-uuid`);
+    const badParam = await fetch(`${checked.url}/platform-sync/profiles/not-a-uuid`);
     expect(badParam.status).toBe(422);
-    expect(((await badParam.json()) as { code: string; errors: { path: string }[] }).errors[0]!.path).toBe('credential_id');
-    const badQuery = await fetch(`${checked.url}/registry-credentials/${ID}?verbose=maybe`);
+    expect(((await badParam.json()) as { code: string; errors: { path: string }[] }).errors[0]!.path).toBe('profile_id');
+    const badQuery = await fetch(`${checked.url}/platform-sync/profiles/${ID}?verbose=maybe`);
     expect(badQuery.status).toBe(422);
     expect(((await badQuery.json()) as { errors: { path: string }[] }).errors[0]!.path).toBe('verbose');
     const badBody = await post(unchecked, { name: '' });
@@ -86,23 +86,23 @@ describe('a route declared with its schemas', () => {
 
   it('with SERVICE_CHECK_RESPONSES, answers 500 for a body its schema does not describe or a status it does not declare', async () => {
     expect((await post(checked, { name: 'nightly' })).status).toBe(500);
-    expect((await fetch(`${checked.url}/registry-credentials/${ID}`, { method: 'DELETE' })).status).toBe(500);
+    expect((await fetch(`${checked.url}/platform-sync/profiles/${ID}`, { method: 'DELETE' })).status).toBe(500);
     expect((await post(unchecked, { name: 'nightly' })).status).toBe(201);
-    expect((await fetch(`${unchecked.url}/registry-credentials/${ID}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await fetch(`${unchecked.url}/platform-sync/profiles/${ID}`, { method: 'DELETE' })).status).toBe(200);
   });
 
   it('documents params, query, body and answers in /openapi.json from the same schemas', async () => {
     const doc = (await (await fetch(`${checked.url}/openapi.json`)).json()) as OpenApi;
-    const get = doc.paths['/registry-credentials/{credential_id}']!.get!;
+    const get = doc.paths['/platform-sync/profiles/{profile_id}']!.get!;
     expect(get.parameters).toEqual([
-      { name: 'credential_id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) },
+      { name: 'profile_id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) },
       { name: 'verbose', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] } },
     ]);
     const answer = get.responses['200']!.content!['application/json']!.schema as Record<string, unknown>;
     expect(answer).toMatchObject({ type: 'object', required: ['id', 'name'] });
     // The check is not strict, so the document does not close the answer either.
     expect(answer).not.toHaveProperty('additionalProperties');
-    const create = doc.paths['/registry-credentials']!.post!;
+    const create = doc.paths['/platform-sync/profiles']!.post!;
     expect(create.requestBody).toMatchObject({ required: true, content: { 'application/json': { schema: { type: 'object' } } } });
   });
 });

@@ -36,6 +36,7 @@ import { runEventsModule } from './domains/run-events/module.js';
 import { runsModule } from './domains/runs/module.js';
 import { schedulesModule, type SchedulesModule } from './domains/schedules/module.js';
 import { gitModule } from './domains/git/module.js';
+import { registryModule, type RegistryModule } from './domains/registry/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { settingsRoutes } from './domains/settings/routes.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
@@ -117,6 +118,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     background.maintenance.start();
     background.schedules.start();
     background.notifications.start();
+    background.registry.start();
     server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
@@ -220,6 +222,7 @@ function makeDomains(
     { secrets: secrets.resolver, fetchUrl: (url, request) => services.outbound.request(url, request) },
     options.clock,
   );
+  const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -261,13 +264,21 @@ function makeDomains(
     ...files.routes,
     ...runTokens.routes,
     ...iacStates.routes,
+    ...registry.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
   return {
     domains,
     frontDoorChecks: [shedding],
-    background: background(workers, maintenance, schedules, { events: runEvents.hub, monitors: monitors.hub }, notifications),
+    background: background({
+      workers,
+      maintenance,
+      schedules,
+      streams: { events: runEvents.hub, monitors: monitors.hub },
+      notifications,
+      registry,
+    }),
   };
 }
 
@@ -333,16 +344,12 @@ interface Background {
   readonly schedules: SchedulesModule;
   /** The notification sender loop. */
   readonly notifications: NotificationsModule;
+  /** The registry authorizer's run-token cache sync. */
+  readonly registry: RegistryModule;
 }
 
-function background(
-  workers: WorkersModule,
-  maintenance: MaintenanceModule,
-  schedules: SchedulesModule,
-  streams: Background['streams'],
-  notifications: NotificationsModule,
-): Background {
-  return { workers, maintenance, schedules, streams, hubs: Object.values(streams), notifications };
+function background(parts: Omit<Background, 'hubs'>): Background {
+  return { ...parts, hubs: Object.values(parts.streams) };
 }
 
 interface Listening {
@@ -375,6 +382,7 @@ async function stopRunning(
   schema.stop();
   await background?.schedules.stop();
   await background?.notifications.stop();
+  await background?.registry.stop();
   await background?.maintenance.stop();
   await background?.workers.stop();
   for (const hub of background?.hubs ?? []) await hub.stop();

@@ -47,6 +47,11 @@ export class OrgAccessRepo {
     return this.#orgs.get(ref);
   }
 
+  /** The shared organization's id when a current answer is cached (null: none); undefined when a query is needed. */
+  cachedSharedOrgId(): string | null | undefined {
+    return this.#shared.get(SHARED);
+  }
+
   /** The role when a current answer is cached (null: cached as none); undefined when a query is needed. */
   cachedRole(orgId: string, sub: string): string | null | undefined {
     return this.memberships.get(orgId, sub);

@@ -535,4 +535,22 @@ export const SETTINGS = {
     doc: 'Largest IaC state document accepted by a state write or import, in bytes; larger ones answer 413.',
     parse: integerBetween(1024, 1073741824),
   }),
+  // registry (issue 26)
+  registryUrl: setting({
+    env: 'SERVICE_REGISTRY_URL',
+    doc: "Internal base URL of the platform image registry's API (`http://registry:5000`): the image routes read namespaces, repositories and tags from it and delete through it. Unset: those routes answer 503 `registry_not_configured`.",
+    parse: parseHttpUrl,
+  }),
+  registryProxySecret: setting({
+    env: 'SERVICE_REGISTRY_PROXY_SECRET',
+    secret: true,
+    doc: "Shared secret the registry's proxy sends in `X-Registry-Proxy-Secret` on `GET /registry/authorize` (nginx `auth_request`). Unset: the route answers 404 to every request.",
+    parse: nonEmpty,
+  }),
+  registryTimeoutMs: setting({
+    env: 'SERVICE_REGISTRY_TIMEOUT_MS',
+    default: '10000',
+    doc: "Time limit for each request the image routes make to the registry's API; past it they answer 503 `registry_unavailable`.",
+    parse: integerBetween(1, 600000),
+  }),
 } as const;

@@ -63,6 +63,13 @@ export const MONITOR_SAMPLES_CHANNEL = 'svc_monitor_samples';
  */
 export const NOTIFICATIONS_CHANNEL = 'svc_notifications';
 
+/**
+ * Sent by database triggers (migrations 20261127160100 and 20261127160101) when a run token is revoked
+ * or deleted, and when a run holding tokens ends or changes attempt: the registry authorizer forgets the
+ * run tokens it verified (`CachedRunTokens`).
+ */
+export const RUN_TOKENS_CHANNEL = 'svc_run_tokens';
+
 export type Channel =
   | typeof MEMBERSHIPS_CHANNEL
   | typeof TRIGGER_CONFIG_CHANNEL
@@ -72,7 +79,8 @@ export type Channel =
   | typeof RUN_CONTROL_CHANNEL
   | typeof RUN_EVENTS_CHANNEL
   | typeof MONITOR_SAMPLES_CHANNEL
-  | typeof NOTIFICATIONS_CHANNEL;
+  | typeof NOTIFICATIONS_CHANNEL
+  | typeof RUN_TOKENS_CHANNEL;
 
 /** Every channel, for the checks that no name is written twice. */
 export const CHANNELS: readonly Channel[] = [
@@ -85,6 +93,7 @@ export const CHANNELS: readonly Channel[] = [
   RUN_EVENTS_CHANNEL,
   MONITOR_SAMPLES_CHANNEL,
   NOTIFICATIONS_CHANNEL,
+  RUN_TOKENS_CHANNEL,
 ];
 
 /** Notifies `channel` when `trx` commits (at once outside a transaction). */

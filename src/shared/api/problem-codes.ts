@@ -416,6 +416,15 @@ export const PROBLEM_CODES = {
     meaning:
       'A state version cannot be sealed or opened: the secrets key is not verified yet, is not the key it was sealed under, or the stored bytes were changed.',
   },
+  // registry (issue 26)
+  registry_not_configured: {
+    status: 503,
+    meaning: "The platform image registry's internal URL is not configured (SERVICE_REGISTRY_URL unset); the image routes cannot answer.",
+  },
+  registry_unavailable: {
+    status: 503,
+    meaning: "The platform image registry's API did not answer, or answered something unusable; retry later.",
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
