@@ -165,3 +165,24 @@ export const imageUsage = z.object({
   tags: z.number().int(),
 });
 export type ImageUsage = z.infer<typeof imageUsage>;
+
+/** `GET /internal/runs/{run_id}/registry-credentials`: the run organization's upstream logins, passwords resolved. */
+export const runRegistryCredentials = z.object({
+  run_id: z.string(),
+  org_id: z.string(),
+  credentials: z
+    .array(
+      z.object({
+        id: z.string(),
+        registry: z.string().describe('The upstream host, as in the cache namespace (`docker.io`)'),
+        url: z.string().describe('The API base the container engine logs in to'),
+        username: z.string(),
+        password: z.string().describe("The secret's value: never to be logged or echoed"),
+      }),
+    )
+    .describe("The run organization's credentials whose password reference resolved, by registry"),
+  unresolved: z
+    .array(z.object({ id: z.string(), registry: z.string(), reason: z.string() }))
+    .describe('Credentials whose password reference could not be read (left out of `credentials`)'),
+});
+export type RunRegistryCredentials = z.infer<typeof runRegistryCredentials>;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { pageWithTotal } from '../../db/page.js';
 import { TransactionalRepo } from '../../db/transactional-repo.js';
+import type { HeldFacts } from '../run-callbacks/fence.js';
 
 export interface RegistryCredentialRow {
   readonly id: string;
@@ -34,6 +35,12 @@ const COLUMNS = [
   'updated_by',
 ] as const;
 
+/** What a worker's read of a run's credentials needs of the run: the fencing facts and its organization. */
+export interface CredentialRunFacts extends HeldFacts {
+  readonly id: string;
+  readonly org_id: string;
+}
+
 export interface CredentialFilter {
   readonly registry?: string | undefined;
   readonly q?: string | undefined;
@@ -65,6 +72,11 @@ export class RegistryCredentialsRepo extends TransactionalRepo {
   /** Every credential of the organization, for a run's step (`GET /internal/runs/{run_id}/registry-credentials`). */
   async allOf(orgId: string): Promise<RegistryCredentialRow[]> {
     return this.knex('registry_credentials').select(COLUMNS).where('org_id', orgId).orderBy('registry');
+  }
+
+  /** The run a worker names, unlocked (a read changes nothing the fence guards). */
+  async run(id: string): Promise<CredentialRunFacts | undefined> {
+    return this.knex('runs').where({ id }).first('id', 'org_id', 'status', 'worker_id', 'attempt', 'lease_expires_at');
   }
 
   async insert(trx: Knex.Transaction, row: Record<string, unknown>): Promise<RegistryCredentialRow> {

@@ -11,6 +11,8 @@ import { imageRoutes, platformImageRoutes } from './images-routes.js';
 import { ImagesService } from './images-service.js';
 import { RegistryApi } from './registry-api.js';
 import { RegistryAuthorizer } from './registry-authorizer.js';
+import { RunRegistryCredentialsReader } from './run-credentials.js';
+import { runRegistryCredentialRoutes } from './run-credentials-routes.js';
 import { CachedRunTokens, type RunTokenCheck } from './run-token-cache.js';
 
 export interface RegistryModule {
@@ -22,12 +24,8 @@ export interface RegistryModule {
 
 /** The platform image registry: upstream credentials, the proxy's authorization, images; docs/registry.md. */
 export function registryModule(services: Services, core: { secrets: SecretResolver; runTokens: RunTokenCheck }): RegistryModule {
-  const credentials = new RegistryCredentialsService(
-    new RegistryCredentialsRepo(services.db.knex),
-    services.audit,
-    core.secrets,
-    services.outbound,
-  );
+  const credentialsRepo = new RegistryCredentialsRepo(services.db.knex);
+  const credentials = new RegistryCredentialsService(credentialsRepo, services.audit, core.secrets, services.outbound);
   const api = new RegistryApi(services.config.registryUrl, services.config.registryTimeoutMs);
   const images = new ImagesService(api, services.orgAccess, services.audit, (slugs) => orgIdsBySlug(services, slugs));
   const tokens = new CachedRunTokens(core.runTokens, { ttlMs: services.config.permissionRefreshSeconds * 1000 });
@@ -39,7 +37,13 @@ export function registryModule(services: Services, core: { secrets: SecretResolv
   });
   const authorizer = new RegistryAuthorizer(services.config.registryProxySecret, tokens, services.orgAccess, services.audit);
   return {
-    routes: [registryCredentialRoutes(credentials), registryAuthorizeRoutes(authorizer), imageRoutes(images), platformImageRoutes(images)],
+    routes: [
+      registryCredentialRoutes(credentials),
+      registryAuthorizeRoutes(authorizer),
+      imageRoutes(images),
+      platformImageRoutes(images),
+      runRegistryCredentialRoutes(new RunRegistryCredentialsReader(credentialsRepo, core.secrets)),
+    ],
     start: () => sync.start(),
     stop: () => sync.stop(),
   };
