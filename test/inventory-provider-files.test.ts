@@ -92,6 +92,9 @@ describe('a static provider whose document is a file', () => {
       expect(refused.status).toBe(422);
       expect(refused.body.code).toBe('invalid_provider_config');
     }
+    const inline = await create('inline', { document: inventory(['i1']) });
+    expect(inline.status).toBe(201);
+    expect((await sync(world, inline.body.provider_id)).body.counts).toMatchObject({ devices: { created: 1 } });
   });
 
   it('refuses a file that is not YAML at save, and at sync once replaced, with line and column', async () => {
