@@ -211,7 +211,6 @@ function makeDomains(
   const variables = variablesModule(services, { secrets: secrets.resolver, flows });
   const flowInterface = flowInterfaceModule(services, { flows });
   const git = gitModule(services, { flows: flows.git, secrets: secrets.resolver });
-  const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver });
   const notifications = notificationsModule(
     services,
     { secrets: secrets.resolver, outbound: (url, request) => services.outbound.request(url, request) },
@@ -222,6 +221,8 @@ function makeDomains(
     { secrets: secrets.resolver, fetchUrl: (url, request) => services.outbound.request(url, request) },
     options.clock,
   );
+  // After files: a static provider's document may be a file, read through the files module.
+  const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.

@@ -100,6 +100,8 @@ export const fileUsage = z.object({
   in_use: z.boolean(),
   flows: z.array(z.object({ flow_id: z.string(), name: z.string(), versions: z.array(z.number().int()), draft: z.boolean() })),
   runs: z.array(z.object({ run_id: z.string(), name: z.string(), status: z.string(), flow_version: z.number().int() })),
+  /** Live static inventory providers whose YAML document is this file (`config.document_file_id`). */
+  inventory_providers: z.array(z.object({ provider_id: z.string(), name: z.string() })),
 });
 export type FileUsage = z.infer<typeof fileUsage>;
 

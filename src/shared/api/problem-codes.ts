@@ -331,7 +331,8 @@ export const PROBLEM_CODES = {
   },
   file_in_use: {
     status: 409,
-    meaning: 'Flows or unfinished runs use the file (`flows`, `runs`); `force=true` deletes it anyway.',
+    meaning:
+      'Flows, unfinished runs or inventory providers use the file (`flows`, `runs`, `inventory_providers`); `force=true` deletes it anyway.',
   },
   file_repository_not_empty: {
     status: 409,

@@ -205,7 +205,7 @@ export function fileRoutes(service: FilesService, links: FileLinks, importer: Fi
       summary: 'Which flows (draft or committed versions naming the file’s id) and unfinished runs of those versions use the file.',
       params: filePath,
       query: noQuery,
-      responses: { 200: { description: '`{file_id, in_use, flows, runs}`', schema: fileUsage }, 404: NOT_FOUND },
+      responses: { 200: { description: '`{file_id, in_use, flows, runs, inventory_providers}`', schema: fileUsage }, 404: NOT_FOUND },
       async handle(ctx, { params }) {
         ctx.body = await service.usage(activeOrg(ctx), params.file_id);
       },
@@ -227,10 +227,16 @@ export function fileRoutes(service: FilesService, links: FileLinks, importer: Fi
       },
     }),
     'DELETE /files/{file_id}': route({
-      summary: 'Delete a file for good, row and bytes; refused while flows or unfinished runs use it (`file_in_use`) unless `force=true`.',
+      summary:
+        'Delete a file for good, row and bytes; refused while flows, unfinished runs or inventory providers use it (`file_in_use`) unless `force=true`.',
       params: filePath,
       query: deleteFileQuery,
-      responses: { 204: { description: 'Deleted' }, 403: SHARED, 404: NOT_FOUND, 409: { description: '`file_in_use` (`flows`, `runs`)' } },
+      responses: {
+        204: { description: 'Deleted' },
+        403: SHARED,
+        404: NOT_FOUND,
+        409: { description: '`file_in_use` (`flows`, `runs`, `inventory_providers`)' },
+      },
       async handle(ctx, { params, query }) {
         await service.remove(activeOrg(ctx), params.file_id, query.force === 'true', ctx.state.audit);
         ctx.status = 204;

@@ -15,6 +15,11 @@ export interface RunUse {
   readonly flow_version: number;
 }
 
+export interface ProviderUse {
+  readonly provider_id: string;
+  readonly name: string;
+}
+
 /**
  * Who uses a file: a flow whose draft or committed version names the file's id anywhere in its definition
  * (a step's `file_id`, `file_ids`, an image of an upgrade step, ...), and an unfinished run of such a
@@ -45,6 +50,18 @@ export class FileUsageRepo {
       byFlow.set(row.flow_id, use);
     }
     return [...byFlow.values()];
+  }
+
+  /** Live static inventory providers whose document is the file (docs/inventory-providers.md). */
+  async providers(orgIds: readonly string[] | undefined, fileId: string, db: Knex | Knex.Transaction = this.knex): Promise<ProviderUse[]> {
+    return db('inventory_providers')
+      .whereNull('deleted_at')
+      .whereRaw(`config_json->>'document_file_id' = ?`, [fileId])
+      .modify((q) => {
+        if (orgIds) q.whereIn('org_id', orgIds);
+      })
+      .orderBy('provider_id')
+      .select('provider_id', 'name');
   }
 
   async runs(flows: readonly FlowUse[], db: Knex | Knex.Transaction = this.knex): Promise<RunUse[]> {

@@ -100,7 +100,9 @@ export class FilesService {
     const shared = (await this.access.sharedOrgId()) === row.org_id;
     const flows = await this.usageRepo.flows(within ?? (shared ? undefined : [row.org_id]), row.id);
     const runs = await this.usageRepo.runs(flows);
-    return { file_id: row.id, in_use: flows.length > 0 || runs.length > 0, flows, runs };
+    const providers = await this.usageRepo.providers(within ?? (shared ? undefined : [row.org_id]), row.id);
+    const inUse = flows.length > 0 || runs.length > 0 || providers.length > 0;
+    return { file_id: row.id, in_use: inUse, flows, runs, inventory_providers: providers };
   }
 
   /** Deletes the file for good (row and bytes); 409 `file_in_use` while flows or unfinished runs use it, unless `force`. */
@@ -108,9 +110,10 @@ export class FilesService {
     const row = await this.#writable(org, id);
     const usage = await this.#usageOf(row);
     if (usage.in_use && !force) {
-      throw problem('file_in_use', 'Flows or unfinished runs use this file.', {
+      throw problem('file_in_use', 'Flows, unfinished runs or inventory providers use this file.', {
         flows: usage.flows.map((f) => f.flow_id),
         runs: usage.runs.map((r) => r.run_id),
+        inventory_providers: usage.inventory_providers.map((p) => p.provider_id),
       });
     }
     await this.repo.transaction(async (trx) => {

@@ -87,6 +87,7 @@ export class FoldersService {
           file_id: file.id,
           flows: usage.flows.map((f) => f.flow_id),
           runs: usage.runs.map((r) => r.run_id),
+          inventory_providers: usage.inventory_providers.map((p) => p.provider_id),
         });
       }
     }

@@ -5,6 +5,7 @@ import { loadSecretsKey } from '../secrets/key/encryption-key.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
 import { FileImporter, type FetchUrl } from './file-import.js';
 import { FileLinks } from './file-links.js';
+import { FileTexts, type FileTextReader } from './file-text.js';
 import { fileRoutes } from './file-routes.js';
 import { FileUsageRepo } from './file-usage-repo.js';
 import { FileWriter } from './file-writer.js';
@@ -22,6 +23,8 @@ export interface FilesModule {
   /** The byte stores of repositories: what flow attachments and binary artifacts will keep their bytes in. */
   readonly stores: RepositoryStores;
   readonly files: FilesService;
+  /** A small file's text, for an inventory provider's document named by file. */
+  readonly texts: FileTextReader;
 }
 
 /** Files and file repositories (issue 22): local and S3 stores, uploads, presigned URLs, imports. `clock` is a test's. */
@@ -45,5 +48,10 @@ export function filesModule(
     deviceBaseUrl: config.deviceDownloadBaseUrl,
   });
   const importer = new FileImporter(files, core.fetchUrl, config.fileImportTimeoutMs);
-  return { routes: [repositoryRoutes(repositories, folders), fileRoutes(files, links, importer)], stores, files };
+  return {
+    routes: [repositoryRoutes(repositories, folders), fileRoutes(files, links, importer)],
+    stores,
+    files,
+    texts: new FileTexts(filesRepo, files, orgAccess),
+  };
 }

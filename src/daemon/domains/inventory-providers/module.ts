@@ -1,5 +1,6 @@
 import type { DomainRoutes } from '../../http/types.js';
 import type { Services } from '../../services.js';
+import type { FileTextReader } from '../files/file-text.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
 import { Credentials } from './credentials.js';
 import { ImportRepo } from './import-repo.js';
@@ -12,6 +13,7 @@ import { ProviderHttp } from './provider-http.js';
 import { providerRoutes } from './provider-routes.js';
 import { ProvidersRepo } from './providers-repo.js';
 import { ProvidersService } from './providers-service.js';
+import { StaticDocuments } from './static-documents.js';
 import { SyncEngine } from './sync-engine.js';
 import { SyncRunsRepo } from './sync-runs-repo.js';
 import { SyncService } from './sync-service.js';
@@ -21,13 +23,17 @@ export interface InventoryProvidersModule {
 }
 
 /** Inventory providers, their syncs, the objects they import, and the plugins (docs/inventory-providers.md). */
-export function inventoryProvidersModule(services: Services, core: { secrets: SecretResolver }): InventoryProvidersModule {
+export function inventoryProvidersModule(
+  services: Services,
+  core: { secrets: SecretResolver; files: FileTextReader },
+): InventoryProvidersModule {
   const { config, db } = services;
   const knex = db.knex;
   const repo = new ProvidersRepo(knex);
   const imported = new ImportedRepo(knex);
   const credentials = new Credentials(core.secrets);
-  const providers = new ProvidersService(repo, imported, credentials, services.audit);
+  const documents = new StaticDocuments(core.files);
+  const providers = new ProvidersService(repo, imported, credentials, documents, services.audit);
   const runs = new SyncRunsRepo(knex);
   const fetch = providerFetch(services);
   const retry = {
@@ -42,6 +48,7 @@ export function inventoryProvidersModule(services: Services, core: { secrets: Se
     new SyncEngine(knex, new ImportRepo(), imported, runs),
     imported,
     credentials,
+    documents,
     (timeoutMs) => new ProviderHttp(fetch, retry, timeoutMs ?? config.outboundTimeoutMs),
     services.audit,
     config.inventorySyncLeaseSeconds * 1000,

@@ -16,6 +16,7 @@ import type { ImportedRepo } from './imported-repo.js';
 import { checkConfig, checkCredentialRef, pluginOf } from './provider-config.js';
 import { providerAuditView, providerView } from './provider-view.js';
 import type { ProviderFilter, ProviderRow, ProvidersRepo } from './providers-repo.js';
+import type { StaticDocuments } from './static-documents.js';
 
 export interface OrgRef {
   readonly id: string;
@@ -37,6 +38,7 @@ export class ProvidersService {
     private readonly repo: ProvidersRepo,
     private readonly imported: ImportedRepo,
     private readonly credentials: Credentials,
+    private readonly documents: StaticDocuments,
     private readonly audit: AuditWriter,
   ) {}
 
@@ -59,6 +61,7 @@ export class ProvidersService {
       });
     }
     const config = checkConfig(plugin, input.config);
+    await this.documents.check(org.id, config);
     const credentialRef = input.credential_ref ?? null;
     checkCredentialRef(plugin, credentialRef);
     if (credentialRef !== null) await this.credentials.check(org.id, credentialRef);
@@ -86,7 +89,11 @@ export class ProvidersService {
     const current = await this.live(org, providerId);
     const plugin = pluginOf(current.type);
     const change: Record<string, unknown> = {};
-    if (input.config !== undefined) change.config_json = JSON.stringify(checkConfig(plugin, input.config));
+    if (input.config !== undefined) {
+      const config = checkConfig(plugin, input.config);
+      await this.documents.check(org.id, config);
+      change.config_json = JSON.stringify(config);
+    }
     if (input.credential_ref !== undefined) {
       checkCredentialRef(plugin, input.credential_ref);
       if (input.credential_ref !== null) await this.credentials.check(org.id, input.credential_ref);

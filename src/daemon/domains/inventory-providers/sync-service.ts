@@ -11,6 +11,7 @@ import { syncRunView } from './provider-view.js';
 import type { ProviderRow, ProvidersRepo } from './providers-repo.js';
 import type { OrgRef, ProvidersService } from './providers-service.js';
 import type { SyncEngine } from './sync-engine.js';
+import { DocumentFileError, type StaticDocuments } from './static-documents.js';
 import type { SyncRunRow, SyncRunsRepo } from './sync-runs-repo.js';
 import type { InventorySource } from './plugins/plugin.js';
 
@@ -36,6 +37,7 @@ export class SyncService {
     private readonly engine: SyncEngine,
     private readonly imported: ImportedRepo,
     private readonly credentials: Credentials,
+    private readonly documents: StaticDocuments,
     private readonly httpFor: HttpFor,
     private readonly audit: AuditWriter,
     private readonly leaseMs: number,
@@ -45,11 +47,15 @@ export class SyncService {
     const row = await this.providers.live(org, providerId);
     let report: ConnectionReport;
     try {
-      const details = await (await this.open(row)).test();
+      const details = await (await this.open(row, true)).test();
       report = { ok: true, provider_id: row.provider_id, details, error: null };
     } catch (error) {
-      if (!(error instanceof ProviderRequestError)) throw error;
-      report = { ok: false, provider_id: row.provider_id, details: {}, error: { code: error.reason, message: error.message } };
+      if (error instanceof DocumentFileError) {
+        report = { ok: false, provider_id: row.provider_id, details: {}, error: { code: 'invalid_document', message: error.message } };
+      } else {
+        if (!(error instanceof ProviderRequestError)) throw error;
+        report = { ok: false, provider_id: row.provider_id, details: {}, error: { code: error.reason, message: error.message } };
+      }
     }
     await this.audit.record(context, {
       eventType: 'inventory_provider.tested',
@@ -199,10 +205,18 @@ export class SyncService {
     return row;
   }
 
-  private async open(row: ProviderRow): Promise<InventorySource> {
+  /** test-connection reports a document file that cannot be used; discover and sync refuse it (422). */
+  private async open(row: ProviderRow, report = false): Promise<InventorySource> {
     const credential = await this.credentials.resolve(row.org_id, row.credential_ref);
     const timeout = typeof row.config_json.timeout_ms === 'number' ? row.config_json.timeout_ms : undefined;
-    return pluginOf(row.type).open(row.config_json, credential, this.httpFor(timeout));
+    let config: Record<string, unknown>;
+    try {
+      config = await this.documents.resolve(row.org_id, row.config_json);
+    } catch (error) {
+      if (error instanceof DocumentFileError && !report) throw error.toProblem();
+      throw error;
+    }
+    return pluginOf(row.type).open(config, credential, this.httpFor(timeout));
   }
 }
 

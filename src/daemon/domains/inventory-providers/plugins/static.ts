@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { ImportedDevice, ImportedObject, ImportedSite, InventoryPlugin, InventorySource, ListFrom, Page } from './plugin.js';
 
 const MAX_DOCUMENT_CHARS = 4 * 1024 * 1024;
+/** The largest file a provider's `document_file_id` may name: as large as an inline document may be. */
+export const MAX_DOCUMENT_FILE_BYTES = 4 * 1024 * 1024;
 const PAGE = 500;
 
 const configSchema = z
@@ -11,7 +13,12 @@ const configSchema = z
       .string()
       .min(1)
       .max(MAX_DOCUMENT_CHARS)
+      .optional()
       .describe('A YAML document: `sites`, `devices` (lists of items with an `id`) and `objects` (type -> list)'),
+    document_file_id: z
+      .uuid()
+      .optional()
+      .describe('A file of the file repositories holding the YAML document (instead of `document`), read at each use'),
   })
   .strict();
 
@@ -44,21 +51,34 @@ const documentSchema = z.object({
 });
 type StaticDocument = z.infer<typeof documentSchema>;
 
-/** The document's syntax and shape errors, with the line and column of a syntax error. */
-function checkDocument(config: Record<string, unknown>): { path: string; message: string; line?: number; column?: number }[] {
-  const text = config.document;
-  if (typeof text !== 'string') return [];
+export interface DocumentError {
+  readonly path: string;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
+/** Exactly one of `document` and `document_file_id`; an inline document's syntax and shape errors. */
+function checkConfig(config: Record<string, unknown>): DocumentError[] {
+  if ((config.document === undefined) === (config.document_file_id === undefined)) {
+    return [{ path: 'config', message: 'give exactly one of document and document_file_id' }];
+  }
+  return typeof config.document === 'string' ? checkDocument(config.document, 'config.document') : [];
+}
+
+/** A YAML document's syntax and shape errors (under `at`), with the line and column of a syntax error. */
+export function checkDocument(text: string, at: string): DocumentError[] {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {
     return doc.errors.map((error) => ({
-      path: 'config.document',
+      path: at,
       message: error.message.split('\n')[0]!,
       ...(error.linePos ? { line: error.linePos[0].line, column: error.linePos[0].col } : {}),
     }));
   }
   const shaped = documentSchema.safeParse(doc.toJS() ?? {});
   if (shaped.success) return [];
-  return shaped.error.issues.map((issue) => ({ path: ['config.document', ...issue.path.map(String)].join('.'), message: issue.message }));
+  return shaped.error.issues.map((issue) => ({ path: [at, ...issue.path.map(String)].join('.'), message: issue.message }));
 }
 
 /** A static inventory: every listing is the document's, paged by offset; there is nothing to reach. */
@@ -122,11 +142,12 @@ function slice<S, T>(list: readonly S[], from: ListFrom, map: (item: S) => T): P
 export const staticPlugin: InventoryPlugin = {
   type: 'static',
   label: 'Static YAML document',
-  description: 'A YAML document given inline: sites, devices and objects of any type; nothing is fetched.',
+  description: 'A YAML document, inline or a file of the file repositories: sites, devices and objects of any type; nothing is fetched.',
   incremental: false,
   objectTypes: [],
   credential: 'none',
   configSchema,
-  check: checkDocument,
+  check: checkConfig,
+  // A document named by file is read into `document` before the source is opened (static-documents.ts).
   open: (config) => new StaticSource(documentSchema.parse(parseDocument(String(config.document)).toJS() ?? {})),
 };
