@@ -134,6 +134,7 @@ describe('POST /internal/maintenance/tick', () => {
       'schedules.fire_due',
       'schedule_fires.retention',
       'artifacts.sweep',
+      'notifications.deliver_due',
       'stream_tickets.expire',
       'worker_env_keys.expire',
       'run_tokens.expire',
@@ -299,8 +300,12 @@ describe('the housekeeping jobs', () => {
   it('run_tokens.expire deletes run tokens whose expiry passed, keeping live ones', async () => {
     const now = new Date();
     const orgId = await seedOrg(knex(), 'maint-tokens');
+    // A token names a run that exists (run_tokens.run_id references runs).
+    const [run] = (await knex()('runs')
+      .insert({ org_id: orgId, flow_version: 1, flow_name: 'f', name: 'r', trigger_source: 'manual', workflow_id: randomUUID() })
+      .returning('id')) as { id: string }[];
     const token = (digest: string, expiresAt: Date) => ({
-      run_id: randomUUID(),
+      run_id: run!.id,
       step_id: 'plan',
       kind: 'iac_state',
       org_id: orgId,
