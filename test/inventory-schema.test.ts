@@ -46,6 +46,7 @@ describe('the inventory tables', () => {
       tags: 'jsonb',
       provider_id: 'character varying null',
       external_id: 'character varying null',
+      provider_seen_at: 'timestamp with time zone null',
       ...STAMPS,
     });
     expect(await columns('devices')).toEqual({
@@ -62,6 +63,7 @@ describe('the inventory tables', () => {
       overlay_json: 'jsonb',
       provider_id: 'character varying null',
       external_id: 'character varying null',
+      provider_seen_at: 'timestamp with time zone null',
       ...STAMPS,
     });
   });
