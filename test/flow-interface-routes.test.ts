@@ -46,6 +46,38 @@ beforeAll(async () => {
     { org_id: world.ids.acme, name: 'Amsterdam' },
     { org_id: world.ids.globex, name: 'Their site' },
   ]);
+  const object = (org: string, type: string, name: string, stale = false) => ({
+    org_id: org,
+    provider_id: 'netbox:main',
+    object_type: type,
+    external_id: name,
+    name,
+    deleted_at: stale ? new Date() : null,
+  });
+  await db('inventory_objects').insert([
+    object(world.ids.acme!, 'vlan', 'vlan-100'),
+    object(world.ids.acme!, 'vlan', 'vlan-200', true),
+    object(world.ids.acme!, 'prefix', '10.0.0.0/24'),
+    object(world.ids.globex!, 'vlan', 'vlan-theirs'),
+  ]);
+  const repository = async (org: string) =>
+    ((await db('file_repositories').insert({ org_id: org, name: 'default', kind: 'local' }).returning('id')) as { id: string }[])[0]!.id;
+  const file = (org: string, repositoryId: string, folder: string, name: string, contentType: string) => ({
+    org_id: org,
+    repository_id: repositoryId,
+    folder,
+    name,
+    content_type: contentType,
+    size_bytes: 1,
+    sha256: '0'.repeat(64),
+    storage_key: `files/${name}`,
+  });
+  const ours = await repository(world.ids.acme!);
+  await db('files').insert([
+    file(world.ids.acme!, ours, 'images', 'ios-17.bin', 'application/octet-stream'),
+    file(world.ids.acme!, ours, '', 'site.yaml', 'application/yaml'),
+    file(world.ids.globex!, await repository(world.ids.globex!), '', 'their.bin', 'application/octet-stream'),
+  ]);
   await call(world, 'alice', 'POST', '/variables', { name: 'ntp_server', type: 'string', value: '10.0.0.1' });
   await call(world, 'alice', 'POST', '/variables', { name: 'limits', type: 'json', value: { a: 1 } });
 });
@@ -54,11 +86,11 @@ afterAll(() => world?.close());
 const options = (body: Record<string, unknown>, flow = ids.flow) => call(world, 'carol', 'POST', `/flows/${flow}/interface/options`, body);
 
 describe('GET /flow-interface/option-sources', () => {
-  it('lists the registry: built sources available, inventory objects not yet', async () => {
+  it('lists the registry: every source available', async () => {
     const answer = await call(world, 'carol', 'GET', '/flow-interface/option-sources');
     expect(answer.status).toBe(200);
     const byKind = Object.fromEntries(answer.body.items.map((s: { kind: string; available: boolean }) => [s.kind, s.available]));
-    expect(byKind).toEqual({ static: true, variables: true, sites: true, devices: true, inventory_objects: false });
+    expect(byKind).toEqual({ static: true, variables: true, sites: true, devices: true, inventory_objects: true, files: true });
   });
 });
 
@@ -87,6 +119,18 @@ describe('POST /flows/{flow_id}/interface/options', () => {
     expect(variables.body.items).toEqual([{ value: 'limits', label: 'limits', description: 'json' }]);
   });
 
+  it("answers the providers' live inventory objects and the files by path, never another organization's", async () => {
+    const objects = await options({ input: 'site', source: { kind: 'inventory_objects' } });
+    expect(objects.status).toBe(200);
+    expect(objects.body.items.map((i: { label: string }) => i.label)).toEqual(['10.0.0.0/24', 'vlan-100']);
+    const vlans = await options({ input: 'site', source: { kind: 'inventory_objects', filter: { object_type: 'vlan' } } });
+    expect(vlans.body.items).toEqual([expect.objectContaining({ label: 'vlan-100', description: 'vlan' })]);
+    const files = await options({ input: 'site', source: { kind: 'files' } });
+    expect(files.body.items.map((i: { label: string }) => i.label)).toEqual(['images/ios-17.bin', 'site.yaml']);
+    const images = await options({ input: 'site', source: { kind: 'files', filter: { folder: 'images' } }, q: 'ios' });
+    expect(images.body).toMatchObject({ total: 1, items: [{ label: 'images/ios-17.bin', description: 'application/octet-stream' }] });
+  });
+
   it('refuses what does not fit with coded answers', async () => {
     const cases: [Record<string, unknown>, number, string, string?][] = [
       [{ input: 'nope' }, 422, 'validation_failed', 'input'],
@@ -96,7 +140,7 @@ describe('POST /flows/{flow_id}/interface/options', () => {
       [{ input: 'site', source: { kind: 'warp_drive' } }, 422, 'validation_failed', 'source.kind'],
       [{ input: 'region', source: { kind: 'sites' } }, 422, 'validation_failed', 'source.kind'],
       [{ input: 'site', source: { kind: 'sites', filter: { colour: 'red' } } }, 422, 'validation_failed', 'source.filter.colour'],
-      [{ input: 'site', source: { kind: 'inventory_objects' } }, 422, 'option_source_unavailable'],
+      [{ input: 'site', source: { kind: 'files', filter: { colour: 'red' } } }, 422, 'validation_failed', 'source.filter.colour'],
       [{ input: 'region', limit: 0 }, 422, 'validation_failed', 'limit'],
     ];
     for (const [body, status, code, path] of cases) {

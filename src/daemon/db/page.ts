@@ -13,7 +13,7 @@ const TOTAL = 'page_total';
 export async function pageWithTotal<Row>(
   knex: Knex,
   filtered: Knex.QueryBuilder,
-  columns: readonly string[],
+  columns: readonly (string | Knex.Raw)[],
   order: readonly { column: string; order: 'asc' | 'desc' }[],
   page: { readonly limit: number; readonly offset: number },
 ): Promise<{ rows: Row[]; total: number }> {

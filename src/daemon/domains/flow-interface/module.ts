@@ -8,7 +8,7 @@ import { launchFormRoutes } from './routes.js';
 
 export interface FlowInterfaceModule {
   readonly routes: readonly DomainRoutes[];
-  /** Where a later domain plugs its option source in (inventory objects, files). */
+  /** Where a later domain plugs its option source in. */
   readonly optionSources: OptionSourceRegistry;
 }
 

@@ -25,8 +25,8 @@ export interface OptionSource {
 
 /**
  * The option sources a launch form may draw from, by kind. The built ones are registered by the flow
- * interface's module; a domain built later (inventory objects, files) registers its own through
- * `register`, replacing a placeholder of the same kind, and nothing else changes.
+ * interface's module; a domain built later registers its own through `register` (replacing one of the
+ * same kind), and nothing else changes.
  */
 export class OptionSourceRegistry {
   readonly #sources = new Map<string, OptionSource>();
@@ -66,7 +66,7 @@ function staticSource(): OptionSource {
   };
 }
 
-/** The sources this build resolves, and placeholders for those still to come. */
+/** The sources this build resolves. */
 export function builtInOptionSources(repo: OptionsRepo): OptionSource[] {
   return [
     staticSource(),
@@ -104,10 +104,32 @@ export function builtInOptionSources(repo: OptionsRepo): OptionSource[] {
     {
       kind: 'inventory_objects',
       label: 'Inventory objects',
-      description: "Objects of the organization's inventory providers (not built yet: asking answers 422 `option_source_unavailable`).",
+      description: "Objects the organization's inventory providers synced (and the shared organization's), stale ones left out.",
       value: 'the object id',
-      filters: [{ name: 'object_type', description: 'the provider object type' }],
+      filters: [
+        { name: 'object_type', description: 'the provider object type (e.g. vlan, prefix)' },
+        { name: 'provider_id', description: 'objects of this provider (`<type>:<name>[:<org_id>]`)' },
+      ],
       fits: STRINGY,
+      resolve: (query) => repo.inventoryObjects(query, { objectType: query.filter.object_type, providerId: query.filter.provider_id }),
+    },
+    {
+      kind: 'files',
+      label: 'Files',
+      description: "Files of the organization's file repositories and the shared organization's, by path.",
+      value: 'the file id',
+      filters: [
+        { name: 'repository_id', description: 'files of this repository' },
+        { name: 'folder', description: 'files directly in this folder (`` for the root)' },
+        { name: 'content_type', description: 'files of this recorded content type' },
+      ],
+      fits: STRINGY,
+      resolve: (query) =>
+        repo.files(query, {
+          repositoryId: query.filter.repository_id,
+          folder: query.filter.folder,
+          contentType: query.filter.content_type,
+        }),
     },
   ];
 }

@@ -15,7 +15,8 @@ type Row = { value: string; label: string; description: string | null };
 
 /**
  * The rows the built option sources offer, live rows of the readable organizations only (the active one
- * and the shared one), by label: sites and devices by id, variables by name (never their values).
+ * and the shared one), by label: sites, devices, inventory objects and files by id, variables by name
+ * (never their values).
  */
 export class OptionsRepo {
   constructor(private readonly knex: Knex) {}
@@ -43,6 +44,29 @@ export class OptionsRepo {
     return this.#page(query, ['name as value', 'name as label', 'type as description'], page);
   }
 
+  /** Objects the inventory providers synced and still see (a stale one, `deleted_at` set, is not offered). */
+  async inventoryObjects(page: OptionPage, filter: { objectType?: string | undefined; providerId?: string | undefined }) {
+    const query = whereLive(this.knex('inventory_objects')).whereIn('org_id', page.orgIds);
+    if (filter.objectType !== undefined) query.where('object_type', filter.objectType);
+    if (filter.providerId !== undefined) query.where('provider_id', filter.providerId);
+    this.#contains(query, page.q, ['name', 'external_id']);
+    return this.#page(query, ['id as value', 'name as label', 'object_type as description'], page);
+  }
+
+  /** Files of the file repositories, labelled by their path (`folder/name`), described by their content type. */
+  async files(
+    page: OptionPage,
+    filter: { repositoryId?: string | undefined; folder?: string | undefined; contentType?: string | undefined },
+  ) {
+    const query = this.knex('files').whereIn('org_id', page.orgIds);
+    if (filter.repositoryId !== undefined) query.where('repository_id', isUuid(filter.repositoryId) ? filter.repositoryId : null);
+    if (filter.folder !== undefined) query.where('folder', filter.folder.replace(/\/+$/, ''));
+    if (filter.contentType !== undefined) query.where('content_type', filter.contentType);
+    this.#contains(query, page.q, ['name', 'folder']);
+    const label = this.knex.raw(`concat_ws('/', nullif(folder, ''), name) AS label`);
+    return this.#page(query, ['id as value', label, 'content_type as description'], page);
+  }
+
   /** Of `ids`, those naming live devices of the readable organizations. */
   async liveDevices(orgIds: readonly string[], ids: readonly string[]): Promise<Set<string>> {
     const wellFormed = ids.filter(isUuid);
@@ -58,7 +82,11 @@ export class OptionsRepo {
     });
   }
 
-  async #page(query: Knex.QueryBuilder, columns: readonly string[], page: OptionPage): Promise<{ rows: OptionItem[]; total: number }> {
+  async #page(
+    query: Knex.QueryBuilder,
+    columns: readonly (string | Knex.Raw)[],
+    page: OptionPage,
+  ): Promise<{ rows: OptionItem[]; total: number }> {
     const { rows, total } = await pageWithTotal<Row>(
       this.knex,
       query,
