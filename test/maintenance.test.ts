@@ -135,6 +135,7 @@ describe('POST /internal/maintenance/tick', () => {
       'schedule_fires.retention',
       'artifacts.sweep',
       'notifications.deliver_due',
+      'notifications.retention',
       'stream_tickets.expire',
       'worker_env_keys.expire',
       'run_tokens.expire',

@@ -480,6 +480,12 @@ export const SETTINGS = {
     doc: 'The longest the notification sender sleeps without being woken, covering a lost NOTIFY; retries due earlier wake it earlier.',
     parse: integerBetween(1, 3600),
   }),
+  notificationRetentionDays: setting({
+    env: 'SERVICE_NOTIFICATION_RETENTION_DAYS',
+    default: '30',
+    doc: 'Outbox messages delivered or given up more than this many days ago are deleted by the maintenance pass, with their attempt records. `0`: kept for good.',
+    parse: integerBetween(0, 3650),
+  }),
   // Files and file repositories (issue 22, part files; docs/files.md)
   fileMaxBytes: setting({
     env: 'SERVICE_FILE_MAX_BYTES',

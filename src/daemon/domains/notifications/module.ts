@@ -13,6 +13,7 @@ import { DestinationsService } from './destinations-service.js';
 import { InternalNotifications } from './internal-service.js';
 import { NotificationTester } from './notification-tester.js';
 import { OutboxRepo } from './outbox-repo.js';
+import { HOUSEKEEPING_BATCH, retentionJob } from '../maintenance/housekeeping-jobs.js';
 import { destinationRoutes } from './routes.js';
 import { internalNotificationRoutes, subscriptionRoutes } from './subscription-routes.js';
 import { SubscriptionsRepo } from './subscriptions-repo.js';
@@ -54,8 +55,9 @@ export function notificationsModule(
     smtpAddresses: new AddressPolicy(config.outboundAllowedNetworks),
     now: clock,
   });
+  const outbox = new OutboxRepo(db.knex);
   const sender = new NotificationSender(
-    new OutboxRepo(db.knex),
+    outbox,
     transport,
     log,
     {
@@ -77,7 +79,12 @@ export function notificationsModule(
       internalNotificationRoutes(new InternalNotifications(destinations, subscriptions, core.secrets)),
     ],
     sender,
-    maintenanceJobs: [{ name: 'notifications.deliver_due', run: () => sender.deliverDue() }],
+    maintenanceJobs: [
+      { name: 'notifications.deliver_due', run: () => sender.deliverDue() },
+      retentionJob('notifications.retention', config.notificationRetentionDays, (before) =>
+        outbox.deleteFinishedBefore(before, HOUSEKEEPING_BATCH),
+      ),
+    ],
     start: () => {
       if (config.notificationSenderEnabled) sender.start(db);
     },

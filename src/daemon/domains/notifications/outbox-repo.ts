@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { deleteInBatches } from '../../db/batched-delete.js';
 import type { DestinationKind } from '../../../shared/api/notifications.js';
 import type { AttemptResult } from './delivery/attempt-result.js';
 import type { NotificationPayload } from './delivery/message.js';
@@ -95,5 +96,15 @@ export class OutboxRepo {
       .select(this.knex.raw(`min(CASE WHEN status = 'pending' THEN next_attempt_at ELSE lease_expires_at END) AS at`))
       .first();
     return (row as { at: Date | null } | undefined)?.at ?? null;
+  }
+
+  /** Messages delivered or given up before `before`, their attempts with them (cascade), in batches. */
+  deleteFinishedBefore(before: Date, batch: number): Promise<number> {
+    return deleteInBatches(
+      this.knex,
+      'notification_outbox',
+      { sql: `status IN ('delivered', 'failed') AND finished_at < ?`, bindings: [before] },
+      batch,
+    );
   }
 }
