@@ -9,6 +9,7 @@ import { artifactsBenchmark } from './artifacts.js';
 import { filesBenchmark } from './files.js';
 import { claimBenchmark } from './claim.js';
 import { cliStartupBenchmark } from './cli-startup.js';
+import { dashboardStatsBenchmark } from './dashboard-stats.js';
 import { decisionBenchmark } from './decision.js';
 import { loginSyncBenchmark } from './login-sync.js';
 import { inventorySyncBenchmark } from './inventory-sync.js';
@@ -211,7 +212,7 @@ async function series(run: () => Promise<number>): Promise<number[]> {
 
 // `node dist/bench/run.js [name…]` runs only the named figures (decision, throughput, overrides, jwt,
 // login-sync, startup, cli, run-admission, webhook-trigger, read-paths, claim, stream, events, schedules, artifacts, inventory-sync,
-// files, registry-authorize); no name runs them all.
+// files, registry-authorize, dashboard); no name runs them all.
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -248,6 +249,12 @@ try {
       rounds: ROUNDS,
     });
   if (wanted('files')) await filesBenchmark(line, { rounds: ROUNDS });
+  if (wanted('dashboard'))
+    await dashboardStatsBenchmark(line, {
+      postgresUrl: POSTGRES_URL,
+      runs: Number(process.env.BENCH_DASHBOARD_RUNS ?? 1_000_000),
+      rounds: ROUNDS,
+    });
   if (wanted('registry-authorize')) await registryAuthorizeBenchmark(line, { postgresUrl: POSTGRES_URL, seconds: SECONDS, rounds: ROUNDS });
 } finally {
   await rm(dataDir, { recursive: true, force: true });

@@ -82,6 +82,9 @@ import * as m79 from './20261127160000_create_registry_credentials.js';
 import * as m80 from './20261127160100_notify_run_token_revocations.js';
 import * as m81 from './20261127160101_notify_run_ends_to_run_tokens.js';
 import * as m82 from './20261128090000_index_notification_outbox_finished.js';
+import * as m83 from './20261128120000_index_runs_org_created_stats.js';
+import * as m84 from './20261128120100_index_runs_org_finished.js';
+import * as m85 from './20261128120200_index_runs_org_active.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -172,4 +175,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261127160100_notify_run_token_revocations', up: m80.up, down: m80.down },
   { name: '20261127160101_notify_run_ends_to_run_tokens', up: m81.up, down: m81.down },
   { name: '20261128090000_index_notification_outbox_finished', up: m82.up, down: m82.down },
+  { name: '20261128120000_index_runs_org_created_stats', up: m83.up, down: m83.down },
+  { name: '20261128120100_index_runs_org_finished', up: m84.up, down: m84.down },
+  { name: '20261128120200_index_runs_org_active', up: m85.up, down: m85.down },
 ];

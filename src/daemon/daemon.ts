@@ -39,6 +39,8 @@ import { gitModule } from './domains/git/module.js';
 import { registryModule, type RegistryModule } from './domains/registry/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { settingsRoutes } from './domains/settings/routes.js';
+import { dashboardModule } from './domains/dashboard/module.js';
+import { platformHealthModule } from './domains/platform-health/module.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
 import { systemRoutes } from './domains/system/routes.js';
 import { webhooksModule } from './domains/webhooks/module.js';
@@ -235,6 +237,12 @@ function makeDomains(
     ...(options.maintenance?.jobs?.(services) ?? []),
   ];
   const maintenance = maintenanceModule(services, maintenanceJobs, { clock: options.maintenance?.clock ?? options.clock });
+  const dashboard = dashboardModule(services, options.clock);
+  const platformHealth = platformHealthModule(services, {
+    secretBackends: secrets.backendsHealth,
+    stores: files.stores,
+    maintenanceJobs: maintenance.runner.jobNames,
+  });
   const domains: DomainRoutes[] = [
     systemRoutes({ db, isDraining, isSchemaReady: () => schema.ready }),
     authRoutes(services),
@@ -266,6 +274,8 @@ function makeDomains(
     ...runTokens.routes,
     ...iacStates.routes,
     ...registry.routes,
+    ...dashboard.routes,
+    ...platformHealth.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

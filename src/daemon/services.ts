@@ -54,6 +54,8 @@ export interface Services {
   readonly triggerConfig: TriggerConfig;
   readonly explainer: Explainer;
   readonly authenticator: Authenticator;
+  /** The identity provider's token verifier; undefined without SERVICE_IDP_ISSUER. */
+  readonly jwt: JwtVerifier | undefined;
   readonly idpMappings: IdpMappingsRepo;
   readonly mappingIndex: MappingIndex;
   readonly mappingSync: MappingSync;
@@ -128,6 +130,7 @@ export function buildServices(config: Config, log: Logger, db: Database): Servic
     triggerConfig,
     explainer,
     authenticator,
+    jwt,
     idpMappings,
     mappingIndex,
     mappingSync,

@@ -75,6 +75,11 @@ export class JwtVerifier {
     this.#issuers = options.publicIssuer ? [options.issuer, options.publicIssuer] : [options.issuer];
   }
 
+  /** Rejects (`auth_unavailable`) when the provider's signing keys cannot be had; see KeySource.ready. */
+  keysReady(): Promise<void> {
+    return this.#keys.ready();
+  }
+
   /** A token verified before answers at once (no promise): the warm path of every request. */
   verify(token: string): VerifiedJwt | Promise<VerifiedJwt> {
     const digest = createHash('sha256').update(token).digest('base64url');

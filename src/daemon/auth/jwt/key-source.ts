@@ -37,6 +37,15 @@ export class KeySource {
     return this.#pending;
   }
 
+  /**
+   * Whether the provider's keys are at hand, as token verification would find them (platform health): keys
+   * already discovered answer at once, a discovery that failed within the retry pause fails without asking
+   * again, else one discovery within the time limit. Never more requests than verification makes.
+   */
+  async ready(): Promise<void> {
+    await this.resolver();
+  }
+
   async #discover(): Promise<JWTVerifyGetKey> {
     const url = `${this.options.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
     try {

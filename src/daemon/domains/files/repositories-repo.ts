@@ -61,6 +61,20 @@ export class RepositoriesRepo extends TransactionalRepo {
     );
   }
 
+  /** The first `limit` repositories of every organization, oldest first, and how many there are: what platform health checks. */
+  async sample(limit: number): Promise<{ rows: RepositoryRow[]; total: number }> {
+    return pageWithTotal<RepositoryRow>(
+      this.knex,
+      this.knex('file_repositories'),
+      COLUMNS,
+      [
+        { column: 'created_at', order: 'asc' },
+        { column: 'id', order: 'asc' },
+      ],
+      { limit, offset: 0 },
+    );
+  }
+
   /** One repository among the organizations given (the active one, and the shared one where it reads). */
   async find(orgIds: readonly string[], id: string, db: Db = this.knex): Promise<RepositoryWithTotals | undefined> {
     return this.#withTotals(db).whereIn('r.org_id', orgIds).where('r.id', id).first();

@@ -24,6 +24,14 @@ export class RegistryApi {
     private readonly timeoutMs: number,
   ) {}
 
+  /** Whether the registry's API answers (`GET /v2/`: 200, or 401 when it asks for credentials); throws when not configured or not answering. */
+  async ping(): Promise<number> {
+    const response = await this.send('GET', '');
+    await response.arrayBuffer();
+    if (response.status !== 200 && response.status !== 401) throw unavailable(`The registry's API answered ${response.status}.`);
+    return response.status;
+  }
+
   /** Every repository name (`_catalog`, followed page by page). */
   async repositories(): Promise<string[]> {
     const names: string[] = [];

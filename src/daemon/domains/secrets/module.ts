@@ -27,6 +27,16 @@ export interface SecretsModule {
    * does not answer) and calls `onMismatch` when it is the wrong one. Until checked, the built-in backend refuses.
    */
   verifyKeyLater(onMismatch: (error: ConfigError) => void): void;
+  /** Every backend's health as its implementation reports it (platform health): a failing one is `ok: false`, not an error. */
+  backendsHealth(): Promise<BackendHealthReport[]>;
+}
+
+export interface BackendHealthReport {
+  readonly name: string;
+  readonly type: string;
+  readonly is_default: boolean;
+  readonly ok: boolean;
+  readonly detail: string;
 }
 
 export interface SecretsModuleOptions {
@@ -66,5 +76,15 @@ export async function openSecretsModule(services: Services, options: SecretsModu
     resolver,
     sealer: new DataSealer(key, guard),
     verifyKeyLater: (onMismatch) => guard.verifyInBackground(onMismatch),
+    backendsHealth: async () =>
+      Promise.all(
+        (await backends.all()).map(async (row) => {
+          const health = await registry
+            .for(row)
+            .health()
+            .catch(() => ({ ok: false, detail: 'the health check failed' }));
+          return { name: row.name, type: row.type, is_default: row.is_default, ok: health.ok, detail: health.detail };
+        }),
+      ),
   };
 }

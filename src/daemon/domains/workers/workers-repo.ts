@@ -85,6 +85,18 @@ export class WorkersRepo {
     return previous === null ? null : new Date(previous);
   }
 
+  /** How many workers are registered, how many were seen within `onlineSeconds`, and the latest sighting. */
+  async counts(onlineSeconds: number): Promise<{ total: number; online: number; last_seen_at: Date | null }> {
+    const result = await this.knex.raw<{ rows: { total: number; online: number; last_seen_at: Date | null }[] }>(
+      `SELECT count(*)::integer AS total,
+              (count(*) FILTER (WHERE last_seen_at >= now() - make_interval(secs => ?::integer)))::integer AS online,
+              max(last_seen_at) AS last_seen_at
+         FROM workers`,
+      [onlineSeconds],
+    );
+    return result.rows[0]!;
+  }
+
   /** Workers newest seen first; online when seen within `onlineSeconds`. */
   async list(
     filter: { readonly online?: boolean | undefined; readonly limit: number; readonly offset: number },
