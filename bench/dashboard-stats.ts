@@ -45,10 +45,11 @@ export async function dashboardStatsBenchmark(line: (name: string, value: string
        INSERT INTO runs (org_id, flow_id, flow_version, flow_name, name, status, trigger_source, workflow_id, created_at, finished_at)
        SELECT f.org_id, f.id, 1, f.name, 'run ' || g,
               (ARRAY['succeeded','succeeded','succeeded','failed','cancelled','succeeded','queued','running'])[1 + g % 8],
-              'manual', 'bench-' || g, now() - (g % 5184000) * interval '1 second',
-              CASE WHEN g % 8 < 6 THEN now() - (g % 5184000) * interval '1 second' + interval '30 seconds' END
+              'manual', 'bench-' || g, now() - (g::bigint * 5184000 / ?) * interval '1 second',
+              CASE WHEN g % 8 < 6 THEN now() - (g::bigint * 5184000 / ?) * interval '1 second' + interval '30 seconds' END
          FROM generate_series(0, ? - 1) g JOIN f ON f.k = g % 200`,
-      [options.runs],
+      // Evenly over the 60 days (5,184,000 s), whatever the count.
+      [options.runs, options.runs, options.runs],
     );
     await db.raw('ALTER TABLE runs ENABLE TRIGGER USER');
     await db.raw('VACUUM ANALYZE runs');
