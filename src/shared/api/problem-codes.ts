@@ -434,7 +434,8 @@ export const PROBLEM_CODES = {
   },
   stale_plan: {
     status: 409,
-    meaning: 'The rows a saved plan read have changed since it was made (its fingerprint no longer matches): plan again. Nothing was applied.',
+    meaning:
+      'The rows a saved plan read have changed since it was made (its fingerprint no longer matches): plan again. Nothing was applied.',
   },
   operation_finished: {
     status: 409,
