@@ -55,6 +55,7 @@ import type { Logger } from './logging/logger.js';
 import { buildServices, startSyncs, stopSyncs, type Services } from './services.js';
 import { variablesModule } from './domains/variables/module.js';
 import { flowInterfaceModule } from './domains/flow-interface/module.js';
+import { configExchangeModule, type ConfigExchangeModule } from './domains/config-exchange/module.js';
 
 export type { Services } from './services.js';
 
@@ -83,6 +84,8 @@ export interface RunningDaemon {
   readonly monitorStreams: Pick<LiveHub, 'subscriberCount' | 'reads'>;
   /** The maintenance pass: its runner (the tick's function) and this instance's timer. */
   readonly maintenance: Pick<MaintenanceModule, 'runner' | 'timer'>;
+  /** Configuration exchange: its engine and this instance's runner of queued operations. */
+  readonly configExchange: Pick<ConfigExchangeModule, 'engine' | 'runner'>;
   /**
    * Graceful stop: refuse new connections, answer every request that arrived on an open one (`Connection:
    * close`) within the grace period, close the database.
@@ -119,6 +122,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     background.schedules.start();
     background.notifications.start();
     background.registry.start();
+    background.configExchange.runner.start();
     server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
@@ -135,6 +139,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     streams: running.streams.events,
     monitorStreams: running.streams.monitors,
     maintenance: running.maintenance,
+    configExchange: running.configExchange,
     stop: async () => {
       draining = true;
       // Waiting heartbeats answer now rather than hold the close for their whole wait, and live streams,
@@ -224,6 +229,7 @@ function makeDomains(
   // After files: a static provider's document may be a file, read through the files module.
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
+  const configExchange = configExchangeModule(services);
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -266,6 +272,7 @@ function makeDomains(
     ...runTokens.routes,
     ...iacStates.routes,
     ...registry.routes,
+    ...configExchange.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
@@ -279,6 +286,7 @@ function makeDomains(
       streams: { events: runEvents.hub, monitors: monitors.hub },
       notifications,
       registry,
+      configExchange,
     }),
   };
 }
@@ -345,6 +353,8 @@ interface Background {
   readonly schedules: SchedulesModule;
   /** The notification sender loop. */
   readonly notifications: NotificationsModule;
+  /** The runner of configuration exchange operations. */
+  readonly configExchange: ConfigExchangeModule;
   /** The registry authorizer's run-token cache sync. */
   readonly registry: RegistryModule;
 }
@@ -384,6 +394,7 @@ async function stopRunning(
   await background?.schedules.stop();
   await background?.notifications.stop();
   await background?.registry.stop();
+  await background?.configExchange.runner.stop();
   await background?.maintenance.stop();
   await background?.workers.stop();
   for (const hub of background?.hubs ?? []) await hub.stop();
