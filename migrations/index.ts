@@ -85,6 +85,7 @@ import * as m82 from './20261128090000_index_notification_outbox_finished.js';
 import * as m83 from './20261128120000_index_runs_org_created_stats.js';
 import * as m84 from './20261128120100_index_runs_org_finished.js';
 import * as m85 from './20261128120200_index_runs_org_active.js';
+import * as m86 from './20261128130000_create_config_exchange_operations.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -178,4 +179,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261128120000_index_runs_org_created_stats', up: m83.up, down: m83.down },
   { name: '20261128120100_index_runs_org_finished', up: m84.up, down: m84.down },
   { name: '20261128120200_index_runs_org_active', up: m85.up, down: m85.down },
+  { name: '20261128130000_create_config_exchange_operations', up: m86.up, down: m86.down },
 ];

@@ -23,6 +23,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   destinations: 'Notification destinations: list them, send a test message.',
   'inventory-providers':
     'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
+  config: 'Configuration exchange (platform admins): export the configuration as a YAML bundle, plan a bundle, apply a plan.',
 };
 
 const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
@@ -113,6 +114,9 @@ const VERBS: readonly VerbEntry[] = [
   verb('inventory-providers list', () => import('./inventory-providers/list.js')),
   verb('inventory-providers sync', () => import('./inventory-providers/sync.js')),
   verb('inventory-providers history', () => import('./inventory-providers/history.js')),
+  verb('config export', () => import('./config/export.js')),
+  verb('config plan', () => import('./config/plan.js')),
+  verb('config apply', () => import('./config/apply.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 
