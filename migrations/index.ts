@@ -81,6 +81,9 @@ import * as m78 from './20261127150101_create_iac_state_versions.js';
 import * as m79 from './20261127160000_create_registry_credentials.js';
 import * as m80 from './20261127160100_notify_run_token_revocations.js';
 import * as m81 from './20261127160101_notify_run_ends_to_run_tokens.js';
+import * as m82 from './20261128100000_create_flow_attachment_blobs.js';
+import * as m83 from './20261128100001_create_flow_attachments.js';
+import * as m84 from './20261128100002_create_flow_version_attachments.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -170,4 +173,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261127160000_create_registry_credentials', up: m79.up, down: m79.down },
   { name: '20261127160100_notify_run_token_revocations', up: m80.up, down: m80.down },
   { name: '20261127160101_notify_run_ends_to_run_tokens', up: m81.up, down: m81.down },
+  { name: '20261128100000_create_flow_attachment_blobs', up: m82.up, down: m82.down },
+  { name: '20261128100001_create_flow_attachments', up: m83.up, down: m83.down },
+  { name: '20261128100002_create_flow_version_attachments', up: m84.up, down: m84.down },
 ];
