@@ -304,18 +304,20 @@ describe('committed versions pin their attachments', () => {
     const mounted = await internalGet(world, `/internal/runs/${runId}/attachments?step=play`, TOKEN, held);
     expect(mounted.body.items.map((i: { path: string }) => i.path)).toEqual(['roles/ntp/tasks/main.yml', 'site.yml']);
     const outside = await internalGet(world, `/internal/runs/${runId}/attachments?step=play&path=other/unmounted.txt`, TOKEN, held);
-    expect(outside.status).toBe(404);
+    expect([outside.status, outside.body.code]).toEqual([404, 'resource_not_found']);
     const noStep = await internalGet(world, `/internal/runs/${runId}/attachments?step=nope`, TOKEN, held);
     expect([noStep.status, noStep.body.code]).toEqual([422, 'validation_failed']);
   });
 
   it('needs the internal token, and the run held by the caller', async () => {
-    expect((await internalGet(world, `/internal/runs/${runId}/attachments`, 'wrong-token', held)).status).toBe(401);
-    expect((await internalGet(world, `/internal/flows/${flow}/attachments`, 'wrong-token')).status).toBe(401);
+    const noToken = await internalGet(world, `/internal/runs/${runId}/attachments`, 'wrong-token', held);
+    expect([noToken.status, noToken.body.code]).toEqual([401, 'invalid_internal_token']);
+    const noTokenDraft = await internalGet(world, `/internal/flows/${flow}/attachments`, 'wrong-token');
+    expect([noTokenDraft.status, noTokenDraft.body.code]).toEqual([401, 'invalid_internal_token']);
     const other = await internalGet(world, `/internal/runs/${runId}/attachments`, TOKEN, { 'x-worker-id': 'other', 'x-run-attempt': '1' });
     expect([other.status, other.body.code]).toEqual([409, 'run_not_held']);
     const bare = await internalGet(world, `/internal/runs/${runId}/attachments`, TOKEN);
-    expect(bare.status).toBe(422);
+    expect([bare.status, bare.body.code]).toEqual([422, 'validation_failed']);
     expect((await internalGet(world, `/internal/runs/${UNKNOWN_ID}/attachments`, TOKEN, held)).status).toBe(404);
     expect((await internalGet(world, `/internal/flows/${UNKNOWN_ID}/attachments`, TOKEN)).status).toBe(404);
   });

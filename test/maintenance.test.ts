@@ -135,6 +135,7 @@ describe('POST /internal/maintenance/tick', () => {
       'schedule_fires.retention',
       'artifacts.sweep',
       'notifications.deliver_due',
+      'flow_attachments.sweep_blobs',
       'stream_tickets.expire',
       'worker_env_keys.expire',
       'run_tokens.expire',
