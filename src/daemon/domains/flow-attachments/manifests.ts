@@ -8,7 +8,7 @@ import type { FlowCommitHook } from '../flows/module.js';
 import { fence, isHeldBy, runNotFound, type Holder } from '../run-callbacks/fence.js';
 import type { AttachmentBytes } from './attachment-bytes.js';
 import { attachmentPath } from './attachment-paths.js';
-import type { AttachmentsRepo } from './attachments-repo.js';
+import type { AttachmentsRepo, PinRow } from './attachments-repo.js';
 
 /** A run's attachments are read while its worker executes it (paused: it may resume and read them again). */
 const READABLE_WHILE = ['running', 'paused'] as const;
@@ -19,15 +19,8 @@ export interface ManifestQuery {
   readonly path?: string | undefined;
 }
 
-/** An entry with where its bytes are, before it is answered. */
-interface Located {
-  readonly path: string;
-  readonly content_type: string;
-  readonly sha256: string;
-  readonly size_bytes: string | number;
-  readonly repository_id: string;
-  readonly storage_key: string;
-}
+/** An entry with where its bytes are, before it is answered: a pin, or a draft's attachment. */
+type Located = PinRow;
 
 export type ManifestAnswer =
   | { readonly kind: 'manifest'; readonly manifest: AttachmentManifest }
