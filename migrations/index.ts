@@ -82,10 +82,13 @@ import * as m79 from './20261127160000_create_registry_credentials.js';
 import * as m80 from './20261127160100_notify_run_token_revocations.js';
 import * as m81 from './20261127160101_notify_run_ends_to_run_tokens.js';
 import * as m82 from './20261128090000_index_notification_outbox_finished.js';
-import * as m83 from './20261128120000_index_runs_org_created_stats.js';
-import * as m84 from './20261128120100_index_runs_org_finished.js';
-import * as m85 from './20261128120200_index_runs_org_active.js';
-import * as m86 from './20261128130000_create_config_exchange_operations.js';
+import * as m83 from './20261128100000_create_flow_attachment_blobs.js';
+import * as m84 from './20261128100001_create_flow_attachments.js';
+import * as m85 from './20261128100002_create_flow_version_attachments.js';
+import * as m86 from './20261128120000_index_runs_org_created_stats.js';
+import * as m87 from './20261128120100_index_runs_org_finished.js';
+import * as m88 from './20261128120200_index_runs_org_active.js';
+import * as m89 from './20261128130000_create_config_exchange_operations.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -176,8 +179,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261127160100_notify_run_token_revocations', up: m80.up, down: m80.down },
   { name: '20261127160101_notify_run_ends_to_run_tokens', up: m81.up, down: m81.down },
   { name: '20261128090000_index_notification_outbox_finished', up: m82.up, down: m82.down },
-  { name: '20261128120000_index_runs_org_created_stats', up: m83.up, down: m83.down },
-  { name: '20261128120100_index_runs_org_finished', up: m84.up, down: m84.down },
-  { name: '20261128120200_index_runs_org_active', up: m85.up, down: m85.down },
-  { name: '20261128130000_create_config_exchange_operations', up: m86.up, down: m86.down },
+  { name: '20261128100000_create_flow_attachment_blobs', up: m83.up, down: m83.down },
+  { name: '20261128100001_create_flow_attachments', up: m84.up, down: m84.down },
+  { name: '20261128100002_create_flow_version_attachments', up: m85.up, down: m85.down },
+  { name: '20261128120000_index_runs_org_created_stats', up: m86.up, down: m86.down },
+  { name: '20261128120100_index_runs_org_finished', up: m87.up, down: m87.down },
+  { name: '20261128120200_index_runs_org_active', up: m88.up, down: m88.down },
+  { name: '20261128130000_create_config_exchange_operations', up: m89.up, down: m89.down },
 ];

@@ -136,6 +136,7 @@ describe('POST /internal/maintenance/tick', () => {
       'artifacts.sweep',
       'notifications.deliver_due',
       'notifications.retention',
+      'flow_attachments.sweep_blobs',
       'stream_tickets.expire',
       'worker_env_keys.expire',
       'run_tokens.expire',

@@ -14,6 +14,7 @@ import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
 import { artifactsModule } from './domains/artifacts/module.js';
 import { filesModule } from './domains/files/module.js';
+import { flowAttachmentsModule } from './domains/flow-attachments/module.js';
 import { flowsModule } from './domains/flows/module.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
@@ -228,6 +229,8 @@ function makeDomains(
     { secrets: secrets.resolver, fetchUrl: (url, request) => services.outbound.request(url, request) },
     options.clock,
   );
+  // After files: attachments keep their bytes in the organization's default file repository.
+  const flowAttachments = flowAttachmentsModule(services, { flows, stores: files.orgStores });
   // After files: a static provider's document may be a file, read through the files module.
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
@@ -239,6 +242,7 @@ function makeDomains(
     ...schedules.maintenanceJobs,
     ...artifacts.maintenanceJobs,
     ...notifications.maintenanceJobs,
+    ...flowAttachments.maintenanceJobs,
     ...housekeepingJobs(services),
     ...(options.maintenance?.jobs?.(services) ?? []),
   ];
@@ -277,6 +281,7 @@ function makeDomains(
     ...inventoryProviders.routes,
     ...notifications.routes,
     ...files.routes,
+    ...flowAttachments.routes,
     ...runTokens.routes,
     ...iacStates.routes,
     ...registry.routes,

@@ -12,6 +12,7 @@ import {
 } from '../shared/api/run-callbacks.js';
 import type { Readable } from 'node:stream';
 import type { artifact } from '../shared/api/artifacts.js';
+import type { AttachmentManifest } from '../shared/api/flow-attachments.js';
 import type { InternalVariables } from '../shared/api/variables.js';
 import { DaemonAnswerError, type InternalHttp } from './http-client.js';
 
@@ -60,6 +61,12 @@ export interface RunCallbacks {
    * steps name one. Absent in a test's callbacks that have none to give.
    */
   runVariables?(): Promise<InternalVariables>;
+
+  /**
+   * The attachments the run's committed version pinned (`GET /internal/runs/{id}/attachments`), for
+   * `{{ attachments.… }}`; asked only by a run whose steps name them.
+   */
+  runAttachments?(): Promise<AttachmentManifest>;
 }
 
 /** 409 `run_not_held`: the run is not this worker's attempt any more; stop working on it at once. */
@@ -144,6 +151,10 @@ export class HttpRunCallbacks implements RunCallbacks {
     return this.http.call<InternalVariables>('GET', `/internal/variables?run_id=${encodeURIComponent(this.runId)}`, {
       headers: this.#fence,
     });
+  }
+
+  async runAttachments(): Promise<AttachmentManifest> {
+    return this.http.call<AttachmentManifest>('GET', `/internal/runs/${this.runId}/attachments`, { headers: this.#fence });
   }
 
   #mutate(method: string, path: string, body: unknown): Promise<unknown> {

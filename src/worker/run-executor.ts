@@ -1,6 +1,7 @@
 import type { Assignment } from '../shared/api/workers.js';
 import type { FlowStep } from '../shared/flows/definition.js';
 import { parseDefinitionShape } from '../shared/flows/definition-schema.js';
+import { attachmentsContext, manifestLine, namesAttachments } from './attachments.js';
 import { isInvalidRunState, isRunNotHeld, type RunCallbacks } from './callbacks.js';
 import { executionOrder } from './dag.js';
 import { EventBuffer } from './event-buffer.js';
@@ -62,6 +63,8 @@ class RunExecution {
   #runVars: Record<string, unknown>;
   /** The run's variables (`{{ variables.<name> }}`), read once before the first step when a step names one. */
   #variables: Record<string, unknown> = {};
+  /** The run's attachments (`{{ attachments.… }}`), read once before the first step when a step names them. */
+  #attachments: Record<string, unknown> = {};
   readonly #handlers: ReadonlyMap<string, StepHandlerRun>;
 
   constructor(
@@ -91,6 +94,10 @@ class RunExecution {
     const refused = order.find((step) => !this.#completed.has(step.id) && this.#handlerOf(step) === undefined);
     if (!refused && namesVariables(order)) {
       const failed = await this.#loadVariables();
+      if (failed) return failed;
+    }
+    if (!refused && namesAttachments(order)) {
+      const failed = await this.#loadAttachments();
       if (failed) return failed;
     }
 
@@ -157,6 +164,24 @@ class RunExecution {
       return this.#failRun({
         code: 'variables_unavailable',
         message: `the run's variables could not be read: ${error.message}`.slice(0, 4000),
+      });
+    }
+  }
+
+  /** Reads the manifest the run's version pinned once, and records which contents it resolved as a `log` event. */
+  async #loadAttachments(): Promise<RunOutcome | undefined> {
+    const read = this.options.callbacks.runAttachments;
+    if (!read) return undefined;
+    try {
+      const manifest = await read.call(this.options.callbacks);
+      this.#attachments = attachmentsContext(manifest);
+      this.events.emit('log', { level: 'info', message: manifestLine(manifest) });
+      return undefined;
+    } catch (error) {
+      if (isRunNotHeld(error) || !(error instanceof DaemonAnswerError)) throw error;
+      return this.#failRun({
+        code: 'attachments_unavailable',
+        message: `the run's attachments could not be read: ${error.message}`.slice(0, 4000),
       });
     }
   }
@@ -289,6 +314,7 @@ class RunExecution {
       targets: assignment.targets,
       vars: this.#runVars,
       variables: this.#variables,
+      attachments: this.#attachments,
       steps: this.#stepOutputs,
       run: { id: assignment.run_id, name: assignment.name, workflow_id: assignment.workflow_id, attempt: assignment.attempt },
     };

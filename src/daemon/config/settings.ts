@@ -522,6 +522,25 @@ export const SETTINGS = {
     doc: 'Longest a file import (`POST .../files/import`) may take to fetch its URL, headers and body together; past it, 502 `import_failed` (`timeout`) and nothing is kept.',
     parse: integerBetween(1000, 24 * 3600 * 1000),
   }),
+  // Flow attachments (docs/flow-attachments.md).
+  attachmentMaxBytes: setting({
+    env: 'SERVICE_ATTACHMENT_MAX_BYTES',
+    default: '104857600',
+    doc: 'Largest flow attachment, in bytes (100 MiB by default), uploaded alone or inside a bulk upload; a larger one answers 413 `attachment_too_large` and nothing of the upload is kept.',
+    parse: integerBetween(1, 2 ** 50),
+  }),
+  attachmentBulkMaxFiles: setting({
+    env: 'SERVICE_ATTACHMENT_BULK_MAX_FILES',
+    default: '2000',
+    doc: 'Most files one bulk attachment upload (`POST /flows/{flow_id}/attachments/bulk`, a zip) may hold; more answers 413 `attachment_too_large` and nothing is kept.',
+    parse: integerBetween(1, 1_000_000),
+  }),
+  attachmentBulkMaxBytes: setting({
+    env: 'SERVICE_ATTACHMENT_BULK_MAX_BYTES',
+    default: '536870912',
+    doc: 'Largest bulk attachment upload, in bytes (512 MiB by default): both the zip as sent and its files uncompressed; past it, 413 `attachment_too_large` and nothing is kept.',
+    parse: integerBetween(1, 2 ** 50),
+  }),
   // Part art (schedule housekeeping).
   scheduleFireRetentionDays: setting({
     env: 'SERVICE_SCHEDULE_FIRE_RETENTION_DAYS',

@@ -33,6 +33,12 @@ export class BlobMissing extends Error {
   override name = 'BlobMissing';
 }
 
+/** A store that did not answer or refused (a network error, an S3 error), rather than a programming error. */
+export function isStoreFailure(error: unknown): boolean {
+  const e = error as { $metadata?: unknown; code?: string };
+  return e.$metadata !== undefined || ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EACCES'].includes(e.code ?? '');
+}
+
 /** A key as a store may use it: relative, `/`-separated, no empty, `.` or `..` segment. */
 export function assertKey(key: string): void {
   if (key === '' || key.split('/').some((s) => s === '' || s === '.' || s === '..') || key.includes('\\')) {

@@ -445,6 +445,26 @@ export const PROBLEM_CODES = {
     status: 409,
     meaning: 'The operation named by `plan_id` is not a plan that succeeded (still queued or running, failed, cancelled, or not a plan).',
   },
+  // Flow attachments (issue 22, last part A; docs/flow-attachments.md)
+  attachment_exists: {
+    status: 409,
+    meaning:
+      'The flow already has an attachment at this path, or a file where the path needs a folder or a folder where it needs a file (`paths`); `overwrite=true` replaces a file at the same path.',
+  },
+  attachment_too_large: {
+    status: 413,
+    meaning:
+      'An attachment is larger than SERVICE_ATTACHMENT_MAX_BYTES, or a bulk upload holds more than SERVICE_ATTACHMENT_BULK_MAX_FILES files or SERVICE_ATTACHMENT_BULK_MAX_BYTES bytes (`limit`, `what`: `file`, `files`, `bytes`); nothing of it is kept.',
+  },
+  attachment_archive_invalid: {
+    status: 422,
+    meaning:
+      "A bulk upload's body is not a zip archive this daemon reads (`reason`), or an entry's path is not a safe relative path (`entry`).",
+  },
+  attachment_unavailable: {
+    status: 503,
+    meaning: "An attachment's bytes cannot be read from the file repository holding them now.",
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

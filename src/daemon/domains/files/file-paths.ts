@@ -49,14 +49,18 @@ export function namedFolder(raw: string, field = 'path'): string {
  * An upload's `name` may carry folders (`configs/r1.cfg`): they join `folder`. The whole is checked, so
  * `../x` is refused whichever field holds it.
  */
-export function placeOf(rawFolder: string | undefined, rawName: string): { folder: string; name: string } {
-  const folder = folderPath(rawFolder);
-  if (rawName === '') throw refuse('name', 'empty');
-  const segments = segmentsOf('name', rawName, MAX_FOLDER);
-  const name = fileName(segments.at(-1)!);
+export function placeOf(
+  rawFolder: string | undefined,
+  rawName: string,
+  fields: { folder: string; name: string } = { folder: 'folder', name: 'name' },
+): { folder: string; name: string } {
+  const folder = folderPath(rawFolder, fields.folder);
+  if (rawName === '') throw refuse(fields.name, 'empty');
+  const segments = segmentsOf(fields.name, rawName, MAX_FOLDER);
+  const name = fileName(segments.at(-1)!, fields.name);
   const extra = segments.slice(0, -1).join('/');
   const joined = [folder, extra].filter((s) => s !== '').join('/');
-  if (joined.length > MAX_FOLDER) throw refuse('folder', 'too_long');
+  if (joined.length > MAX_FOLDER) throw refuse(fields.folder, 'too_long');
   return { folder: joined, name };
 }
 

@@ -12,6 +12,7 @@ import { FileWriter } from './file-writer.js';
 import { FilesRepo } from './files-repo.js';
 import { FilesService } from './files-service.js';
 import { FoldersService } from './folders-service.js';
+import { OrgStores } from './org-stores.js';
 import { RepositoriesRepo } from './repositories-repo.js';
 import { RepositoriesService } from './repositories-service.js';
 import { repositoryRoutes } from './repository-routes.js';
@@ -25,6 +26,8 @@ export interface FilesModule {
   readonly files: FilesService;
   /** A small file's text, for an inventory provider's document named by file. */
   readonly texts: FileTextReader;
+  /** The organization's default store for new bytes, a repository's for stored ones: flow attachments keep theirs there. */
+  readonly orgStores: OrgStores;
 }
 
 /** Files and file repositories (issue 22): local and S3 stores, uploads, presigned URLs, imports. `clock` is a test's. */
@@ -53,5 +56,6 @@ export function filesModule(
     stores,
     files,
     texts: new FileTexts(filesRepo, files, orgAccess),
+    orgStores: new OrgStores(repositories, repositoriesRepo, stores),
   };
 }

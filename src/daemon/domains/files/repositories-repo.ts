@@ -135,9 +135,11 @@ export class RepositoriesRepo extends TransactionalRepo {
     await trx('file_repositories').where({ id }).delete();
   }
 
+  /** Its files and the flow attachments' blobs it holds (docs/flow-attachments.md): either keeps it from going. */
   async fileCount(trx: FilesTx, id: string): Promise<number> {
-    const [row] = await trx('files').where({ repository_id: id }).count<{ n: string | number }[]>('* as n');
-    return Number(row?.n ?? 0);
+    const [files] = await trx('files').where({ repository_id: id }).count<{ n: string | number }[]>('* as n');
+    const [blobs] = await trx('flow_attachment_blobs').where({ repository_id: id }).count<{ n: string | number }[]>('* as n');
+    return Number(files?.n ?? 0) + Number(blobs?.n ?? 0);
   }
 
   /** Serialises `ensure-default` per organization: two first requests make one repository. */

@@ -3,6 +3,7 @@ import { validateDefinition } from '../../../shared/flows/definition-schema.js';
 import { sameJson } from '../../../shared/flows/same-json.js';
 import { problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
+import type { CommitHooks } from './commit-hooks.js';
 import { draftSummary, type FlowAccess, type FlowCaller } from './flow-access.js';
 import { validation } from './flow-view.js';
 import type { FlowRow, FlowsRepo, FlowsTx } from './flows-repo.js';
@@ -41,6 +42,7 @@ export class FlowGitPort {
   constructor(
     private readonly repo: FlowsRepo,
     private readonly access: FlowAccess,
+    private readonly hooks: CommitHooks,
   ) {}
 
   readable(caller: FlowCaller, id: string): Promise<FlowRow> {
@@ -115,13 +117,14 @@ export class FlowGitPort {
       return { outcome: 'updated' as const, version: flow.latest_version, flow: row };
     }
     const version = flow.latest_version + 1;
-    await this.repo.insertVersion(trx, {
+    const inserted = await this.repo.insertVersion(trx, {
       flow_id: flow.id,
       version,
       definition_json: write.definition,
       message: write.message,
       committed_by: caller.sub,
     });
+    await this.hooks.run({ flow, versionId: inserted.id, version, definition: write.definition }, trx);
     const row = await this.repo.update(trx, flow.id, {
       draft_json: write.definition,
       latest_version: version,

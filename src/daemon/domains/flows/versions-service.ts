@@ -4,6 +4,7 @@ import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { sameJson } from '../../../shared/flows/same-json.js';
 import { problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
+import type { CommitHooks } from './commit-hooks.js';
 import { draftSummary, type FlowAccess, type FlowCaller } from './flow-access.js';
 import {
   flowView,
@@ -29,6 +30,7 @@ export class VersionsService {
   constructor(
     private readonly repo: FlowsRepo,
     private readonly access: FlowAccess,
+    private readonly hooks: CommitHooks,
   ) {}
 
   /**
@@ -56,6 +58,7 @@ export class VersionsService {
         message,
         committed_by: caller.sub,
       });
+      await this.hooks.run({ flow, versionId: row.id, version, definition: flow.draft_json }, trx);
       await this.repo.update(trx, flow.id, { latest_version: version, draft_dirty: false, updated_by: caller.sub });
       await this.access.record(trx, caller, { eventType: 'flow.committed', action: COMMIT, flow, details: { version, message } });
       return versionView(row);
