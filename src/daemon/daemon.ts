@@ -13,6 +13,7 @@ import { auditLogRoutes } from './domains/audit-logs/routes.js';
 import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
 import { artifactsModule } from './domains/artifacts/module.js';
+import { binaryArtifactsModule } from './domains/binary-artifacts/module.js';
 import { filesModule } from './domains/files/module.js';
 import { flowsModule } from './domains/flows/module.js';
 import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
@@ -221,6 +222,7 @@ function makeDomains(
     { secrets: secrets.resolver, fetchUrl: (url, request) => services.outbound.request(url, request) },
     options.clock,
   );
+  const binaryArtifacts = binaryArtifactsModule(services, { files });
   // After files: a static provider's document may be a file, read through the files module.
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
@@ -263,6 +265,7 @@ function makeDomains(
     ...inventoryProviders.routes,
     ...notifications.routes,
     ...files.routes,
+    ...binaryArtifacts.routes,
     ...runTokens.routes,
     ...iacStates.routes,
     ...registry.routes,

@@ -516,6 +516,13 @@ export const SETTINGS = {
     doc: 'Longest a file import (`POST .../files/import`) may take to fetch its URL, headers and body together; past it, 502 `import_failed` (`timeout`) and nothing is kept.',
     parse: integerBetween(1000, 24 * 3600 * 1000),
   }),
+  // Binary artifacts (issue 22, part B; docs/binary-artifacts.md)
+  binaryArtifactZipMaxBytes: setting({
+    env: 'SERVICE_BINARY_ARTIFACT_ZIP_MAX_BYTES',
+    default: '21474836480',
+    doc: 'Most bytes one bulk download of binary artifacts (`POST /binary-artifacts/bulk-download`) may put in its zip (20 GiB by default); more answers 413 `bulk_download_too_large` before anything is sent.',
+    parse: integerBetween(1, 2 ** 50),
+  }),
   // Part art (schedule housekeeping).
   scheduleFireRetentionDays: setting({
     env: 'SERVICE_SCHEDULE_FIRE_RETENTION_DAYS',
