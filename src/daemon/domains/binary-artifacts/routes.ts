@@ -13,6 +13,7 @@ import { attachmentHeader } from '../../http/attachment-header.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { zipStream } from '../../storage/zip-stream.js';
+import { placeFilterOf } from '../files/file-filter.js';
 import type { BinaryArtifactsService } from './binary-artifacts-service.js';
 
 const NOT_FOUND = {
@@ -40,15 +41,7 @@ export function binaryArtifactRoutes(service: BinaryArtifactsService): DomainRou
         422: { description: '`invalid_file_path`, `validation_failed`' },
       },
       async handle(ctx, { query }) {
-        ctx.body = await service.list(activeOrg(ctx), {
-          repositoryId: query.repository_id,
-          folder: query.folder,
-          recursive: query.recursive === 'true',
-          q: query.q?.trim() || undefined,
-          minSize: query.min_size,
-          limit: query.limit,
-          offset: query.offset,
-        });
+        ctx.body = await service.list(activeOrg(ctx), { ...placeFilterOf(query), minSize: query.min_size });
       },
     }),
     'POST /binary-artifacts/bulk-download': route({
