@@ -105,7 +105,7 @@ describe('file transfers on local and S3 repositories', () => {
       expect(downGrowth).toBeLessThan(100 * 1024 * 1024);
     });
 
-    it('serves a presigned URL without a credential within its lifetime, and refuses it after, altered, or once the bytes change', async () => {
+    it('serves a presigned URL without a credential within its lifetime (more than once), and refuses it after, altered, for another file or method, or once the bytes change', async () => {
       const up = await uploadStream(world, repos[kind], { name: 'signed.txt' }, Buffer.from('v1'));
       const made = await call(world, 'carol', 'POST', `/files/${up.body.id}/download-url`, { expires_in: 60 });
       expect([made.status, made.body]).toEqual([200, expect.anything()]);
@@ -117,7 +117,20 @@ describe('file transfers on local and S3 repositories', () => {
       expect([altered.status, ((await altered.json()) as { code: string }).code]).toEqual([403, 'signed_url_invalid']);
       const otherFile = await uploadStream(world, repos[kind], { name: 'other.txt' }, Buffer.from('other'));
       const swapped = await fetch(`${world.url}${path.replace(up.body.id, otherFile.body.id)}`);
-      expect(swapped.status).toBe(403);
+      expect([swapped.status, ((await swapped.json()) as { code: string }).code]).toEqual([403, 'signed_url_invalid']);
+      // Made for GET: with another method the signature is no credential, and the file stays.
+      const query = new URL(made.body.url).search;
+      const deleted = await fetch(`${world.url}/files/${up.body.id}${query}`, { method: 'DELETE' });
+      expect(deleted.status).toBe(401);
+      const moved = await fetch(`${world.url}/files/${up.body.id}/move${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'taken.txt' }),
+      });
+      expect(moved.status).toBe(401);
+      expect((await call(world, 'carol', 'GET', `/files/${up.body.id}`)).body.name).toBe('signed.txt');
+      // Reusable within its lifetime (a device retrying a download), as S3's presigned URLs are.
+      expect((await downloadHash(world, path)).status).toBe(200);
       world.clock.advance(61_000);
       const expired = await fetch(`${world.url}${path}`);
       expect([expired.status, ((await expired.json()) as { code: string }).code]).toEqual([403, 'signed_url_expired']);

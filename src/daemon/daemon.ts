@@ -13,6 +13,7 @@ import { auditLogRoutes } from './domains/audit-logs/routes.js';
 import { authRoutes } from './domains/auth/routes.js';
 import { docsRoutes } from './domains/docs/routes.js';
 import { artifactsModule } from './domains/artifacts/module.js';
+import { binaryArtifactsModule } from './domains/binary-artifacts/module.js';
 import { filesModule } from './domains/files/module.js';
 import { flowAttachmentsModule } from './domains/flow-attachments/module.js';
 import { flowsModule } from './domains/flows/module.js';
@@ -231,6 +232,7 @@ function makeDomains(
   );
   // After files: attachments keep their bytes in the organization's default file repository.
   const flowAttachments = flowAttachmentsModule(services, { flows, stores: files.orgStores });
+  const binaryArtifacts = binaryArtifactsModule(services, { files });
   // After files: a static provider's document may be a file, read through the files module.
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
@@ -282,6 +284,7 @@ function makeDomains(
     ...notifications.routes,
     ...files.routes,
     ...flowAttachments.routes,
+    ...binaryArtifacts.routes,
     ...runTokens.routes,
     ...iacStates.routes,
     ...registry.routes,

@@ -21,6 +21,9 @@ const GROUPS: Readonly<Record<string, string>> = {
   // notifications (issue 24)
   notifications: 'Notifications of the organization given by --org: where they go.',
   destinations: 'Notification destinations: list them, send a test message.',
+  // files (issue 22, part B)
+  files: "Files of the organization given by --org (and the shared organization's, read-only): list, stream up and down, usage, delete.",
+  'file-repos': 'File repositories of the organization given by --org: list them, test their connection.',
   'inventory-providers':
     'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
   config: 'Configuration exchange (platform admins): export the configuration as a YAML bundle, plan a bundle, apply a plan.',
@@ -117,6 +120,15 @@ const VERBS: readonly VerbEntry[] = [
   verb('config export', () => import('./config/export.js')),
   verb('config plan', () => import('./config/plan.js')),
   verb('config apply', () => import('./config/apply.js')),
+  // files (issue 22, part B)
+  verb('files list', () => import('./files/list.js')),
+  verb('files get', () => import('./files/get.js')),
+  verb('files upload', () => import('./files/upload.js')),
+  verb('files download', () => import('./files/download.js')),
+  verb('files rm', () => import('./files/rm.js')),
+  verb('files usage', () => import('./files/usage.js')),
+  verb('file-repos list', () => import('./file-repos/list.js')),
+  verb('file-repos test', () => import('./file-repos/test.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 

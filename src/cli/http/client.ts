@@ -15,6 +15,8 @@ export interface ApiRequest {
   readonly headers?: Record<string, string>;
   /** Ends this request (and the reading of its body) besides Ctrl-C; the abort's error is thrown as it is. */
   readonly signal?: AbortSignal;
+  /** Bytes streamed as the body (an upload), in place of `body`; sent once, so never retried after a renewal. */
+  readonly upload?: { readonly bytes: AsyncIterable<Uint8Array>; readonly contentType: string; readonly length?: number };
 }
 
 export interface ApiResponse {
@@ -96,7 +98,11 @@ export class ApiClient {
     let credential = await credentials.current();
     let response = await this.#send(credential, request);
     // A token the server calls expired (clock skew, revoked session): renew once, if the source can, and retry.
-    if (response.status === 401 && ((await readBody(response.clone())) as { code?: unknown } | null)?.code === 'token_expired') {
+    if (
+      response.status === 401 &&
+      request.upload === undefined &&
+      ((await readBody(response.clone())) as { code?: unknown } | null)?.code === 'token_expired'
+    ) {
       const renewed = await credentials.renewed();
       if (renewed !== undefined) {
         credential = renewed;
@@ -126,8 +132,12 @@ export class ApiClient {
     const headers = new Headers({ accept: 'application/json', 'user-agent': `svc/${SVC_VERSION}` });
     if (this.ctx.globals.org !== undefined) headers.set('x-org-id', this.ctx.globals.org);
     headers.set('authorization', `Bearer ${credential.accessToken}`);
-    let body: string | undefined;
-    if (request.body !== undefined) {
+    let body: string | AsyncIterable<Uint8Array> | undefined;
+    if (request.upload !== undefined) {
+      body = request.upload.bytes;
+      headers.set('content-type', request.upload.contentType);
+      if (request.upload.length !== undefined) headers.set('content-length', String(request.upload.length));
+    } else if (request.body !== undefined) {
       body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
       headers.set('content-type', 'application/json');
     }
@@ -136,7 +146,9 @@ export class ApiClient {
       return await this.transport(url, {
         method: request.method,
         headers,
-        ...(body === undefined ? {} : { body }),
+        // A streamed body needs `duplex: 'half'` (fetch's rule for a body that is not whole yet).
+        ...(body === undefined ? {} : { body: body as RequestInit['body'] }),
+        ...(typeof body === 'object' ? { duplex: 'half' } : {}),
         signal: request.signal === undefined ? this.ctx.signal : AbortSignal.any([this.ctx.signal, request.signal]),
       });
     } catch (err) {

@@ -6,6 +6,8 @@ import { usageError } from '../errors.js';
  */
 export interface IO {
   readonly stdin: NodeJS.ReadStream;
+  /** Where bytes that are not text go (a download to `-`); absent (a test's IO), process.stdout. */
+  readonly stdout?: NodeJS.WritableStream;
   out(text: string): void;
   err(text: string): void;
   readonly stdinIsTTY: boolean;
@@ -19,6 +21,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env): IO {
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
   return {
     stdin: process.stdin,
+    stdout: process.stdout,
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
     stdinIsTTY: process.stdin.isTTY === true,

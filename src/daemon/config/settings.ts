@@ -541,6 +541,13 @@ export const SETTINGS = {
     doc: 'Largest bulk attachment upload, in bytes (512 MiB by default): both the zip as sent and its files uncompressed; past it, 413 `attachment_too_large` and nothing is kept.',
     parse: integerBetween(1, 2 ** 50),
   }),
+  // Binary artifacts (issue 22, part B; docs/binary-artifacts.md)
+  binaryArtifactZipMaxBytes: setting({
+    env: 'SERVICE_BINARY_ARTIFACT_ZIP_MAX_BYTES',
+    default: '21474836480',
+    doc: 'Most bytes one bulk download of binary artifacts (`POST /binary-artifacts/bulk-download`) may put in its zip (20 GiB by default); more answers 413 `bulk_download_too_large` before anything is sent.',
+    parse: integerBetween(1, 2 ** 50),
+  }),
   // Part art (schedule housekeeping).
   scheduleFireRetentionDays: setting({
     env: 'SERVICE_SCHEDULE_FIRE_RETENTION_DAYS',

@@ -40,16 +40,15 @@ export const moveFileBody = z
 
 export const deleteFileQuery = z.object({ force: bool.optional().describe('Delete even when flows or runs use the file') }).strict();
 
-export const listFilesQuery = z
-  .object({
-    repository_id: z.guid().optional(),
-    folder: z.string().max(1024).optional().describe('Exactly this folder (`` is the root)'),
-    recursive: bool.optional().describe('With `folder`: its subfolders too'),
-    q: z.string().max(255).optional().describe('Name contains'),
-    content_type: z.string().max(255).optional(),
-    ...pageShape,
-  })
-  .strict();
+/** Where a listed file is and what it is called: the filters file lists share (files, binary artifacts). */
+export const filePlaceFilters = {
+  repository_id: z.guid().optional(),
+  folder: z.string().max(1024).optional().describe('Exactly this folder (`` is the root)'),
+  recursive: bool.optional().describe('With `folder`: its subfolders too'),
+  q: z.string().max(255).optional().describe('Name contains'),
+};
+
+export const listFilesQuery = z.object({ ...filePlaceFilters, content_type: z.string().max(255).optional(), ...pageShape }).strict();
 
 export const downloadUrlBody = z
   .object({

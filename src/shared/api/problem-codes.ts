@@ -332,7 +332,7 @@ export const PROBLEM_CODES = {
   file_in_use: {
     status: 409,
     meaning:
-      'Flows, unfinished runs or inventory providers use the file (`flows`, `runs`, `inventory_providers`); `force=true` deletes it anyway.',
+      'Flows, unfinished runs or inventory providers use the file (`flows`, `runs`, `inventory_providers`; a bulk delete also lists each used file under `files`); `force=true` deletes it anyway.',
   },
   file_repository_not_empty: {
     status: 409,
@@ -358,6 +358,12 @@ export const PROBLEM_CODES = {
   signed_url_expired: {
     status: 403,
     meaning: 'A presigned URL is past its `expires` time.',
+  },
+  // Binary artifacts (issue 22, part B; docs/binary-artifacts.md)
+  bulk_download_too_large: {
+    status: 413,
+    meaning:
+      'A bulk download names more artifacts (`limit_items`) or more bytes (`limit_bytes`) than one zip may carry; nothing is sent. Ask for fewer.',
   },
   secret_reference_unusable: {
     status: 422,

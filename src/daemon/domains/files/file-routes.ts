@@ -23,6 +23,7 @@ import { requestHeader } from '../../http/request-header.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { verifying } from '../../storage/verify-stream.js';
+import { placeFilterOf } from './file-filter.js';
 import type { FileImporter } from './file-import.js';
 import type { FileLinks } from './file-links.js';
 import type { FileRow } from './files-repo.js';
@@ -90,15 +91,7 @@ export function fileRoutes(service: FilesService, links: FileLinks, importer: Fi
         422: { description: '`invalid_file_path`, `validation_failed`' },
       },
       async handle(ctx, { query }) {
-        ctx.body = await service.list(activeOrg(ctx), {
-          repositoryId: query.repository_id,
-          folder: query.folder,
-          recursive: query.recursive === 'true',
-          q: query.q?.trim() || undefined,
-          contentType: query.content_type,
-          limit: query.limit,
-          offset: query.offset,
-        });
+        ctx.body = await service.list(activeOrg(ctx), { ...placeFilterOf(query), contentType: query.content_type });
       },
     }),
     'POST /file-repositories/{file_repository_id}/files/upload': route({

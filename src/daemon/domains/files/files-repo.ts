@@ -33,7 +33,8 @@ export interface FileFilter {
   readonly offset: number;
 }
 
-const COLUMNS = [
+/** A file row's columns, for other repositories reading files (binary artifacts). */
+export const FILE_COLUMNS = [
   'id',
   'org_id',
   'repository_id',
@@ -50,10 +51,18 @@ const COLUMNS = [
   'created_by',
   'updated_by',
 ] as const;
+const COLUMNS = FILE_COLUMNS;
 
 /** `LIKE` text that matches itself only. */
 export function likeEscaped(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Rows of `folder` exactly, or with `recursive` of it and its subfolders too (the root: every row); no `folder`, no condition. */
+export function whereInFolder(query: Knex.QueryBuilder, column: string, folder: string | undefined, recursive: boolean): void {
+  if (folder === undefined || (recursive && folder === '')) return;
+  if (!recursive) query.where(column, folder);
+  else query.where((q) => q.where(column, folder).orWhereRaw(`${column} LIKE ? ESCAPE '\\'`, [`${likeEscaped(folder)}/%`]));
 }
 
 /** `files` and `file_folders`. */
@@ -81,13 +90,7 @@ export class FilesRepo extends TransactionalRepo {
   async list(orgIds: readonly string[], filter: FileFilter): Promise<{ rows: FileRow[]; total: number }> {
     const filtered = this.knex('files').whereIn('org_id', orgIds);
     if (filter.repositoryId) filtered.where('repository_id', filter.repositoryId);
-    if (filter.folder !== undefined) {
-      if (!filter.recursive) filtered.where('folder', filter.folder);
-      else if (filter.folder !== '')
-        filtered.where((q) =>
-          q.where('folder', filter.folder!).orWhereRaw(`folder LIKE ? ESCAPE '\\'`, [`${likeEscaped(filter.folder!)}/%`]),
-        );
-    }
+    whereInFolder(filtered, 'folder', filter.folder, filter.recursive);
     if (filter.q) filtered.whereRaw('position(lower(?) in lower(name)) > 0', [filter.q]);
     if (filter.contentType) filtered.where('content_type', filter.contentType);
     return pageWithTotal<FileRow>(

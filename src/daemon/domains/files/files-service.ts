@@ -90,8 +90,11 @@ export class FilesService {
   }
 
   async usage(org: OrgRef, id: string): Promise<FileUsage> {
-    const row = await this.readable(org, id);
-    // A shared file's users elsewhere are no business of this organization: it sees its own flows' use.
+    return this.usageOf(org, await this.readable(org, id));
+  }
+
+  /** Who uses a file the organization may read: a shared file's users elsewhere are no business of this organization. */
+  async usageOf(org: OrgRef, row: FileRow): Promise<FileUsage> {
     return this.#usageOf(row, row.org_id === org.id ? undefined : [org.id]);
   }
 
@@ -107,33 +110,60 @@ export class FilesService {
 
   /** Deletes the file for good (row and bytes); 409 `file_in_use` while flows or unfinished runs use it, unless `force`. */
   async remove(org: OrgRef, id: string, force: boolean, context: AuditContext | undefined): Promise<void> {
-    const row = await this.#writable(org, id);
-    const usage = await this.#usageOf(row);
-    if (usage.in_use && !force) {
-      throw problem('file_in_use', 'Flows, unfinished runs or inventory providers use this file.', {
-        flows: usage.flows.map((f) => f.flow_id),
-        runs: usage.runs.map((r) => r.run_id),
-        inventory_providers: usage.inventory_providers.map((p) => p.provider_id),
-      });
+    await this.removeMany(org, [id], force, context);
+  }
+
+  /**
+   * Deletes files for good, all or none: one that is not the organization's answers 404 (the shared
+   * organization's 403) and one in use 409 `file_in_use` naming every used one (unless `force`), before
+   * anything is deleted; then the rows go in one transaction, each audited, and their bytes after it.
+   * `action` is the audit entry's (a binary artifact's purge deletes through here too).
+   */
+  async removeMany(
+    org: OrgRef,
+    ids: readonly string[],
+    force: boolean,
+    context: AuditContext | undefined,
+    action = 'file:manage',
+  ): Promise<{ row: FileRow; forced: boolean }[]> {
+    const rows: FileRow[] = [];
+    for (const id of new Set(ids)) rows.push(await this.#writable(org, id));
+    const used: FileUsage[] = [];
+    for (const row of rows) {
+      const usage = await this.#usageOf(row);
+      if (usage.in_use) used.push(usage);
     }
-    await this.repo.transaction(async (trx) => {
-      const locked = await this.repo.lock(trx, org.id, id);
-      if (!locked) throw fileNotFound();
-      await this.repo.remove(trx, [id]);
-      await this.audit.record(
-        context,
-        {
-          eventType: 'entity.purged',
-          action: 'file:manage',
-          resourceType: 'file',
-          resourceId: id,
-          orgId: row.org_id,
-          details: { file: fileAuditView(locked), forced: usage.in_use },
-        },
+    if (used.length > 0 && !force) throw fileInUse(used, ids.length > 1);
+    const forced = new Set(used.map((u) => u.file_id));
+    const removed = await this.repo.transaction(async (trx) => {
+      const locked: FileRow[] = [];
+      for (const row of rows) {
+        const current = await this.repo.lock(trx, org.id, row.id);
+        if (!current) throw fileNotFound();
+        locked.push(current);
+      }
+      await this.repo.remove(
         trx,
+        locked.map((r) => r.id),
       );
+      for (const row of locked) {
+        await this.audit.record(
+          context,
+          {
+            eventType: 'entity.purged',
+            action,
+            resourceType: 'file',
+            resourceId: row.id,
+            orgId: row.org_id,
+            details: { file: fileAuditView(row), forced: forced.has(row.id) },
+          },
+          trx,
+        );
+      }
+      return locked.map((row) => ({ row, forced: forced.has(row.id) }));
     });
-    await this.#forgetBytes(row);
+    for (const { row } of removed) await this.#forgetBytes(row);
+    return removed;
   }
 
   /** Moves and/or renames a file within its repository: its row changes, its bytes stay where they are. */
@@ -177,6 +207,25 @@ export class FilesService {
     if (!repository) return;
     await (await this.stores.of(repository)).remove(row.storage_key).catch(() => undefined);
   }
+}
+
+/** 409 `file_in_use`: what uses the file(s), all together, and for several files each one's users under `files`. */
+function fileInUse(used: readonly FileUsage[], several: boolean) {
+  return problem('file_in_use', 'Flows, unfinished runs or inventory providers use this file.', {
+    flows: [...new Set(used.flatMap((u) => u.flows.map((f) => f.flow_id)))],
+    runs: [...new Set(used.flatMap((u) => u.runs.map((r) => r.run_id)))],
+    inventory_providers: [...new Set(used.flatMap((u) => u.inventory_providers.map((p) => p.provider_id)))],
+    ...(several
+      ? {
+          files: used.map((u) => ({
+            file_id: u.file_id,
+            flows: u.flows.map((f) => f.flow_id),
+            runs: u.runs.map((r) => r.run_id),
+            inventory_providers: u.inventory_providers.map((p) => p.provider_id),
+          })),
+        }
+      : {}),
+  });
 }
 
 /** A store that did not answer (S3 down, credentials refused), as opposed to a bug. */
