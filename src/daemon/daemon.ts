@@ -37,6 +37,7 @@ import { runsModule } from './domains/runs/module.js';
 import { schedulesModule, type SchedulesModule } from './domains/schedules/module.js';
 import { gitModule } from './domains/git/module.js';
 import { registryModule, type RegistryModule } from './domains/registry/module.js';
+import { platformSyncModule } from './domains/platform-sync/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { settingsRoutes } from './domains/settings/routes.js';
 import { stepHandlerRoutes } from './domains/step-handlers/routes.js';
@@ -224,6 +225,7 @@ function makeDomains(
   // After files: a static provider's document may be a file, read through the files module.
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
+  const platformSync = platformSyncModule(services, { clock: options.clock });
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -266,6 +268,7 @@ function makeDomains(
     ...runTokens.routes,
     ...iacStates.routes,
     ...registry.routes,
+    ...platformSync.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });

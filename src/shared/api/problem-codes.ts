@@ -426,6 +426,11 @@ export const PROBLEM_CODES = {
     status: 503,
     meaning: "The platform image registry's API did not answer, or answered something unusable; retry later.",
   },
+  destructive_not_authorized: {
+    status: 409,
+    meaning:
+      'A platform sync apply has destructive changes (deletes by prune) and no destructive authorization of the profile covers it at apply time; `reason` says why: `none`, `expired` or `revoked`.',
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
