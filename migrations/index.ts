@@ -85,6 +85,8 @@ import * as m82 from './20261128140000_create_platform_sync_profiles.js';
 import * as m83 from './20261128140100_create_platform_sync_plans.js';
 import * as m84 from './20261128140200_create_platform_sync_authorizations.js';
 import * as m85 from './20261128140300_create_platform_sync_runs.js';
+import * as m86 from './20261128140400_create_platform_sync_resolutions.js';
+import * as m87 from './20261128140500_create_platform_sync_applied_items.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -178,4 +180,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261128140100_create_platform_sync_plans', up: m83.up, down: m83.down },
   { name: '20261128140200_create_platform_sync_authorizations', up: m84.up, down: m84.down },
   { name: '20261128140300_create_platform_sync_runs', up: m85.up, down: m85.down },
+  { name: '20261128140400_create_platform_sync_resolutions', up: m86.up, down: m86.down },
+  { name: '20261128140500_create_platform_sync_applied_items', up: m87.up, down: m87.down },
 ];
