@@ -426,6 +426,26 @@ export const PROBLEM_CODES = {
     status: 503,
     meaning: "The platform image registry's API did not answer, or answered something unusable; retry later.",
   },
+  // configuration exchange (issue 27)
+  bundle_invalid: {
+    status: 422,
+    meaning:
+      'A configuration bundle is not valid YAML or does not match the bundle schema; `errors` lists each `{path, line, column, message}`. Nothing was applied.',
+  },
+  stale_plan: {
+    status: 409,
+    meaning:
+      'The rows a saved plan read have changed since it was made (its fingerprint no longer matches): plan again. Nothing was applied.',
+  },
+  operation_finished: {
+    status: 409,
+    meaning: 'The configuration exchange operation has already finished (succeeded, failed or cancelled): it can no longer be cancelled.',
+  },
+  plan_not_applicable: {
+    status: 409,
+    meaning: 'The operation named by `plan_id` is not a plan that succeeded (still queued or running, failed, cancelled, or not a plan).',
+  },
+  // platform sync (issue 27)
   destructive_not_authorized: {
     status: 409,
     meaning:

@@ -1,0 +1,42 @@
+import { CATALOGUE } from '../../../../shared/catalogue/catalogue.js';
+import type { Services } from '../../../services.js';
+import type { ResourceFamily } from '../family.js';
+import { PermissionOverridesRepo } from '../repos/permission-overrides-repo.js';
+import { VariablesRowsRepo } from '../repos/variables-rows-repo.js';
+import { permissionActionOverridesFamily } from './permission-action-overrides.js';
+import { permissionOverridesFamily } from './permission-overrides.js';
+import { variablesFamily } from './variables.js';
+
+/**
+ * Every family that works, in apply order. A new family is one line here; `inApplyOrder` puts it after
+ * the families it depends on and refuses a dependency that is unknown or circular.
+ */
+export function resourceFamilies(services: Services): ResourceFamily[] {
+  const overrides = { catalogue: CATALOGUE, repo: new PermissionOverridesRepo(), store: services.overrideStore };
+  return inApplyOrder([
+    permissionActionOverridesFamily(overrides),
+    permissionOverridesFamily(overrides),
+    variablesFamily(new VariablesRowsRepo()),
+  ]);
+}
+
+/** Families sorted so each comes after its dependencies (declaration order otherwise kept). */
+export function inApplyOrder(families: readonly ResourceFamily[]): ResourceFamily[] {
+  const byName = new Map(families.map((f) => [f.name, f]));
+  const ordered: ResourceFamily[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (family: ResourceFamily) => {
+    if (state.get(family.name) === 'done') return;
+    if (state.get(family.name) === 'visiting') throw new TypeError(`resource family ${family.name} depends on itself`);
+    state.set(family.name, 'visiting');
+    for (const dependency of family.dependsOn) {
+      const found = byName.get(dependency);
+      if (!found) throw new TypeError(`resource family ${family.name} depends on unknown family ${dependency}`);
+      visit(found);
+    }
+    state.set(family.name, 'done');
+    ordered.push(family);
+  };
+  families.forEach(visit);
+  return ordered;
+}
