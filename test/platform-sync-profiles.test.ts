@@ -53,9 +53,9 @@ describe('platform sync profiles', () => {
     expect(list.body).toMatchObject({ total: 1, limit: 50, offset: 0 });
     expect((await root('GET', '/platform-sync/profiles?target_org=globex')).body.total).toBe(0);
 
-    const changed = await root('PATCH', `/platform-sync/profiles/${id}`, { prune: true, target: { scope: 'platform' } });
+    const changed = await root('PATCH', `/platform-sync/profiles/${id}`, { prune: true, target: { scope: 'platform' }, families: [] });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ prune: true, target: { scope: 'platform' }, revision: 2, updated_by: 'sub-root' });
+    expect(changed.body).toMatchObject({ prune: true, target: { scope: 'platform' }, families: [], revision: 2, updated_by: 'sub-root' });
     expect(await audits('entity.updated')).toBe(1);
 
     expect((await root('DELETE', `/platform-sync/profiles/${id}`)).status).toBe(204);
@@ -93,6 +93,8 @@ describe('platform sync profiles', () => {
     ],
     ['an unknown field', { schedule: '@daily' }],
     ['a family name that is no identifier', { families: ['Variables!'] }],
+    ['a family the engine does not have', { families: ['gadgets'] }],
+    ['a family of the other scope', { families: ['permission_overrides'] }],
   ])('refuses %s (422), storing nothing', async (_what, fields) => {
     const before = await count(knex()('platform_sync_profiles'));
     const refused = await root('POST', '/platform-sync/profiles', profile(fields));

@@ -49,6 +49,7 @@ import { iacStatesModule } from './domains/iac-states/module.js';
 import { createApp } from './http/app.js';
 import { frontDoor, type FrontDoorCheck } from './http/front-door.js';
 import { GracefulClose } from './http/graceful-close.js';
+import { withReplacements } from './http/mount-routes.js';
 import { buildOpenApi } from './http/openapi.js';
 import type { DomainRoutes, MountedRoute } from './http/types.js';
 import type { LiveHub } from './live-streams/live-hub.js';
@@ -67,6 +68,8 @@ export interface DaemonOptions {
   readonly database?: Database;
   /** Extra handlers for catalogue routes, for tests that need a handler with particular behaviour. */
   readonly extraDomains?: (services: Services) => readonly DomainRoutes[];
+  /** Tests: handlers that replace the daemon's own on their routes (probes of the request path). */
+  readonly replaceRoutes?: (services: Services) => readonly DomainRoutes[];
   /** Tests: extra maintenance jobs, run after the daemon's own, and the maintenance pass's clock. */
   readonly maintenance?: { readonly jobs?: (services: Services) => readonly MaintenanceJob[]; readonly clock?: Clock };
   /** The clock schedules (and, unless `maintenance.clock` says otherwise, the maintenance pass) read "now" from; tests drive fires with their own. */
@@ -225,7 +228,7 @@ function makeDomains(
   // After files: a static provider's document may be a file, read through the files module.
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
-  const platformSync = platformSyncModule(services, { clock: options.clock });
+  const platformSync = platformSyncModule(services, { secrets: secrets.resolver, files: files.texts }, options.clock);
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -273,7 +276,7 @@ function makeDomains(
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
   return {
-    domains,
+    domains: withReplacements(domains, options.replaceRoutes?.(services) ?? []),
     frontDoorChecks: [shedding],
     background: background({
       workers,
