@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpBaseUrl } from './http-url.js';
 import { pageShape } from './query.js';
 
 /**
@@ -24,19 +25,6 @@ const familyName = z
   .max(100)
   .regex(/^[a-z][a-z0-9_]*$/, 'a resource family name');
 
-/** The other installation's API base: http(s), no credentials, query or fragment. */
-const baseUrl = z
-  .string()
-  .max(2048)
-  .refine(
-    (text) => {
-      if (!URL.canParse(text)) return false;
-      const url = new URL(text);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
-    },
-    { message: 'an http(s) URL without credentials, query or fragment' },
-  );
-
 const tokenRef = z
   .string()
   .min(1)
@@ -49,7 +37,7 @@ export const profileSource = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('installation'),
-      base_url: baseUrl,
+      base_url: httpBaseUrl,
       token_ref: tokenRef,
       org: slug.optional().describe("The other installation's organization to export (unset: the platform scope)"),
     })
