@@ -81,12 +81,13 @@ import * as m78 from './20261127150101_create_iac_state_versions.js';
 import * as m79 from './20261127160000_create_registry_credentials.js';
 import * as m80 from './20261127160100_notify_run_token_revocations.js';
 import * as m81 from './20261127160101_notify_run_ends_to_run_tokens.js';
-import * as m82 from './20261128140000_create_platform_sync_profiles.js';
-import * as m83 from './20261128140100_create_platform_sync_plans.js';
-import * as m84 from './20261128140200_create_platform_sync_authorizations.js';
-import * as m85 from './20261128140300_create_platform_sync_runs.js';
-import * as m86 from './20261128140400_create_platform_sync_resolutions.js';
-import * as m87 from './20261128140500_create_platform_sync_applied_items.js';
+import * as m82 from './20261128130000_create_config_exchange_operations.js';
+import * as m83 from './20261128140000_create_platform_sync_profiles.js';
+import * as m84 from './20261128140100_create_platform_sync_plans.js';
+import * as m85 from './20261128140200_create_platform_sync_authorizations.js';
+import * as m86 from './20261128140300_create_platform_sync_runs.js';
+import * as m87 from './20261128140400_create_platform_sync_resolutions.js';
+import * as m88 from './20261128140500_create_platform_sync_applied_items.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -176,10 +177,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261127160000_create_registry_credentials', up: m79.up, down: m79.down },
   { name: '20261127160100_notify_run_token_revocations', up: m80.up, down: m80.down },
   { name: '20261127160101_notify_run_ends_to_run_tokens', up: m81.up, down: m81.down },
-  { name: '20261128140000_create_platform_sync_profiles', up: m82.up, down: m82.down },
-  { name: '20261128140100_create_platform_sync_plans', up: m83.up, down: m83.down },
-  { name: '20261128140200_create_platform_sync_authorizations', up: m84.up, down: m84.down },
-  { name: '20261128140300_create_platform_sync_runs', up: m85.up, down: m85.down },
-  { name: '20261128140400_create_platform_sync_resolutions', up: m86.up, down: m86.down },
-  { name: '20261128140500_create_platform_sync_applied_items', up: m87.up, down: m87.down },
+  { name: '20261128130000_create_config_exchange_operations', up: m82.up, down: m82.down },
+  { name: '20261128140000_create_platform_sync_profiles', up: m83.up, down: m83.down },
+  { name: '20261128140100_create_platform_sync_plans', up: m84.up, down: m84.down },
+  { name: '20261128140200_create_platform_sync_authorizations', up: m85.up, down: m85.down },
+  { name: '20261128140300_create_platform_sync_runs', up: m86.up, down: m86.down },
+  { name: '20261128140400_create_platform_sync_resolutions', up: m87.up, down: m87.down },
+  { name: '20261128140500_create_platform_sync_applied_items', up: m88.up, down: m88.down },
 ];

@@ -57,6 +57,7 @@ import type { Logger } from './logging/logger.js';
 import { buildServices, startSyncs, stopSyncs, type Services } from './services.js';
 import { variablesModule } from './domains/variables/module.js';
 import { flowInterfaceModule } from './domains/flow-interface/module.js';
+import { configExchangeModule, type ConfigExchangeModule } from './domains/config-exchange/module.js';
 
 export type { Services } from './services.js';
 
@@ -87,6 +88,8 @@ export interface RunningDaemon {
   readonly monitorStreams: Pick<LiveHub, 'subscriberCount' | 'reads'>;
   /** The maintenance pass: its runner (the tick's function) and this instance's timer. */
   readonly maintenance: Pick<MaintenanceModule, 'runner' | 'timer'>;
+  /** Configuration exchange: its engine and this instance's runner of queued operations. */
+  readonly configExchange: Pick<ConfigExchangeModule, 'engine' | 'runner'>;
   /**
    * Graceful stop: refuse new connections, answer every request that arrived on an open one (`Connection:
    * close`) within the grace period, close the database.
@@ -123,6 +126,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     background.schedules.start();
     background.notifications.start();
     background.registry.start();
+    background.configExchange.runner.start();
     server = await listen(config, makeApp(services, made.domains, isDraining), made.frontDoorChecks);
   } catch (error) {
     // A refused start (a wrong secrets key, a migration failing on a reachable database, a port taken)
@@ -139,6 +143,7 @@ export async function startDaemon(config: Config, log: Logger, options: DaemonOp
     streams: running.streams.events,
     monitorStreams: running.streams.monitors,
     maintenance: running.maintenance,
+    configExchange: running.configExchange,
     stop: async () => {
       draining = true;
       // Waiting heartbeats answer now rather than hold the close for their whole wait, and live streams,
@@ -228,7 +233,12 @@ function makeDomains(
   // After files: a static provider's document may be a file, read through the files module.
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
-  const platformSync = platformSyncModule(services, { secrets: secrets.resolver, files: files.texts }, options.clock);
+  const configExchange = configExchangeModule(services);
+  const platformSync = platformSyncModule(
+    services,
+    { engine: configExchange.engine, secrets: secrets.resolver, files: files.texts },
+    options.clock,
+  );
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -271,6 +281,7 @@ function makeDomains(
     ...runTokens.routes,
     ...iacStates.routes,
     ...registry.routes,
+    ...configExchange.routes,
     ...platformSync.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
@@ -285,6 +296,7 @@ function makeDomains(
       streams: { events: runEvents.hub, monitors: monitors.hub },
       notifications,
       registry,
+      configExchange,
     }),
   };
 }
@@ -351,6 +363,8 @@ interface Background {
   readonly schedules: SchedulesModule;
   /** The notification sender loop. */
   readonly notifications: NotificationsModule;
+  /** The runner of configuration exchange operations. */
+  readonly configExchange: ConfigExchangeModule;
   /** The registry authorizer's run-token cache sync. */
   readonly registry: RegistryModule;
 }
@@ -390,6 +404,7 @@ async function stopRunning(
   await background?.schedules.stop();
   await background?.notifications.stop();
   await background?.registry.stop();
+  await background?.configExchange.runner.stop();
   await background?.maintenance.stop();
   await background?.workers.stop();
   for (const hub of background?.hubs ?? []) await hub.stop();

@@ -1,6 +1,6 @@
 import type { DomainRoutes } from '../../http/types.js';
 import type { Services } from '../../services.js';
-import { buildEngine } from '../config-exchange/engine/index.js';
+import type { ConfigExchangeEngine } from '../config-exchange/engine/index.js';
 import type { FileTextReader } from '../files/file-text.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
 import { ApplyService } from './apply-service.js';
@@ -24,6 +24,8 @@ export interface PlatformSyncModule {
 }
 
 export interface PlatformSyncCore {
+  /** Configuration exchange's engine: the families, parse, plan, apply, export. */
+  readonly engine: ConfigExchangeEngine;
   /** Resolves a profile's installation token. */
   readonly secrets: Pick<SecretResolver, 'resolveReference'>;
   /** Reads a profile's bundle file. */
@@ -40,7 +42,7 @@ const SOURCE_POLL = { pollMs: 250, waitMs: 120_000 };
 export function platformSyncModule(services: Services, core: PlatformSyncCore, clock?: () => Date): PlatformSyncModule {
   const now = clock ?? (() => new Date());
   const { knex } = services.db;
-  const engine = buildEngine(services);
+  const { engine } = core;
   const profilesRepo = new ProfilesRepo(knex);
   const plansRepo = new PlansRepo(knex);
   const runsRepo = new SyncRunsRepo(knex);

@@ -150,11 +150,13 @@ export class ConfigExchangeEngine {
       if (beforeCommit && (await beforeCommit(trx))) throw new ApplyCancelled();
     });
     for (const work of after) await work();
-    return {
-      plan_id: plan.plan_id,
-      applied: plan.changes.map((c) => ({ family: c.family, key: c.key, action: c.action })),
-      summary: plan.summary,
-    };
+    return applyResultOf(plan);
+  }
+
+  /** Whether the rows a plan read are still as it read them (the apply checks again in its transaction). */
+  async isCurrent(plan: Plan, org: Org | undefined): Promise<boolean> {
+    const families = this.familiesOf({ org, families: plan.families });
+    return fingerprint(org, await this.#snapshot(this.knex, families, org)) === plan.fingerprint;
   }
 
   #context(trx: Knex.Transaction, org: Org | undefined, operator: Operator, after: (() => Promise<void> | void)[]): FamilyContext {
@@ -185,6 +187,15 @@ export class ConfigExchangeEngine {
     }
     return snapshot;
   }
+}
+
+/** What applying a plan changes: its changes, in the order they are made. */
+export function applyResultOf(plan: Plan): ApplyResult {
+  return {
+    plan_id: plan.plan_id,
+    applied: plan.changes.map((c) => ({ family: c.family, key: c.key, action: c.action })),
+    summary: plan.summary,
+  };
 }
 
 function refuseWrite(): never {

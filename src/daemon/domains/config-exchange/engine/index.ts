@@ -3,7 +3,7 @@ import { resourceFamilies } from '../families/index.js';
 import { ApplyLockRepo } from '../repos/apply-lock-repo.js';
 import { ConfigExchangeEngine } from './engine.js';
 
-export { ApplyCancelled, ConfigExchangeEngine, type Operator, type Org, type Scope } from './engine.js';
+export { ApplyCancelled, applyResultOf, ConfigExchangeEngine, type Operator, type Org, type Scope } from './engine.js';
 export type { Bundle } from './validate-bundle.js';
 
 /** The engine over every working family: what configuration exchange's operations and platform sync both run. */
