@@ -23,6 +23,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   destinations: 'Notification destinations: list them, send a test message.',
   'inventory-providers':
     'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
+  // platform sync (issue 27)
+  'platform-sync': 'Platform sync (platform admins): profiles, plan, apply, runs.',
 };
 
 const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
@@ -113,6 +115,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('inventory-providers list', () => import('./inventory-providers/list.js')),
   verb('inventory-providers sync', () => import('./inventory-providers/sync.js')),
   verb('inventory-providers history', () => import('./inventory-providers/history.js')),
+  verb('platform-sync profiles', () => import('./platform-sync/profiles.js')),
+  verb('platform-sync plan', () => import('./platform-sync/plan.js')),
+  verb('platform-sync apply', () => import('./platform-sync/apply.js')),
+  verb('platform-sync runs', () => import('./platform-sync/runs.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 
