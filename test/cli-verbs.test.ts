@@ -29,7 +29,16 @@ function svcTree() {
       (path) =>
         ![
           ...['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules'],
-          ...['variables', 'flows', 'git-repos', 'notifications', 'notifications destinations', 'inventory-providers', 'platform-sync'],
+          ...[
+            'variables',
+            'flows',
+            'git-repos',
+            'notifications',
+            'notifications destinations',
+            'inventory-providers',
+            'config',
+            'platform-sync',
+          ],
         ].includes(path),
     );
   };

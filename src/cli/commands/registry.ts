@@ -23,6 +23,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   destinations: 'Notification destinations: list them, send a test message.',
   'inventory-providers':
     'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
+  config: 'Configuration exchange (platform admins): export the configuration as a YAML bundle, plan a bundle, apply a plan.',
   // platform sync (issue 27)
   'platform-sync': 'Platform sync (platform admins): profiles, plan, apply, runs.',
 };
@@ -115,6 +116,9 @@ const VERBS: readonly VerbEntry[] = [
   verb('inventory-providers list', () => import('./inventory-providers/list.js')),
   verb('inventory-providers sync', () => import('./inventory-providers/sync.js')),
   verb('inventory-providers history', () => import('./inventory-providers/history.js')),
+  verb('config export', () => import('./config/export.js')),
+  verb('config plan', () => import('./config/plan.js')),
+  verb('config apply', () => import('./config/apply.js')),
   verb('platform-sync profiles', () => import('./platform-sync/profiles.js')),
   verb('platform-sync plan', () => import('./platform-sync/plan.js')),
   verb('platform-sync apply', () => import('./platform-sync/apply.js')),
