@@ -89,6 +89,12 @@ import * as m86 from './20261128120000_index_runs_org_created_stats.js';
 import * as m87 from './20261128120100_index_runs_org_finished.js';
 import * as m88 from './20261128120200_index_runs_org_active.js';
 import * as m89 from './20261128130000_create_config_exchange_operations.js';
+import * as m90 from './20261128140000_create_platform_sync_profiles.js';
+import * as m91 from './20261128140100_create_platform_sync_plans.js';
+import * as m92 from './20261128140200_create_platform_sync_authorizations.js';
+import * as m93 from './20261128140300_create_platform_sync_runs.js';
+import * as m94 from './20261128140400_create_platform_sync_resolutions.js';
+import * as m95 from './20261128140500_create_platform_sync_applied_items.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -186,4 +192,10 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261128120100_index_runs_org_finished', up: m87.up, down: m87.down },
   { name: '20261128120200_index_runs_org_active', up: m88.up, down: m88.down },
   { name: '20261128130000_create_config_exchange_operations', up: m89.up, down: m89.down },
+  { name: '20261128140000_create_platform_sync_profiles', up: m90.up, down: m90.down },
+  { name: '20261128140100_create_platform_sync_plans', up: m91.up, down: m91.down },
+  { name: '20261128140200_create_platform_sync_authorizations', up: m92.up, down: m92.down },
+  { name: '20261128140300_create_platform_sync_runs', up: m93.up, down: m93.down },
+  { name: '20261128140400_create_platform_sync_resolutions', up: m94.up, down: m94.down },
+  { name: '20261128140500_create_platform_sync_applied_items', up: m95.up, down: m95.down },
 ];

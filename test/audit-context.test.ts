@@ -32,7 +32,7 @@ function probeRoutes({ audit }: Services): DomainRoutes {
 beforeAll(async () => {
   daemon = await startTestDaemon(
     { SERVICE_TRUST_PROXY_HEADERS: 'true', SERVICE_AUTH_DISABLED: 'true' },
-    { extraDomains: (services) => [probeRoutes(services)] },
+    { replaceRoutes: (services) => [probeRoutes(services)] },
   );
 });
 afterAll(() => daemon?.close());

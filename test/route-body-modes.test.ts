@@ -9,7 +9,7 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 const documented = z.object({ name: z.string().min(1) }).strict();
 const read = z.object({ bytes: z.number() });
 
-/** Probe handlers on catalogue routes nobody has built, each reading its body itself. */
+/** Probe handlers in place of the platform-sync routes' own, each reading its body itself. */
 function probes(): DomainRoutes {
   return {
     'POST /platform-sync/profiles': route({
@@ -33,7 +33,7 @@ function probes(): DomainRoutes {
 
 let daemon: TestDaemon;
 beforeAll(async () => {
-  daemon = await startTestDaemon({ SERVICE_AUTH_DISABLED: 'true' }, { extraDomains: () => [probes()] });
+  daemon = await startTestDaemon({ SERVICE_AUTH_DISABLED: 'true' }, { replaceRoutes: () => [probes()] });
 });
 afterAll(() => daemon?.close());
 

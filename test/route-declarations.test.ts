@@ -7,7 +7,7 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch']);
 
-/** Probe handlers on catalogue routes nobody has built: one keeps its word, the others answer what they do not declare. */
+/** Probe handlers in place of the platform-sync routes' own: one keeps its word, the others answer what they do not declare. */
 function probes(): DomainRoutes {
   const schedule = z.object({ id: z.uuid(), name: z.string() });
   return {
@@ -44,8 +44,8 @@ let checked: TestDaemon;
 let unchecked: TestDaemon;
 beforeAll(async () => {
   [checked, unchecked] = await Promise.all([
-    startTestDaemon({ SERVICE_AUTH_DISABLED: 'true' }, { extraDomains: () => [probes()] }),
-    startTestDaemon({ SERVICE_AUTH_DISABLED: 'true', SERVICE_CHECK_RESPONSES: 'false' }, { extraDomains: () => [probes()] }),
+    startTestDaemon({ SERVICE_AUTH_DISABLED: 'true' }, { replaceRoutes: () => [probes()] }),
+    startTestDaemon({ SERVICE_AUTH_DISABLED: 'true', SERVICE_CHECK_RESPONSES: 'false' }, { replaceRoutes: () => [probes()] }),
   ]);
 });
 afterAll(() => Promise.all([checked?.close(), unchecked?.close()]));

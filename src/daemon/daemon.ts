@@ -39,6 +39,7 @@ import { runsModule } from './domains/runs/module.js';
 import { schedulesModule, type SchedulesModule } from './domains/schedules/module.js';
 import { gitModule } from './domains/git/module.js';
 import { registryModule, type RegistryModule } from './domains/registry/module.js';
+import { platformSyncModule } from './domains/platform-sync/module.js';
 import { openSecretsModule, type SecretsModule } from './domains/secrets/module.js';
 import { settingsRoutes } from './domains/settings/routes.js';
 import { dashboardModule } from './domains/dashboard/module.js';
@@ -52,6 +53,7 @@ import { iacStatesModule } from './domains/iac-states/module.js';
 import { createApp } from './http/app.js';
 import { frontDoor, type FrontDoorCheck } from './http/front-door.js';
 import { GracefulClose } from './http/graceful-close.js';
+import { withReplacements } from './http/mount-routes.js';
 import { buildOpenApi } from './http/openapi.js';
 import type { DomainRoutes, MountedRoute } from './http/types.js';
 import type { LiveHub } from './live-streams/live-hub.js';
@@ -71,6 +73,8 @@ export interface DaemonOptions {
   readonly database?: Database;
   /** Extra handlers for catalogue routes, for tests that need a handler with particular behaviour. */
   readonly extraDomains?: (services: Services) => readonly DomainRoutes[];
+  /** Tests: handlers that replace the daemon's own on their routes (probes of the request path). */
+  readonly replaceRoutes?: (services: Services) => readonly DomainRoutes[];
   /** Tests: extra maintenance jobs, run after the daemon's own, and the maintenance pass's clock. */
   readonly maintenance?: { readonly jobs?: (services: Services) => readonly MaintenanceJob[]; readonly clock?: Clock };
   /** The clock schedules (and, unless `maintenance.clock` says otherwise, the maintenance pass) read "now" from; tests drive fires with their own. */
@@ -237,6 +241,11 @@ function makeDomains(
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
   const configExchange = configExchangeModule(services);
+  const platformSync = platformSyncModule(
+    services,
+    { engine: configExchange.engine, secrets: secrets.resolver, files: files.texts },
+    options.clock,
+  );
   const maintenanceJobs: MaintenanceJob[] = [
     // The maintenance pass's jobs (docs/maintenance.md), run in this order: one line per job or per module's jobs.
     ...workers.maintenanceJobs,
@@ -291,11 +300,12 @@ function makeDomains(
     ...dashboard.routes,
     ...platformHealth.routes,
     ...configExchange.routes,
+    ...platformSync.routes,
     ...(options.extraDomains?.(services) ?? []),
   ];
   const shedding = webhooks.frontDoor({ log: services.log, trustProxyHeaders: config.trustProxyHeaders, isDraining });
   return {
-    domains,
+    domains: withReplacements(domains, options.replaceRoutes?.(services) ?? []),
     frontDoorChecks: [shedding],
     background: background({
       workers,

@@ -27,6 +27,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   'inventory-providers':
     'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
   config: 'Configuration exchange (platform admins): export the configuration as a YAML bundle, plan a bundle, apply a plan.',
+  // platform sync (issue 27)
+  'platform-sync': 'Platform sync (platform admins): profiles, plan, apply, runs.',
 };
 
 const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
@@ -129,6 +131,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('files usage', () => import('./files/usage.js')),
   verb('file-repos list', () => import('./file-repos/list.js')),
   verb('file-repos test', () => import('./file-repos/test.js')),
+  verb('platform-sync profiles', () => import('./platform-sync/profiles.js')),
+  verb('platform-sync plan', () => import('./platform-sync/plan.js')),
+  verb('platform-sync apply', () => import('./platform-sync/apply.js')),
+  verb('platform-sync runs', () => import('./platform-sync/runs.js')),
   verb('completion', () => import('./completion/script.js')),
 ];
 

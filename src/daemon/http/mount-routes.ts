@@ -32,3 +32,14 @@ export function mountRoutes(
   });
   return { trie, mounted };
 }
+
+/**
+ * Tests: `replacements`' handlers in place of the domains' own on the same routes. Every catalogue route
+ * has a domain now, so a test probing the request path with a handler of its own replaces one.
+ */
+export function withReplacements(domains: readonly DomainRoutes[], replacements: readonly DomainRoutes[]): DomainRoutes[] {
+  if (replacements.length === 0) return [...domains];
+  const replaced = new Set(replacements.flatMap((domain) => Object.keys(domain)));
+  const kept = domains.map((domain) => Object.fromEntries(Object.entries(domain).filter(([key]) => !replaced.has(key))) as DomainRoutes);
+  return [...kept, ...replacements];
+}

@@ -471,6 +471,27 @@ export const PROBLEM_CODES = {
     status: 503,
     meaning: "An attachment's bytes cannot be read from the file repository holding them now.",
   },
+  // platform sync (issue 27)
+  destructive_not_authorized: {
+    status: 409,
+    meaning:
+      'A platform sync apply has destructive changes (deletes by prune) and no destructive authorization of the profile covers it at apply time; `reason` says why: `none`, `expired` or `revoked`.',
+  },
+  sync_conflict: {
+    status: 409,
+    meaning:
+      'A platform sync plan has changes whose target items changed locally since the last apply and that the source changed too; `change_ids` lists the unresolved ones (resolve each with take_source or keep_target). Nothing was applied.',
+  },
+  sync_source_invalid: {
+    status: 422,
+    meaning:
+      "A platform sync profile's source cannot give a bundle: its file is missing, too large or not UTF-8 text, or its token reference does not resolve; `reason` says which.",
+  },
+  sync_source_unavailable: {
+    status: 502,
+    meaning:
+      'The other installation a platform sync profile reads from cannot be reached, refused the export, or its export failed or did not finish in time; `reason` says which.',
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpBaseUrl } from './http-url.js';
 import { pageShape } from './query.js';
 
 /**
@@ -21,19 +22,6 @@ const registryHost = z
   .regex(/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/, 'a lowercase host name')
   .refine((host) => host.includes('.') || host === 'localhost', { message: 'must contain a dot, or be localhost' });
 
-/** The upstream's API base: http(s), no credentials, query or fragment. */
-const upstreamUrl = z
-  .string()
-  .max(2048)
-  .refine(
-    (text) => {
-      if (!URL.canParse(text)) return false;
-      const url = new URL(text);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
-    },
-    { message: 'an http(s) URL without credentials, query or fragment' },
-  );
-
 const passwordRef = z
   .string()
   .min(1)
@@ -45,7 +33,7 @@ export const registryCredentialPath = z.object({ credential_id: z.string() });
 export const createRegistryCredentialBody = z
   .object({
     registry: registryHost,
-    url: upstreamUrl.optional().describe('The API base; `https://<registry>` unless given'),
+    url: httpBaseUrl.optional().describe('The API base; `https://<registry>` unless given'),
     username: z.string().min(1).max(255),
     password_ref: passwordRef,
     description: z.string().max(2000).nullable().optional(),
@@ -55,7 +43,7 @@ export type CreateRegistryCredentialBody = z.infer<typeof createRegistryCredenti
 
 export const updateRegistryCredentialBody = z
   .object({
-    url: upstreamUrl.optional(),
+    url: httpBaseUrl.optional(),
     username: z.string().min(1).max(255).optional(),
     password_ref: passwordRef.optional(),
     description: z.string().max(2000).nullable().optional(),
