@@ -81,6 +81,9 @@ import * as m78 from './20261127150101_create_iac_state_versions.js';
 import * as m79 from './20261127160000_create_registry_credentials.js';
 import * as m80 from './20261127160100_notify_run_token_revocations.js';
 import * as m81 from './20261127160101_notify_run_ends_to_run_tokens.js';
+import * as m82 from './20261128150000_add_run_artifacts_repository_id.js';
+import * as m83 from './20261128150001_allow_run_artifacts_repository_storage.js';
+import * as m84 from './20261128150002_index_run_artifacts_repository_id.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -170,4 +173,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261127160000_create_registry_credentials', up: m79.up, down: m79.down },
   { name: '20261127160100_notify_run_token_revocations', up: m80.up, down: m80.down },
   { name: '20261127160101_notify_run_ends_to_run_tokens', up: m81.up, down: m81.down },
+  { name: '20261128150000_add_run_artifacts_repository_id', up: m82.up, down: m82.down },
+  { name: '20261128150001_allow_run_artifacts_repository_storage', up: m83.up, down: m83.down },
+  { name: '20261128150002_index_run_artifacts_repository_id', up: m84.up, down: m84.down },
 ];

@@ -1,8 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsModule } from '../src/daemon/domains/artifacts/module.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
-import { claimedRun, INTERNAL_TOKEN, startArtifactsWorld, storedFor, upload, type ArtifactsWorld } from './helpers/artifacts-fixtures.js';
+import {
+  claimedRun,
+  INTERNAL_TOKEN,
+  startArtifactsWorld,
+  storedFor,
+  sweepArtifacts,
+  upload,
+  type ArtifactsWorld,
+} from './helpers/artifacts-fixtures.js';
 
 type LogLine = { level: string; msg: string; status?: number; route?: string; err?: unknown };
 
@@ -99,13 +106,13 @@ describe('abandoned database-store uploads', () => {
       .knex('run_artifact_chunks')
       .insert([chunk(dead, 0, twoDaysAgo), chunk(dead, 1, twoDaysAgo), chunk(slow, 0, twoDaysAgo), chunk(slow, 1, hourAgo)]);
 
-    const swept = await artifactsModule(world.daemon.services).sweep(new Date());
+    const swept = await sweepArtifacts(world);
     expect(swept).toEqual({ runs_removed: 0, parts_removed: 1 });
     const left = await world.knex('run_artifact_chunks').where({ run_id: runId }).select('artifact_id');
     const byArtifact = new Set(left.map((row: { artifact_id: string }) => row.artifact_id));
     expect(byArtifact.has(dead)).toBe(false);
     expect(byArtifact.has(slow)).toBe(true);
     expect((await storedFor(world, runId)).chunks).toBe(3 + 2);
-    expect((await artifactsModule(world.daemon.services).sweep(new Date())).parts_removed).toBe(0);
+    expect((await sweepArtifacts(world)).parts_removed).toBe(0);
   });
 });

@@ -3,7 +3,6 @@ import { readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsModule } from '../src/daemon/domains/artifacts/module.js';
 import { HttpRunCallbacks } from '../src/worker/callbacks.js';
 import { InternalHttp } from '../src/worker/http-client.js';
 import { CALLBACK_RETRY } from '../src/worker/retry.js';
@@ -14,6 +13,7 @@ import {
   INTERNAL_TOKEN,
   sha256,
   startArtifactsWorld,
+  sweepArtifacts,
   storedFor,
   unzip,
   upload,
@@ -318,7 +318,7 @@ describe.each(['file', 'database'] as const)('run artifacts in the %s store', (s
       const { runId: kept } = await claimedRun(world);
       await created(await upload(world, kept, randomBytes(1000)));
 
-      const swept = await artifactsModule(world.daemon.services).sweep(new Date());
+      const swept = await sweepArtifacts(world);
       expect(swept).toEqual({ runs_removed: 1, parts_removed: 1 });
       expect((await storedFor(world, runId)).files).toEqual([]);
       expect((await storedFor(world, kept)).files).toHaveLength(1);

@@ -205,8 +205,6 @@ function makeDomains(
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const workers = workersModule(services);
-  const artifacts = artifactsModule(services);
-  runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
   const variables = variablesModule(services, { secrets: secrets.resolver, flows });
   const flowInterface = flowInterfaceModule(services, { flows });
@@ -221,6 +219,9 @@ function makeDomains(
     { secrets: secrets.resolver, fetchUrl: (url, request) => services.outbound.request(url, request) },
     options.clock,
   );
+  // After files: artifacts may be kept in an organization's file repository.
+  const artifacts = artifactsModule(services, { repositories: files.blobs });
+  runs.runs.onPurged(artifacts.runPurged);
   // After files: a static provider's document may be a file, read through the files module.
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });

@@ -4,6 +4,12 @@ import { join } from 'node:path';
 import type { Knex } from 'knex';
 import yauzl from 'yauzl';
 import { startDevIdp, type DevIdp } from '../../src/daemon/dev-idp/index.js';
+import { artifactsModule } from '../../src/daemon/domains/artifacts/module.js';
+import { RepositoriesRepo } from '../../src/daemon/domains/files/repositories-repo.js';
+import { RepositoriesService } from '../../src/daemon/domains/files/repositories-service.js';
+import { RepositoryBlobs } from '../../src/daemon/domains/files/repository-blobs.js';
+import { RepositoryStores } from '../../src/daemon/domains/files/repository-stores.js';
+import type { SecretResolver } from '../../src/daemon/domains/secrets/secret-resolver.js';
 import type { Logger } from '../../src/daemon/logging/logger.js';
 import { startTestDaemon, startTestDaemonOn, type TestDaemon } from './daemon.js';
 import { BARE, seedFlow } from './runs-fixtures.js';
@@ -67,6 +73,19 @@ export function secondDaemon(world: ArtifactsWorld, env: Record<string, string> 
     SERVICE_SECRETS_ENCRYPTION_KEY: SECRETS_KEY,
     ...env,
   });
+}
+
+/**
+ * The maintenance job `artifacts.sweep` of the world's daemon, run now (the tests turn the timer off). Its
+ * repositories reach local ones only: the sweep reads no S3 store.
+ */
+export function sweepArtifacts(world: ArtifactsWorld, now = new Date()) {
+  const { services } = world.daemon;
+  const noSecrets = {} as SecretResolver;
+  const repo = new RepositoriesRepo(services.db.knex);
+  const stores = new RepositoryStores(join(services.config.dataDir, 'files'), noSecrets);
+  const repositories = new RepositoryBlobs(repo, new RepositoriesService(repo, services.orgAccess, stores, services.audit), stores);
+  return artifactsModule(services, { repositories }).sweep(now);
 }
 
 /** A run of acme admitted through POST /runs and claimed by `workerId` through a heartbeat; answers its id and attempt. */

@@ -33,6 +33,14 @@ export class BlobMissing extends Error {
   override name = 'BlobMissing';
 }
 
+/** A failure of the store itself (S3 answered an error or could not be reached, a directory not readable), not of the bytes sent. */
+export function isStoreFailure(error: unknown): boolean {
+  const e = error as { $metadata?: unknown; code?: string };
+  return (
+    e.$metadata !== undefined || ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'EACCES'].includes(e.code ?? '')
+  );
+}
+
 /** A key as a store may use it: relative, `/`-separated, no empty, `.` or `..` segment. */
 export function assertKey(key: string): void {
   if (key === '' || key.split('/').some((s) => s === '' || s === '.' || s === '..') || key.includes('\\')) {

@@ -5,7 +5,7 @@ import { isUuid } from '../../../shared/ids.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
-import { BlobMissing } from '../../storage/blob-store.js';
+import { BlobMissing, isStoreFailure } from '../../storage/blob-store.js';
 import type { ByteSource } from '../../storage/stream-meter.js';
 import { fileName, folderPath, joinPath, placeOf } from './file-paths.js';
 import type { FileUsageRepo } from './file-usage-repo.js';
@@ -177,10 +177,4 @@ export class FilesService {
     if (!repository) return;
     await (await this.stores.of(repository)).remove(row.storage_key).catch(() => undefined);
   }
-}
-
-/** A store that did not answer (S3 down, credentials refused), as opposed to a bug. */
-function isStoreFailure(error: unknown): boolean {
-  const e = error as { $metadata?: unknown; code?: string };
-  return e.$metadata !== undefined || ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EACCES'].includes(e.code ?? '');
 }

@@ -14,6 +14,7 @@ import { FilesService } from './files-service.js';
 import { FoldersService } from './folders-service.js';
 import { RepositoriesRepo } from './repositories-repo.js';
 import { RepositoriesService } from './repositories-service.js';
+import { RepositoryBlobs } from './repository-blobs.js';
 import { repositoryRoutes } from './repository-routes.js';
 import { RepositoryStores } from './repository-stores.js';
 import { signingKeyFrom, UrlSigner, type Clock } from './url-signer.js';
@@ -25,6 +26,8 @@ export interface FilesModule {
   readonly files: FilesService;
   /** A small file's text, for an inventory provider's document named by file. */
   readonly texts: FileTextReader;
+  /** Organizations' repositories as a place other domains keep bytes in (run artifacts). */
+  readonly blobs: RepositoryBlobs;
 }
 
 /** Files and file repositories (issue 22): local and S3 stores, uploads, presigned URLs, imports. `clock` is a test's. */
@@ -53,5 +56,6 @@ export function filesModule(
     stores,
     files,
     texts: new FileTexts(filesRepo, files, orgAccess),
+    blobs: new RepositoryBlobs(repositoriesRepo, repositories, stores),
   };
 }
