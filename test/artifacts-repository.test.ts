@@ -13,6 +13,9 @@ import {
   sha256,
   startArtifactsWorld,
   sweepArtifacts,
+  seenFromBeta,
+  until,
+  abandonUpload,
   unzip,
   upload,
   type ArtifactsWorld,
@@ -33,11 +36,6 @@ async function created(response: Response, status = 201): Promise<Stored> {
 
 async function problemOf(response: Response): Promise<{ status: number; code: string }> {
   return { status: response.status, code: ((await response.json()) as { code: string }).code };
-}
-
-/** Waits for a condition the daemon reaches on its own (no timing is asserted: the suite's timeout bounds it). */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** A JSON call as acme's admin. */
@@ -176,14 +174,10 @@ describe.each(['local', 's3'] as const)('run artifacts in a %s file repository',
     const entries = await unzip(Buffer.from(await zip.arrayBuffer()));
     expect(entries.get('a.bin')!.equals(a)).toBe(true);
     expect(entries.get('facts/b.json')!.equals(b)).toBe(true);
-    expect(await problemOf(await get(world, `/runs/${runId}/artifacts/${first.id}/download`, world.as.bea, 'beta'))).toEqual({
-      status: 404,
-      code: 'resource_not_found',
-    });
-    expect(await problemOf(await get(world, `/runs/${runId}/artifacts/download-all`, world.as.bea, 'beta'))).toEqual({
-      status: 404,
-      code: 'resource_not_found',
-    });
+    expect(await seenFromBeta(world, runId, first.id)).toEqual([
+      [404, 'resource_not_found'],
+      [404, 'resource_not_found'],
+    ]);
   });
 
   it('refuses to delete the repository while it holds artifacts (409 file_repository_not_empty); a purge removes their bytes', async () => {
@@ -214,25 +208,7 @@ describe.each(['local', 's3'] as const)('run artifacts in a %s file repository',
     await created(await upload(world, runId, Buffer.from('first'), { name: 'first.txt' }));
     const tmp = join(world.daemon.services.config.dataDir, 'files', await repository(), '.tmp');
     const parts = () => readdir(tmp).catch(() => [] as string[]);
-    const aborter = new AbortController();
-    let sent = false;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent) return new Promise(() => undefined);
-        sent = true;
-        controller.enqueue(randomBytes(2_500_000));
-      },
-    });
-    const answer = fetch(`${world.daemon.url}/internal/runs/${runId}/artifacts/upload?name=half`, {
-      method: 'POST',
-      headers: { 'x-internal-token': INTERNAL_TOKEN, 'x-worker-id': 'w1', 'x-run-attempt': '1' },
-      body,
-      duplex: 'half',
-      signal: aborter.signal,
-    } as RequestInit).catch(() => 'aborted');
-    await until(async () => (await parts()).length > 0);
-    aborter.abort();
-    expect(await answer).toBe('aborted');
+    await abandonUpload(world, runId, async () => (await parts()).length > 0, 'half');
     await until(async () => (await parts()).length === 0);
     expect(await world.knex('run_artifacts').where({ run_id: runId, name: 'half' })).toEqual([]);
     expect(await readdir(join(tmp, '..', 'artifacts', runId))).toHaveLength(1);

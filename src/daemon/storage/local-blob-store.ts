@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { removeStaleParts } from './stale-parts.js';
 import { assertKey, BlobMissing, type BlobStore, probeChecks, type StoreCheck, type StoreCheckReason } from './blob-store.js';
 
 /**
@@ -48,21 +49,7 @@ export class LocalBlobStore implements BlobStore {
 
   /** Part files of writes untouched since `before` (their daemon died during them); answers how many it removed. */
   async removeAbandoned(before: Date): Promise<number> {
-    const names = await readdir(this.#tmp).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return [] as string[];
-      throw error;
-    });
-    let removed = 0;
-    for (const name of names.filter((n) => n.endsWith('.part'))) {
-      const path = join(this.#tmp, name);
-      // A write in progress keeps appending to its part file, so its modification time stays recent.
-      const info = await stat(path).catch(() => undefined);
-      if (info && info.mtime < before) {
-        await rm(path, { force: true });
-        removed += 1;
-      }
-    }
-    return removed;
+    return removeStaleParts(this.#tmp, before);
   }
 
   async check(): Promise<StoreCheck[]> {
