@@ -201,8 +201,8 @@ const daemonEnv = {
 };
 
 /**
- * Artifacts: upload and download MB/s of the file store (PGlite) and the database store (PostgreSQL)
- * against a plain Node HTTP server copying the same file to and from disk, and the daemon's peak RSS
+ * Artifacts: upload and download MB/s of the file store (PGlite), the database store (PostgreSQL) and
+ * the repository store (a local file repository, PostgreSQL) against a plain Node HTTP server copying the same file to and from disk, and the daemon's peak RSS
  * growth while a 200 MB artifact streams through a daemon whose heap is capped well below its size.
  */
 export async function artifactsBenchmark(line: (name: string, value: string) => void, options: ArtifactsBenchOptions): Promise<void> {
@@ -236,13 +236,22 @@ export async function artifactsBenchmark(line: (name: string, value: string) => 
       const label = 'database store (PostgreSQL)';
       const daemon = await startServer([DAEMON], await freePort(), '/ready', pgEnv);
       scratch.servers.push(daemon);
-      const [pgRun] = await seedHeldRuns(scratch.db as Knex);
+      const [pgRun, repositoryRun] = await seedHeldRuns(scratch.db as Knex);
       await throughputFigures(line, { label, daemon, run: pgRun! }, bare, files, options.rounds);
       line('  database alone: the store reading a 64 MB artifact, no HTTP (MB/s)', (await storeReadRate(scratch.url)).toFixed(0));
       await daemon.stop();
       const capped = await startServer([CAPPED, DAEMON], await freePort(), '/ready', pgEnv);
       scratch.servers.push(capped);
       await memoryFigures(line, { label, daemon: capped, run: pgRun! }, files);
+      await capped.stop();
+      // The repository store on the same daemon and database: the organization's default repository, a
+      // local one (made by ensure-default on the first upload). S3 is measured only against a real store:
+      // s3rver, the tests' fake, is a single-threaded JS server writing every object twice.
+      const repositoryEnv = { ...pgEnv, SERVICE_ARTIFACT_STORE: 'repository' };
+      const repositoryLabel = 'local repository store (PostgreSQL)';
+      const inRepository = await startServer([DAEMON], await freePort(), '/ready', repositoryEnv);
+      scratch.servers.push(inRepository);
+      await throughputFigures(line, { label: repositoryLabel, daemon: inRepository, run: repositoryRun! }, bare, files, options.rounds);
     } finally {
       await scratch.close();
     }

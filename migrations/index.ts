@@ -95,6 +95,9 @@ import * as m92 from './20261128140200_create_platform_sync_authorizations.js';
 import * as m93 from './20261128140300_create_platform_sync_runs.js';
 import * as m94 from './20261128140400_create_platform_sync_resolutions.js';
 import * as m95 from './20261128140500_create_platform_sync_applied_items.js';
+import * as m96 from './20261128150000_add_run_artifacts_repository_id.js';
+import * as m97 from './20261128150001_allow_run_artifacts_repository_storage.js';
+import * as m98 from './20261128150002_index_run_artifacts_repository_id.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -198,4 +201,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261128140300_create_platform_sync_runs', up: m93.up, down: m93.down },
   { name: '20261128140400_create_platform_sync_resolutions', up: m94.up, down: m94.down },
   { name: '20261128140500_create_platform_sync_applied_items', up: m95.up, down: m95.down },
+  { name: '20261128150000_add_run_artifacts_repository_id', up: m96.up, down: m96.down },
+  { name: '20261128150001_allow_run_artifacts_repository_storage', up: m97.up, down: m97.down },
+  { name: '20261128150002_index_run_artifacts_repository_id', up: m98.up, down: m98.down },
 ];

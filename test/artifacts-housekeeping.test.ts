@@ -1,42 +1,28 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsModule } from '../src/daemon/domains/artifacts/module.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
-import { claimedRun, INTERNAL_TOKEN, startArtifactsWorld, storedFor, upload, type ArtifactsWorld } from './helpers/artifacts-fixtures.js';
+import {
+  claimedRun,
+  INTERNAL_TOKEN,
+  startArtifactsWorld,
+  storedFor,
+  sweepArtifacts,
+  until,
+  abandonUpload,
+  upload,
+  type ArtifactsWorld,
+} from './helpers/artifacts-fixtures.js';
 
 type LogLine = { level: string; msg: string; status?: number; route?: string; err?: unknown };
 
-/** Waits for a condition the daemon reaches on its own (no timing is asserted: the suite's timeout bounds it). */
-async function until(condition: () => Promise<boolean> | boolean): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
 const NOTHING = JSON.stringify({ rows: 0, chunks: 0, files: [], parts: [] });
 
-/** Starts an upload of a body that never ends, waits until the store has begun keeping it, and cuts the connection. */
-async function abandonUpload(world: ArtifactsWorld, runId: string, store: 'file' | 'database'): Promise<void> {
-  const aborter = new AbortController();
-  let sent = false;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (sent) return new Promise(() => undefined);
-      sent = true;
-      controller.enqueue(randomBytes(2_500_000));
-    },
-  });
-  const answer = fetch(`${world.daemon.url}/internal/runs/${runId}/artifacts/upload?name=cut`, {
-    method: 'POST',
-    headers: { 'x-internal-token': INTERNAL_TOKEN, 'x-worker-id': 'w1', 'x-run-attempt': '1' },
-    body,
-    duplex: 'half',
-    signal: aborter.signal,
-  } as RequestInit).catch(() => 'aborted');
-  await until(async () => {
+/** Whether the store has begun keeping the run's upload. */
+function begunIn(world: ArtifactsWorld, runId: string, store: 'file' | 'database') {
+  return async () => {
     const now = await storedFor(world, runId);
     return store === 'database' ? now.chunks > 0 : now.parts.length > 0;
-  });
-  aborter.abort();
-  expect(await answer).toBe('aborted');
+  };
 }
 
 describe.each(['file', 'database'] as const)('an upload whose client goes away, in the %s store', (store) => {
@@ -54,7 +40,7 @@ describe.each(['file', 'database'] as const)('an upload whose client goes away, 
   it('is logged as a client gone (status 499 in the access log), not as a failed request, and leaves nothing', async () => {
     const { runId } = await claimedRun(world);
     lines.length = 0;
-    await abandonUpload(world, runId, store);
+    await abandonUpload(world, runId, begunIn(world, runId, store));
     const accessLine = () => lines.find((line) => line.msg === 'request' && line.route === '/internal/runs/{run_id}/artifacts/upload');
     await until(() => accessLine() !== undefined);
     expect(accessLine()).toMatchObject({ status: 499 });
@@ -99,13 +85,13 @@ describe('abandoned database-store uploads', () => {
       .knex('run_artifact_chunks')
       .insert([chunk(dead, 0, twoDaysAgo), chunk(dead, 1, twoDaysAgo), chunk(slow, 0, twoDaysAgo), chunk(slow, 1, hourAgo)]);
 
-    const swept = await artifactsModule(world.daemon.services).sweep(new Date());
+    const swept = await sweepArtifacts(world);
     expect(swept).toEqual({ runs_removed: 0, parts_removed: 1 });
     const left = await world.knex('run_artifact_chunks').where({ run_id: runId }).select('artifact_id');
     const byArtifact = new Set(left.map((row: { artifact_id: string }) => row.artifact_id));
     expect(byArtifact.has(dead)).toBe(false);
     expect(byArtifact.has(slow)).toBe(true);
     expect((await storedFor(world, runId)).chunks).toBe(3 + 2);
-    expect((await artifactsModule(world.daemon.services).sweep(new Date())).parts_removed).toBe(0);
+    expect((await sweepArtifacts(world)).parts_removed).toBe(0);
   });
 });

@@ -3,7 +3,6 @@ import { readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsModule } from '../src/daemon/domains/artifacts/module.js';
 import { HttpRunCallbacks } from '../src/worker/callbacks.js';
 import { InternalHttp } from '../src/worker/http-client.js';
 import { CALLBACK_RETRY } from '../src/worker/retry.js';
@@ -14,6 +13,10 @@ import {
   INTERNAL_TOKEN,
   sha256,
   startArtifactsWorld,
+  sweepArtifacts,
+  seenFromBeta,
+  until,
+  abandonUpload,
   storedFor,
   unzip,
   upload,
@@ -44,11 +47,6 @@ async function created(response: Response, status = 201): Promise<Stored> {
   const text = await response.text();
   if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${text}`);
   return JSON.parse(text) as Stored;
-}
-
-/** Waits for a condition the daemon reaches on its own (no timing is asserted: the suite's timeout bounds it). */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 const download = (world: ArtifactsWorld, runId: string, id: string, who = world.as.vic, org = 'acme') =>
@@ -178,29 +176,10 @@ describe.each(['file', 'database'] as const)('run artifacts in the %s store', (s
 
   it('leaves nothing of an upload whose client goes away half way', async () => {
     const { runId } = await claimedRun(world);
-    const aborter = new AbortController();
-    let sent = false;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent) return new Promise(() => undefined);
-        sent = true;
-        controller.enqueue(randomBytes(2_500_000));
-      },
-    });
-    const answer = fetch(`${world.daemon.url}/internal/runs/${runId}/artifacts/upload?name=half`, {
-      method: 'POST',
-      headers: { 'x-internal-token': INTERNAL_TOKEN, 'x-worker-id': 'w1', 'x-run-attempt': '1' },
-      body,
-      duplex: 'half',
-      signal: aborter.signal,
-    } as RequestInit).catch(() => 'aborted');
-    const begun = async () => {
+    await abandonUpload(world, runId, async () => {
       const now = await storedFor(world, runId);
       return store === 'database' ? now.chunks > 0 : now.parts.length > 0;
-    };
-    await until(begun);
-    aborter.abort();
-    expect(await answer).toBe('aborted');
+    });
     await until(async () => JSON.stringify(await storedFor(world, runId)) === JSON.stringify({ rows: 0, chunks: 0, files: [], parts: [] }));
   });
 
@@ -278,14 +257,10 @@ describe.each(['file', 'database'] as const)('run artifacts in the %s store', (s
       status: 404,
       code: 'resource_not_found',
     });
-    expect(await problemOf(await download(world, runId, artifact.id, world.as.bea, 'beta'))).toEqual({
-      status: 404,
-      code: 'resource_not_found',
-    });
-    expect(await problemOf(await get(world, `/runs/${runId}/artifacts/download-all`, world.as.bea, 'beta'))).toEqual({
-      status: 404,
-      code: 'resource_not_found',
-    });
+    expect(await seenFromBeta(world, runId, artifact.id)).toEqual([
+      [404, 'resource_not_found'],
+      [404, 'resource_not_found'],
+    ]);
   });
 
   it("takes a purged run's artifacts with it: rows, chunks and files", async () => {
@@ -318,7 +293,7 @@ describe.each(['file', 'database'] as const)('run artifacts in the %s store', (s
       const { runId: kept } = await claimedRun(world);
       await created(await upload(world, kept, randomBytes(1000)));
 
-      const swept = await artifactsModule(world.daemon.services).sweep(new Date());
+      const swept = await sweepArtifacts(world);
       expect(swept).toEqual({ runs_removed: 1, parts_removed: 1 });
       expect((await storedFor(world, runId)).files).toEqual([]);
       expect((await storedFor(world, kept)).files).toHaveLength(1);

@@ -218,8 +218,6 @@ function makeDomains(
   const webhooks = webhooksModule(services, { secrets: secrets.resolver, devices: inventory.devices, admission: runs.admission });
   flows.addDeleteGuard(webhooks.flowDeleteGuard);
   const workers = workersModule(services);
-  const artifacts = artifactsModule(services);
-  runs.runs.onPurged(artifacts.runPurged);
   const schedules = schedulesModule(services, { admission: runs.admission }, options.clock);
   const variables = variablesModule(services, { secrets: secrets.resolver, flows });
   const flowInterface = flowInterfaceModule(services, { flows });
@@ -234,6 +232,9 @@ function makeDomains(
     { secrets: secrets.resolver, fetchUrl: (url, request) => services.outbound.request(url, request) },
     options.clock,
   );
+  // After files: artifacts may be kept in an organization's file repository.
+  const artifacts = artifactsModule(services, { repositories: files.blobs });
+  runs.runs.onPurged(artifacts.runPurged);
   // After files: attachments keep their bytes in the organization's default file repository.
   const flowAttachments = flowAttachmentsModule(services, { flows, stores: files.orgStores });
   const binaryArtifacts = binaryArtifactsModule(services, { files });

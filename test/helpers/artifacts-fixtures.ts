@@ -1,9 +1,15 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import yauzl from 'yauzl';
 import { startDevIdp, type DevIdp } from '../../src/daemon/dev-idp/index.js';
+import { artifactsModule } from '../../src/daemon/domains/artifacts/module.js';
+import { RepositoriesRepo } from '../../src/daemon/domains/files/repositories-repo.js';
+import { RepositoriesService } from '../../src/daemon/domains/files/repositories-service.js';
+import { RepositoryBlobs } from '../../src/daemon/domains/files/repository-blobs.js';
+import { RepositoryStores } from '../../src/daemon/domains/files/repository-stores.js';
+import type { SecretResolver } from '../../src/daemon/domains/secrets/secret-resolver.js';
 import type { Logger } from '../../src/daemon/logging/logger.js';
 import { startTestDaemon, startTestDaemonOn, type TestDaemon } from './daemon.js';
 import { BARE, seedFlow } from './runs-fixtures.js';
@@ -67,6 +73,19 @@ export function secondDaemon(world: ArtifactsWorld, env: Record<string, string> 
     SERVICE_SECRETS_ENCRYPTION_KEY: SECRETS_KEY,
     ...env,
   });
+}
+
+/**
+ * The maintenance job `artifacts.sweep` of the world's daemon, run now (the tests turn the timer off). Its
+ * repositories reach local ones only: the sweep reads no S3 store.
+ */
+export function sweepArtifacts(world: ArtifactsWorld, now = new Date()) {
+  const { services } = world.daemon;
+  const noSecrets = {} as SecretResolver;
+  const repo = new RepositoriesRepo(services.db.knex);
+  const stores = new RepositoryStores(join(services.config.dataDir, 'files'), noSecrets);
+  const repositories = new RepositoryBlobs(repo, new RepositoriesService(repo, services.orgAccess, stores, services.audit), stores);
+  return artifactsModule(services, { repositories }).sweep(now);
 }
 
 /** A run of acme admitted through POST /runs and claimed by `workerId` through a heartbeat; answers its id and attempt. */
@@ -190,4 +209,44 @@ export function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
       file.readEntry();
     });
   });
+}
+
+/** Waits for a condition the daemon reaches on its own (no timing is asserted: the suite's timeout bounds it). */
+export async function until(condition: () => Promise<boolean> | boolean): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/**
+ * Starts an upload (`name`) of a body that never ends, waits until `begun` says the store has started
+ * keeping it, and cuts the connection; resolves once the client has seen its request aborted.
+ */
+export async function abandonUpload(world: ArtifactsWorld, runId: string, begun: () => Promise<boolean>, name = 'cut'): Promise<void> {
+  const aborter = new AbortController();
+  let sent = false;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent) return new Promise(() => undefined);
+      sent = true;
+      controller.enqueue(randomBytes(2_500_000));
+    },
+  });
+  const answer = fetch(`${world.daemon.url}/internal/runs/${runId}/artifacts/upload?name=${name}`, {
+    method: 'POST',
+    headers: { 'x-internal-token': INTERNAL_TOKEN, 'x-worker-id': 'w1', 'x-run-attempt': '1' },
+    body,
+    duplex: 'half',
+    signal: aborter.signal,
+  } as RequestInit).catch(() => 'aborted');
+  await until(begun);
+  aborter.abort();
+  if ((await answer) !== 'aborted') throw new Error('the abandoned upload was answered');
+}
+
+/** What a viewer of another organization (beta) gets for the artifact and for its run's zip: status and code of each. */
+export async function seenFromBeta(world: ArtifactsWorld, runId: string, artifactId: string): Promise<[number, string][]> {
+  const answers = [
+    await get(world, `/runs/${runId}/artifacts/${artifactId}/download`, world.as.bea, 'beta'),
+    await get(world, `/runs/${runId}/artifacts/download-all`, world.as.bea, 'beta'),
+  ];
+  return Promise.all(answers.map(async (r) => [r.status, ((await r.json()) as { code: string }).code] as [number, string]));
 }

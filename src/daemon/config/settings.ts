@@ -109,8 +109,8 @@ export const SETTINGS = {
   artifactStore: setting({
     env: 'SERVICE_ARTIFACT_STORE',
     default: 'auto',
-    doc: "Where run artifacts' bytes are kept: `file` (under `<SERVICE_DATA_DIR>/artifacts/`), `database` (1 MiB bytea chunks in PostgreSQL, shared by every daemon of a deployment) or `auto` (`file` on embedded PGlite, `database` on PostgreSQL).",
-    parse: oneOf(['auto', 'file', 'database'] as const),
+    doc: "Where new run artifacts' bytes are kept: `file` (under `<SERVICE_DATA_DIR>/artifacts/`), `database` (1 MiB bytea chunks in PostgreSQL, shared by every daemon of a deployment), `repository` (the run's organization's default file repository, whatever its kind, made when it has none) or `auto` (the default repository when it is S3, else `file` on embedded PGlite and `database` on PostgreSQL). Each artifact keeps the store it was written to.",
+    parse: oneOf(['auto', 'file', 'database', 'repository'] as const),
   }),
   artifactMaxBytes: setting({
     env: 'SERVICE_ARTIFACT_MAX_BYTES',

@@ -33,10 +33,12 @@ export class BlobMissing extends Error {
   override name = 'BlobMissing';
 }
 
-/** A store that did not answer or refused (a network error, an S3 error), rather than a programming error. */
+/** A failure of the store itself (S3 answered an error or could not be reached, a directory not readable), not of the bytes sent. */
 export function isStoreFailure(error: unknown): boolean {
   const e = error as { $metadata?: unknown; code?: string };
-  return e.$metadata !== undefined || ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EACCES'].includes(e.code ?? '');
+  return (
+    e.$metadata !== undefined || ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'EACCES'].includes(e.code ?? '')
+  );
 }
 
 /** A key as a store may use it: relative, `/`-separated, no empty, `.` or `..` segment. */

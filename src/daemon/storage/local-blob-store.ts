@@ -4,6 +4,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { removeStaleParts } from './stale-parts.js';
 import { assertKey, BlobMissing, type BlobStore, probeChecks, type StoreCheck, type StoreCheckReason } from './blob-store.js';
 
 /**
@@ -44,6 +45,11 @@ export class LocalBlobStore implements BlobStore {
 
   async remove(key: string): Promise<void> {
     await rm(this.#path(key), { force: true });
+  }
+
+  /** Part files of writes untouched since `before` (their daemon died during them); answers how many it removed. */
+  async removeAbandoned(before: Date): Promise<number> {
+    return removeStaleParts(this.#tmp, before);
   }
 
   async check(): Promise<StoreCheck[]> {

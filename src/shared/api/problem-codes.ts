@@ -145,7 +145,12 @@ export const PROBLEM_CODES = {
   artifact_unavailable: {
     status: 503,
     meaning:
-      "The artifact's bytes cannot be read on this instance: its file is missing, or it is kept in another daemon's data directory (SERVICE_ARTIFACT_STORE `file` with several daemons).",
+      "The artifact's bytes cannot be read on this instance: its file is missing, it is kept in another daemon's data directory (SERVICE_ARTIFACT_STORE `file` with several daemons), or its file repository's store does not answer.",
+  },
+  artifact_store_unavailable: {
+    status: 503,
+    meaning:
+      "The file repository that keeps the run's artifacts (its S3 store) failed or did not answer during an upload; nothing of the upload is kept. Retry later.",
   },
   event_batch_too_large: {
     status: 413,
@@ -336,7 +341,8 @@ export const PROBLEM_CODES = {
   },
   file_repository_not_empty: {
     status: 409,
-    meaning: 'The repository still holds files (`file_count`); delete or move them first.',
+    meaning:
+      'The repository still holds files (`file_count`) or the bytes of run artifacts (`artifact_count`, gone when their runs are purged); delete or move them first.',
   },
   folder_exists: {
     status: 409,

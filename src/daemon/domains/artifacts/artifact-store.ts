@@ -1,12 +1,19 @@
 import type { Readable } from 'node:stream';
 
 /** Where an artifact's bytes are kept; the row records which, so a changed setting leaves old artifacts readable. */
-export type StorageKind = 'file' | 'database';
+export type StorageKind = 'file' | 'database' | 'repository';
 
-/** An artifact's bytes are found by its run and its id. */
+/** An artifact's bytes are found by its run and its id (and, in the repository store, by its repository). */
 export interface ArtifactRef {
   readonly runId: string;
   readonly artifactId: string;
+  readonly repositoryId?: string | null;
+}
+
+/** Where a new artifact's bytes go: a store, and the file repository when the store is `repository`. */
+export interface Placement {
+  readonly storage: StorageKind;
+  readonly repositoryId: string | null;
 }
 
 /**
@@ -30,18 +37,20 @@ export interface ArtifactStore {
   removeAbandoned(before: Date): Promise<number>;
 }
 
-/** The store bytes may be read from (by the row's `storage`) and the one new uploads go to. */
+/** The store bytes may be read from (by the row's `storage`) and where an organization's new uploads go. */
 export interface ArtifactStores {
-  readonly forWrites: ArtifactStore;
+  /** Where the next upload of a run of `orgId` is kept (SERVICE_ARTIFACT_STORE, and the organization's default repository). */
+  placement(orgId: string): Promise<Placement>;
   of(kind: StorageKind): ArtifactStore;
+  readonly all: readonly ArtifactStore[];
 }
 
-export function artifactStores(stores: readonly ArtifactStore[], writeTo: StorageKind): ArtifactStores {
+export function artifactStores(stores: readonly ArtifactStore[], placement: (orgId: string) => Promise<Placement>): ArtifactStores {
   const byKind = new Map(stores.map((store) => [store.kind, store]));
   const of = (kind: StorageKind): ArtifactStore => {
     const store = byKind.get(kind);
     if (!store) throw new Error(`no artifact store of kind ${kind}`);
     return store;
   };
-  return { forWrites: of(writeTo), of };
+  return { placement, of, all: stores };
 }

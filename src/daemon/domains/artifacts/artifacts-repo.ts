@@ -14,6 +14,8 @@ export interface ArtifactRow {
   readonly size_bytes: string | number;
   readonly sha256: string;
   readonly storage: StorageKind;
+  /** The file repository holding the bytes when `storage` is `repository`. */
+  readonly repository_id: string | null;
   readonly attempt: number;
   readonly worker_id: string;
   readonly created_at: Date | string;
@@ -21,10 +23,10 @@ export interface ArtifactRow {
 
 export type NewArtifact = Omit<ArtifactRow, 'created_at'>;
 
-/** What an upload needs of its run: who holds it, for the fence. */
-export type UploadRun = HeldFacts & { readonly id: string };
+/** What an upload needs of its run: who holds it, for the fence, and its organization, whose repository may keep the bytes. */
+export type UploadRun = HeldFacts & { readonly id: string; readonly org_id: string };
 
-const HELD_COLUMNS = ['id', 'status', 'worker_id', 'attempt', 'lease_expires_at'] as const;
+const HELD_COLUMNS = ['id', 'org_id', 'status', 'worker_id', 'attempt', 'lease_expires_at'] as const;
 const ARTIFACT_COLUMNS = [
   'id',
   'run_id',
@@ -34,6 +36,7 @@ const ARTIFACT_COLUMNS = [
   'size_bytes',
   'sha256',
   'storage',
+  'repository_id',
   'attempt',
   'worker_id',
   'created_at',
@@ -91,6 +94,11 @@ export class ArtifactsRepo {
     if (runIds.length === 0) return new Set();
     const rows = await this.knex('runs').whereIn('id', runIds).select<{ id: string }[]>('id');
     return new Set(rows.map((row) => row.id));
+  }
+
+  /** The run's artifacts kept in file repositories, read in its purge's transaction (the rows go with it). */
+  inRepositories(trx: Knex.Transaction, runId: string): Promise<Pick<ArtifactRow, 'id' | 'run_id' | 'repository_id'>[]> {
+    return trx('run_artifacts').where({ run_id: runId, storage: 'repository' }).select('id', 'run_id', 'repository_id');
   }
 
   /** Every artifact of a run, oldest first (the zip's order). */

@@ -8,12 +8,16 @@ import { isUuid } from '../../../shared/ids.js';
 import { fence, type Holder, isHeldBy, runNotFound } from '../run-callbacks/fence.js';
 import { appendDaemonEvent } from '../runs/run-event-log.js';
 import type { RunStatus } from '../runs/run-view.js';
-import type { ArtifactRef, ArtifactStores } from './artifact-store.js';
+import type { ArtifactRef, ArtifactStore, ArtifactStores } from './artifact-store.js';
 import type { ArtifactRow, ArtifactsRepo, ArtifactsTx, UploadRun } from './artifacts-repo.js';
 import { ArtifactBytesMissing } from './file-artifact-store.js';
+import { isStoreFailure } from '../../storage/blob-store.js';
 import { type ByteSource, StreamMeter } from '../../storage/stream-meter.js';
 
 export type ArtifactView = z.infer<typeof artifact>;
+
+/** Where a stored artifact's bytes are: its row's store and repository. */
+export type StoredAt = Pick<ArtifactRow, 'storage' | 'repository_id'>;
 
 /**
  * Uploads are taken while the worker holds the run in a state where it still works on it: running, or
@@ -74,6 +78,10 @@ function runArtifactsTooLarge(limit: number, used: number) {
   });
 }
 
+function storeUnavailable() {
+  return problem('artifact_store_unavailable', 'The artifact store cannot take the upload now; nothing of it is kept.');
+}
+
 function artifactNotFound() {
   return problems.resourceNotFound('Artifact');
 }
@@ -93,8 +101,8 @@ export class ArtifactsService {
   /** Streams `source` in as the artifact `meta` names, for the holder of the run. */
   async upload(runId: string, holder: Holder, meta: ArtifactMeta, source: ByteSource): Promise<Uploaded> {
     if (!isUuid(runId)) throw runNotFound();
-    this.#fence(await this.repo.run(runId), holder);
-    return this.#store(runId, holder, meta, source, await this.repo.usedBytes(runId));
+    const run = this.#fence(await this.repo.run(runId), holder);
+    return this.#store(runId, run.org_id, holder, meta, source, await this.repo.usedBytes(runId));
   }
 
   /** A small artifact sent whole in a JSON body: a string is kept as its text, any other value as JSON. */
@@ -105,7 +113,7 @@ export class ArtifactsService {
     return this.upload(runId, holder, { name: input.name, stepId: input.step_id, contentType, declaredBytes: bytes.length }, [bytes]);
   }
 
-  async #store(runId: string, holder: Holder, meta: ArtifactMeta, source: ByteSource, used: number): Promise<Uploaded> {
+  async #store(runId: string, orgId: string, holder: Holder, meta: ArtifactMeta, source: ByteSource, used: number): Promise<Uploaded> {
     const { maxBytes, runMaxBytes } = this.limits;
     const room = runMaxBytes - used;
     const declared = meta.declaredBytes;
@@ -114,12 +122,19 @@ export class ArtifactsService {
     const meter = new StreamMeter(Math.min(maxBytes, room), () =>
       room < maxBytes ? runArtifactsTooLarge(runMaxBytes, used) : artifactTooLarge(maxBytes),
     );
-    const store = this.stores.forWrites;
-    const ref: ArtifactRef = { runId, artifactId: randomUUID() };
-    await store.write(ref, meter.pass(source));
+    const placement = await this.stores.placement(orgId);
+    const store = this.stores.of(placement.storage);
+    const ref: ArtifactRef = { runId, artifactId: randomUUID(), repositoryId: placement.repositoryId };
+    try {
+      await store.write(ref, meter.pass(source));
+    } catch (error) {
+      // A repository's store failing (S3 down) is not the daemon's fault: 503, as a lost database is.
+      if (store.kind === 'repository' && isStoreFailure(error)) throw storeUnavailable();
+      throw error;
+    }
     const { size, sha256 } = meter.measured();
     try {
-      const answer = await this.repo.transaction((trx) => this.#commit(trx, ref, holder, meta, size, sha256));
+      const answer = await this.repo.transaction((trx) => this.#commit(trx, store, ref, holder, meta, size, sha256));
       if (!answer.created) await store.remove(ref);
       return answer;
     } catch (error) {
@@ -129,7 +144,15 @@ export class ArtifactsService {
   }
 
   /** Under the run's lock: still held, still room (another upload may have landed meanwhile), and the name free. */
-  async #commit(trx: ArtifactsTx, ref: ArtifactRef, holder: Holder, meta: ArtifactMeta, size: number, sha256: string): Promise<Uploaded> {
+  async #commit(
+    trx: ArtifactsTx,
+    store: ArtifactStore,
+    ref: ArtifactRef,
+    holder: Holder,
+    meta: ArtifactMeta,
+    size: number,
+    sha256: string,
+  ): Promise<Uploaded> {
     const run = this.#fence(await this.repo.lockRun(trx, ref.runId), holder);
     const existing = await this.repo.byName(trx, ref.runId, meta.name);
     if (existing) {
@@ -146,7 +169,8 @@ export class ArtifactsService {
       content_type: meta.contentType,
       size_bytes: size,
       sha256,
-      storage: this.stores.forWrites.kind,
+      storage: store.kind,
+      repository_id: ref.repositoryId ?? null,
       attempt: run.attempt,
       worker_id: holder.workerId,
     });
@@ -171,19 +195,21 @@ export class ArtifactsService {
   }
 
   /** One artifact of the organization's run; another organization's run or artifact is 404. */
-  async find(orgId: string, runId: string, artifactId: string): Promise<ArtifactView & { storage: ArtifactRow['storage'] }> {
+  async find(orgId: string, runId: string, artifactId: string): Promise<ArtifactView & StoredAt> {
     if (!isUuid(runId) || !isUuid(artifactId)) throw artifactNotFound();
     const row = await this.repo.visibleArtifact(orgId, runId, artifactId);
     if (!row) throw artifactNotFound();
-    return { ...artifactView(row), storage: row.storage };
+    return { ...artifactView(row), storage: row.storage, repository_id: row.repository_id };
   }
 
   /** The artifact's bytes, opened before the answer starts (503 `artifact_unavailable` when they cannot be). */
-  async open(artifact: { id: string; run_id: string; storage: ArtifactRow['storage'] }): Promise<Readable> {
+  async open(artifact: { id: string; run_id: string } & StoredAt): Promise<Readable> {
     try {
-      return await this.stores.of(artifact.storage).open({ runId: artifact.run_id, artifactId: artifact.id });
+      return await this.stores
+        .of(artifact.storage)
+        .open({ runId: artifact.run_id, artifactId: artifact.id, repositoryId: artifact.repository_id });
     } catch (error) {
-      if (error instanceof ArtifactBytesMissing) {
+      if (error instanceof ArtifactBytesMissing || isStoreFailure(error)) {
         throw problem('artifact_unavailable', "The artifact's bytes cannot be read on this instance.", { artifact_id: artifact.id });
       }
       throw error;
@@ -207,7 +233,7 @@ export class ArtifactsService {
     let runsRemoved = 0;
     let partsRemoved = 0;
     const before = new Date(now.getTime() - ABANDONED_AFTER_MS);
-    for (const store of [this.stores.of('file'), this.stores.of('database')]) {
+    for (const store of this.stores.all) {
       const stored = (await store.storedRuns()).filter(isUuid);
       const existing = await this.repo.existingRuns(stored);
       for (const runId of stored.filter((id) => !existing.has(id))) {
@@ -219,8 +245,18 @@ export class ArtifactsService {
     return { runs_removed: runsRemoved, parts_removed: partsRemoved };
   }
 
-  /** After a run's purge has committed (its rows and chunks went with it): its files. */
-  async runPurged(runId: string): Promise<void> {
-    await Promise.all([this.stores.of('file').removeRun(runId), this.stores.of('database').removeRun(runId)]);
+  /**
+   * In a run's purge transaction: reads which of its artifacts a file repository keeps (their rows go
+   * with the run), and answers the removal of their bytes and of the run's files, to run after the commit.
+   */
+  async runPurging(trx: ArtifactsTx, runId: string): Promise<() => Promise<void>> {
+    const inRepositories = await this.repo.inRepositories(trx, runId);
+    return async () => {
+      const repositoryStore = this.stores.of('repository');
+      for (const row of inRepositories) {
+        await repositoryStore.remove({ runId: row.run_id, artifactId: row.id, repositoryId: row.repository_id });
+      }
+      await Promise.all(this.stores.all.map((store) => store.removeRun(runId)));
+    };
   }
 }

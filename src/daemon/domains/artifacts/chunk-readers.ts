@@ -32,7 +32,7 @@ function base64ChunkReader(knex: Knex): ChunkReader {
 }
 
 /** The pooled pg client as knex hands it out. */
-type PgConnection = PoolClient & { readonly __knexUid?: string };
+export type PgConnection = PoolClient & { readonly __knexUid?: string };
 
 /**
  * One `COPY (SELECT …) TO STDOUT (FORMAT binary)` per call, on a pooled connection held only until its

@@ -2,11 +2,14 @@ import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { ArtifactRef, ArtifactStore } from './artifact-store.js';
 import { type ChunkReader, chunkReaderFor } from './chunk-readers.js';
+import { type ChunkWriter, chunkWriterFor, type PendingChunk } from './chunk-writers.js';
 
 /** Bytes per chunk row: large enough that a row's overhead is nothing, small enough that memory stays flat. */
 export const CHUNK_BYTES = 1024 * 1024;
-/** Chunk inserts running at once while an upload streams in: each on its own pooled connection (one on PGlite). */
-const INSERTS_IN_FLIGHT = 3;
+/** Most chunks an upload writes per statement (when the database is slower than the client): a few MiB from memory, so no connection waits on the client's bytes. */
+const CHUNKS_PER_WRITE = 4;
+/** Such statements running at once while the next chunks fill: each on its own pooled connection (one on PGlite). */
+const WRITES_IN_FLIGHT = 2;
 /** Chunks a download reads per statement, one such read ahead of the one being sent: fewer round trips, a few MiB held. */
 const CHUNKS_PER_READ = 4;
 
@@ -14,57 +17,68 @@ const CHUNKS = 'run_artifact_chunks';
 
 /**
  * Artifacts as rows of 1 MiB bytea chunks (`run_artifact_chunks`), so every daemon of a deployment reads
- * what any of them stored. Each chunk is its own short statement, never one long transaction: an upload
- * holds no connection (PGlite has one) and no lock while its bytes arrive. Up to three inserts run while
- * the next chunk fills, and a download reads four chunks per statement (binary COPY on PostgreSQL:
- * `chunk-readers.ts`), one read ahead, so memory stays at a few MiB whatever the artifact's size.
+ * what any of them stored. Chunks are written by short statements of a few already received, never one
+ * long transaction: an upload holds no connection (PGlite has one) and no lock while its bytes arrive.
+ * Two such writes run while the next chunks fill (binary COPY on PostgreSQL: `chunk-writers.ts`), and a
+ * download reads four chunks per statement (`chunk-readers.ts`), one read ahead, so memory stays at a few
+ * MiB whatever the artifact's size.
  */
 export class DatabaseArtifactStore implements ArtifactStore {
   readonly kind = 'database' as const;
 
   readonly #readChunks: ChunkReader;
+  readonly #writeChunks: ChunkWriter;
 
   constructor(private readonly knex: Knex) {
     this.#readChunks = chunkReaderFor(knex);
+    this.#writeChunks = chunkWriterFor(knex);
   }
 
   async write(ref: ArtifactRef, source: AsyncIterable<Buffer>): Promise<void> {
+    // Statements under way; a failed one stays, so that the next wait (or the last) throws its error.
+    const running = new Set<Promise<void>>();
+    let batch: PendingChunk[] = [];
+    let pieces: Buffer[] = [];
+    let size = 0;
     let seq = 0;
-    const inFlight: Promise<unknown>[] = [];
-    const insert = async (data: Buffer): Promise<void> => {
-      if (inFlight.length >= INSERTS_IN_FLIGHT) await inFlight.shift();
-      // Started now, while the next chunk fills.
-      const running = this.#insertChunk(ref, seq++, data);
-      // Its failure is waited on (and thrown) when its turn comes or at the end, not left unhandled meanwhile.
-      running.catch(() => undefined);
-      inFlight.push(running);
+    const send = (): void => {
+      const write = this.#writeChunks(ref, batch);
+      batch = [];
+      running.add(write);
+      write.then(
+        () => running.delete(write),
+        () => undefined,
+      );
+    };
+    // A full chunk goes at once while a statement slot is free; while both are busy chunks gather, up to a
+    // batch, and a full batch waits for a slot (the client's bytes wait with it).
+    const chunkFull = async (): Promise<void> => {
+      batch.push({ seq: seq++, pieces, size });
+      pieces = [];
+      size = 0;
+      if (batch.length < CHUNKS_PER_WRITE && running.size >= WRITES_IN_FLIGHT) return;
+      while (running.size >= WRITES_IN_FLIGHT) await Promise.race(running);
+      send();
     };
     try {
-      let pending: Buffer[] = [];
-      let pendingBytes = 0;
       for await (const chunk of source) {
-        pending.push(chunk);
-        pendingBytes += chunk.length;
-        while (pendingBytes >= CHUNK_BYTES) {
-          const joined = Buffer.concat(pending, pendingBytes);
-          await insert(joined.subarray(0, CHUNK_BYTES));
-          const rest = joined.subarray(CHUNK_BYTES);
-          pending = rest.length > 0 ? [rest] : [];
-          pendingBytes = rest.length;
+        // A chunk row is the pieces that fill it, cut where a MiB ends: never joined into one buffer here.
+        for (let rest = chunk; rest.length > 0;) {
+          const take = Math.min(rest.length, CHUNK_BYTES - size);
+          pieces.push(take === rest.length ? rest : rest.subarray(0, take));
+          size += take;
+          rest = rest.subarray(take);
+          if (size === CHUNK_BYTES) await chunkFull();
         }
       }
-      if (pendingBytes > 0) await insert(Buffer.concat(pending, pendingBytes));
-      await Promise.all(inFlight);
+      if (size > 0) batch.push({ seq: seq++, pieces, size });
+      if (batch.length > 0) send();
+      await Promise.all(running);
     } catch (error) {
-      await Promise.allSettled(inFlight);
+      await Promise.allSettled(running);
       await this.remove(ref);
       throw error;
     }
-  }
-
-  /** One chunk, its own short statement. */
-  async #insertChunk(ref: ArtifactRef, seq: number, data: Buffer): Promise<void> {
-    await this.knex(CHUNKS).insert({ artifact_id: ref.artifactId, seq, run_id: ref.runId, data });
   }
 
   async open(ref: ArtifactRef): Promise<Readable> {

@@ -1,8 +1,9 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { listing, removeStaleParts } from '../../storage/stale-parts.js';
 import type { ArtifactRef, ArtifactStore } from './artifact-store.js';
 
 /** The bytes a file store cannot find (a file removed by hand, or kept by another daemon's data directory). */
@@ -63,17 +64,7 @@ export class FileArtifactStore implements ArtifactStore {
   }
 
   async removeAbandoned(before: Date): Promise<number> {
-    let removed = 0;
-    for (const name of await listing(this.#tmp)) {
-      const path = join(this.#tmp, name);
-      // An upload in progress keeps writing its part file, so its modification time stays recent.
-      const info = await stat(path).catch(() => undefined);
-      if (info && info.mtime < before) {
-        await rm(path, { force: true });
-        removed += 1;
-      }
-    }
-    return removed;
+    return removeStaleParts(this.#tmp, before);
   }
 
   #runDir(runId: string): string {
@@ -82,15 +73,5 @@ export class FileArtifactStore implements ArtifactStore {
 
   #path(ref: ArtifactRef): string {
     return join(this.#runDir(ref.runId), ref.artifactId);
-  }
-}
-
-/** A directory's entries, none when it does not exist (yet). */
-async function listing(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
   }
 }

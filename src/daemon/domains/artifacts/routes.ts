@@ -34,6 +34,7 @@ const UPLOAD_ANSWERS = {
       'Larger than SERVICE_ARTIFACT_MAX_BYTES (`artifact_too_large`), or the run would pass SERVICE_ARTIFACT_RUN_MAX_BYTES (`run_artifacts_too_large`); nothing is stored',
   },
   422: { description: 'Bad name, step id, content type or fencing headers (`validation_failed`)' },
+  503: { description: "The file repository keeping the run's artifacts did not answer (`artifact_store_unavailable`); nothing is stored" },
 } as const;
 
 /** The upload's media type (`Content-Type`, else application/octet-stream); 422 naming the header when it is not one. */
@@ -109,7 +110,7 @@ export function artifactRoutes(service: ArtifactsService): DomainRoutes {
         200: { description: "The artifact's bytes", schema: artifactBytes, contentType: DEFAULT_CONTENT_TYPE },
         304: { description: '`If-None-Match` names the artifact as it is' },
         404: { description: 'No such artifact of this run, or no such run in the active organization (`resource_not_found`)' },
-        503: { description: "The artifact's bytes cannot be read on this instance (`artifact_unavailable`)" },
+        503: { description: "The artifact's bytes cannot be read on this instance or from its repository (`artifact_unavailable`)" },
       },
       async handle(ctx, { params }) {
         const found = await service.find(activeOrg(ctx).id, params.run_id, params.artifact_id);

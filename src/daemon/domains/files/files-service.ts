@@ -227,5 +227,3 @@ function fileInUse(used: readonly FileUsage[], several: boolean) {
       : {}),
   });
 }
-
-/** A store that did not answer (S3 down, credentials refused), as opposed to a bug. */

@@ -15,6 +15,7 @@ import { FoldersService } from './folders-service.js';
 import { OrgStores } from './org-stores.js';
 import { RepositoriesRepo } from './repositories-repo.js';
 import { RepositoriesService } from './repositories-service.js';
+import { RepositoryBlobs } from './repository-blobs.js';
 import { repositoryRoutes } from './repository-routes.js';
 import { RepositoryStores } from './repository-stores.js';
 import { signingKeyFrom, UrlSigner, type Clock } from './url-signer.js';
@@ -28,6 +29,8 @@ export interface FilesModule {
   readonly texts: FileTextReader;
   /** The organization's default store for new bytes, a repository's for stored ones: flow attachments keep theirs there. */
   readonly orgStores: OrgStores;
+  /** Organizations' repositories as a place other domains keep bytes in (run artifacts). */
+  readonly blobs: RepositoryBlobs;
 }
 
 /** Files and file repositories (issue 22): local and S3 stores, uploads, presigned URLs, imports. `clock` is a test's. */
@@ -57,5 +60,6 @@ export function filesModule(
     files,
     texts: new FileTexts(filesRepo, files, orgAccess),
     orgStores: new OrgStores(repositories, repositoriesRepo, stores),
+    blobs: new RepositoryBlobs(repositoriesRepo, repositories, stores),
   };
 }

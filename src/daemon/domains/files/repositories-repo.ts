@@ -142,6 +142,17 @@ export class RepositoriesRepo extends TransactionalRepo {
     return Number(files?.n ?? 0) + Number(blobs?.n ?? 0);
   }
 
+  /** Run artifacts whose bytes the repository keeps (SERVICE_ARTIFACT_STORE `repository`). */
+  async artifactCount(trx: FilesTx, id: string): Promise<number> {
+    const [row] = await trx('run_artifacts').where({ repository_id: id }).count<{ n: string | number }[]>('* as n');
+    return Number(row?.n ?? 0);
+  }
+
+  /** Every repository of a kind, across organizations (housekeeping). */
+  async ofKind(kind: FileRepositoryKind): Promise<RepositoryRow[]> {
+    return this.knex('file_repositories').where({ kind }).select(COLUMNS);
+  }
+
   /** Serialises `ensure-default` per organization: two first requests make one repository. */
   async lockOrg(trx: FilesTx, orgId: string): Promise<void> {
     await trx('organizations').where({ id: orgId }).forUpdate().first('id');

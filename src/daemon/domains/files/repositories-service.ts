@@ -133,14 +133,21 @@ export class RepositoriesService {
     return this.get(org, id);
   }
 
-  /** Only an empty repository goes (its files would lose their bytes); it takes its folders with it. */
+  /** Only an empty repository goes (its files and run artifacts would lose their bytes); it takes its folders with it. */
   async remove(org: OrgRef, id: string, context: AuditContext | undefined): Promise<void> {
     await this.writable(org, id);
     await this.repo.transaction(async (trx) => {
       const row = await this.repo.lock(trx, org.id, id);
       if (!row) throw repositoryNotFound();
       const count = await this.repo.fileCount(trx, id);
-      if (count > 0) throw problem('file_repository_not_empty', `The repository holds ${count} files.`, { file_count: count });
+      // Run artifacts kept in it would lose their bytes just as files would.
+      const artifacts = await this.repo.artifactCount(trx, id);
+      if (count > 0 || artifacts > 0) {
+        throw problem('file_repository_not_empty', `The repository holds ${count} files and ${artifacts} run artifacts.`, {
+          file_count: count,
+          artifact_count: artifacts,
+        });
+      }
       await this.repo.remove(trx, id);
       await this.#record(trx, context, 'entity.deleted', row, { repository: auditView(row) });
     });
@@ -163,14 +170,20 @@ export class RepositoriesService {
 
   /** The organization's default repository, made (`local`, named `default`) when it has none; `created` says which. */
   async ensureDefault(org: OrgRef, context: AuditContext | undefined): Promise<{ created: boolean; repository: FileRepository }> {
-    const made = await this.repo.transaction(async (trx) => {
-      await this.repo.lockOrg(trx, org.id);
-      const existing = await this.repo.defaultOf(org.id, trx);
-      if (existing) return { created: false, id: existing.id };
+    const made = await this.ensureDefaultRow(org.id, context);
+    return { created: made.created, repository: await this.get(org, made.row.id) };
+  }
+
+  /** The organization's default repository's row, made as `ensureDefault` makes it (also for run artifacts, with no request behind it). */
+  async ensureDefaultRow(orgId: string, context: AuditContext | undefined): Promise<{ created: boolean; row: RepositoryRow }> {
+    return this.repo.transaction(async (trx) => {
+      await this.repo.lockOrg(trx, orgId);
+      const existing = await this.repo.defaultOf(orgId, trx);
+      if (existing) return { created: false, row: existing };
       const by = context?.subject ?? null;
       const row = await this.#insert(trx, {
-        org_id: org.id,
-        name: await this.#freeName(trx, org.id),
+        org_id: orgId,
+        name: await this.#freeName(trx, orgId),
         description: 'Made by ensure-default',
         kind: 'local',
         config_json: '{}',
@@ -179,9 +192,8 @@ export class RepositoriesService {
         updated_by: by,
       });
       await this.#record(trx, context, 'entity.created', row, { repository: auditView(row), ensure_default: true });
-      return { created: true, id: row.id };
+      return { created: true, row };
     });
-    return { created: made.created, repository: await this.get(org, made.id) };
   }
 
   async testConnection(org: OrgRef, id: string): Promise<ConnectionReport> {

@@ -56,13 +56,16 @@ function invalidState(run: RunRow, what: string): Problem {
   return problem('invalid_run_state', `A ${run.status} run cannot be ${what}.`, { status: run.status });
 }
 
+/** Reads, in the purge's transaction, what the run keeps outside the database; answers its removal, run after the commit. */
+export type PurgeListener = (trx: RunsTx, runId: string) => Promise<() => Promise<void>>;
+
 /**
  * Runs of the active organization: the manual trigger (through the one admission), the reads, and the
  * control routes. Runs belong to exactly one organization: the shared organization's runs are not
  * visible from another one. Every change is audited in its transaction.
  */
 export class RunsService {
-  readonly #purgeListeners: ((runId: string) => Promise<void>)[] = [];
+  readonly #purgeListeners: PurgeListener[] = [];
 
   constructor(
     private readonly repo: RunsRepo,
@@ -181,20 +184,23 @@ export class RunsService {
   }
 
   /**
-   * Another domain's clean-up of what a purged run kept outside the database (artifact files): called once
-   * the purge has committed, with the run's id. Rows go by their foreign keys' cascade.
+   * Another domain's clean-up of what a purged run kept outside the database (artifact files, objects in a
+   * file repository): called in the purge's transaction, while its rows can still be read, and answering
+   * the clean-up to run once the purge has committed. Rows go by their foreign keys' cascade.
    */
-  onPurged(listener: (runId: string) => Promise<void>): void {
+  onPurged(listener: PurgeListener): void {
     this.#purgeListeners.push(listener);
   }
 
   /** Irreversible; works on live and soft-deleted runs alike, once they have finished. */
   async purge(org: OrgRef, id: string, context?: AuditContext): Promise<void> {
+    const afterCommit: (() => Promise<void>)[] = [];
     await this.change(
       org,
       id,
       async (trx, before) => {
         if (!isFinishedRun(before.status)) throw invalidState(before, 'purged before it finishes; cancel it first');
+        for (const listener of this.#purgeListeners) afterCommit.push(await listener(trx, id));
         await this.repo.purge(trx, id);
         await this.record(context, trx, 'entity.purged', 'run:purge', before, {
           name: before.name,
@@ -208,7 +214,7 @@ export class RunsService {
       },
       { includeDeleted: true },
     );
-    for (const listener of this.#purgeListeners) await listener(id);
+    for (const cleanUp of afterCommit) await cleanUp();
   }
 
   /** Locks the organization's run and applies `work`; a foreign, malformed or (unless asked) soft-deleted id is 404. */
