@@ -82,6 +82,7 @@ import * as m79 from './20261127160000_create_registry_credentials.js';
 import * as m80 from './20261127160100_notify_run_token_revocations.js';
 import * as m81 from './20261127160101_notify_run_ends_to_run_tokens.js';
 import * as m82 from './20261128130000_create_config_exchange_operations.js';
+import * as m83 from './20261128170000_add_secrets_declared_keys.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -172,4 +173,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261127160100_notify_run_token_revocations', up: m80.up, down: m80.down },
   { name: '20261127160101_notify_run_ends_to_run_tokens', up: m81.up, down: m81.down },
   { name: '20261128130000_create_config_exchange_operations', up: m82.up, down: m82.down },
+  { name: '20261128170000_add_secrets_declared_keys', up: m83.up, down: m83.down },
 ];
