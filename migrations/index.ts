@@ -98,6 +98,7 @@ import * as m95 from './20261128140500_create_platform_sync_applied_items.js';
 import * as m96 from './20261128150000_add_run_artifacts_repository_id.js';
 import * as m97 from './20261128150001_allow_run_artifacts_repository_storage.js';
 import * as m98 from './20261128150002_index_run_artifacts_repository_id.js';
+import * as m99 from './20261128170000_add_secrets_declared_keys.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -204,4 +205,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261128150000_add_run_artifacts_repository_id', up: m96.up, down: m96.down },
   { name: '20261128150001_allow_run_artifacts_repository_storage', up: m97.up, down: m97.down },
   { name: '20261128150002_index_run_artifacts_repository_id', up: m98.up, down: m98.down },
+  { name: '20261128170000_add_secrets_declared_keys', up: m99.up, down: m99.down },
 ];

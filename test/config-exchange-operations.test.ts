@@ -21,6 +21,8 @@ describe('config exchange reads', () => {
       ['permission_action_overrides', 'platform'],
       ['permission_overrides', 'platform'],
       ['variables', 'org'],
+      ['secrets', 'org'],
+      ['webhooks', 'org'],
     ]);
     expect(answer.body.items[2].fields).toEqual(['name', 'type', 'value', 'description']);
   });

@@ -22,6 +22,12 @@ export const plannedChange = z.object({
   diffs: z.array(fieldDiff).describe('update: the fields that change; create: every field from null; delete: every field to null'),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
+  needs_values: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Secrets: the keys this change declares whose values the bundle does not carry; set them through the secrets API after the apply',
+    ),
 });
 export type PlannedChange = z.infer<typeof plannedChange>;
 

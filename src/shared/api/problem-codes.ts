@@ -498,6 +498,16 @@ export const PROBLEM_CODES = {
     meaning:
       'The other installation a platform sync profile reads from cannot be reached, refused the export, or its export failed or did not finish in time; `reason` says which.',
   },
+  bundle_reference_unresolved: {
+    status: 422,
+    meaning:
+      "An applied bundle item names another row (`family`, `key`, `field`, `reference`: a site's parent, a device's site, ...) that neither the bundle nor the target installation holds. Nothing was applied.",
+  },
+  bundle_item_refused: {
+    status: 409,
+    meaning:
+      'An applied bundle item cannot be written on the target as it stands (`family`, `key`, `reason`: e.g. `provider_managed` for a name a provider-sourced row holds, `in_use` for a pruned row others still use). Nothing was applied.',
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -38,6 +38,8 @@ export interface ResourceFamily<Item extends BundleItem = BundleItem> {
   keyOf(item: Item): string;
   /** Rules the schema cannot state (a policy the catalogue refuses, a value not of its type): each a path inside the item. */
   check?(item: Item): readonly ItemIssue[];
+  /** Keys a create or update declares without carrying their values (secrets): the plan's `needs_values`. */
+  needsValues?(before: Item | null, after: Item): readonly string[];
   list(ctx: FamilyContext): Promise<Item[]>;
   create(ctx: FamilyContext, item: Item): Promise<void>;
   update(ctx: FamilyContext, before: Item, after: Item): Promise<void>;

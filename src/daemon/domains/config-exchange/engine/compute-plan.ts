@@ -33,12 +33,20 @@ export function computePlan(
     for (const [key, after] of [...want].sort(([a], [b]) => compareKeys(a, b))) {
       const before = have.get(key);
       if (!before) {
-        upserts.push({ family: family.name, key, action: 'create', diffs: fieldDiffs({}, after), before: null, after });
+        upserts.push({
+          family: family.name,
+          key,
+          action: 'create',
+          diffs: fieldDiffs({}, after),
+          before: null,
+          after,
+          ...needs(family, null, after),
+        });
         continue;
       }
       const diffs = fieldDiffs(before, after);
       if (diffs.length === 0) unchanged += 1;
-      else upserts.push({ family: family.name, key, action: 'update', diffs, before, after });
+      else upserts.push({ family: family.name, key, action: 'update', diffs, before, after, ...needs(family, before, after) });
     }
     const missing = [...have].filter(([key]) => !want.has(key)).sort(([a], [b]) => compareKeys(a, b));
     for (const [key, before] of missing) {
@@ -58,6 +66,12 @@ export function computePlan(
       unmanaged: unmanaged.length,
     },
   };
+}
+
+/** `needs_values` of a change, present only when the family declares some (absent keeps other families' plans as they were). */
+function needs(family: ResourceFamily, before: BundleItem | null, after: BundleItem): { needs_values?: string[] } {
+  const keys = family.needsValues?.(before, after) ?? [];
+  return keys.length > 0 ? { needs_values: [...keys] } : {};
 }
 
 /** Deletes were gathered newest family first (unshift); within a family they go back to key order. */

@@ -29,6 +29,7 @@ export function renderPlan(
       else if (change.action === 'delete') lines.push(`    - ${diff.path} = ${show(diff.before)}`);
       else lines.push(`    ~ ${diff.path}: ${show(diff.before)} -> ${show(diff.after)}`);
     }
+    if (change.needs_values) lines.push(`    ! values to set through the secrets API: ${change.needs_values.join(', ')}`);
     lines.push('');
   }
   if (unmanaged.length > 0) {

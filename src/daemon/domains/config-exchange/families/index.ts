@@ -2,10 +2,14 @@ import { CATALOGUE } from '../../../../shared/catalogue/catalogue.js';
 import type { Services } from '../../../services.js';
 import type { ResourceFamily } from '../family.js';
 import { PermissionOverridesRepo } from '../repos/permission-overrides-repo.js';
+import { SecretsRowsRepo } from '../repos/secrets-rows-repo.js';
 import { VariablesRowsRepo } from '../repos/variables-rows-repo.js';
+import { WebhooksRowsRepo } from '../repos/webhooks-rows-repo.js';
 import { permissionActionOverridesFamily } from './permission-action-overrides.js';
 import { permissionOverridesFamily } from './permission-overrides.js';
+import { secretsFamily } from './secrets.js';
 import { variablesFamily } from './variables.js';
+import { webhooksFamily } from './webhooks.js';
 
 /**
  * Every family that works, in apply order. A new family is one line here; `inApplyOrder` puts it after
@@ -17,6 +21,8 @@ export function resourceFamilies(services: Services): ResourceFamily[] {
     permissionActionOverridesFamily(overrides),
     permissionOverridesFamily(overrides),
     variablesFamily(new VariablesRowsRepo()),
+    secretsFamily(new SecretsRowsRepo(), services.triggerConfig.invalidate),
+    webhooksFamily(new WebhooksRowsRepo(), services.triggerConfig.invalidate),
   ]);
 }
 
