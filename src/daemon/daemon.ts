@@ -236,7 +236,7 @@ function makeDomains(
   const artifacts = artifactsModule(services, { repositories: files.blobs });
   runs.runs.onPurged(artifacts.runPurged);
   // After files: attachments keep their bytes in the organization's default file repository.
-  const flowAttachments = flowAttachmentsModule(services, { flows, stores: files.orgStores });
+  const flowAttachments = flowAttachmentsModule(services, { flows, blobs: files.blobs });
   const binaryArtifacts = binaryArtifactsModule(services, { files });
   // After files: a static provider's document may be a file, read through the files module.
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });

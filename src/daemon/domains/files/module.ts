@@ -12,7 +12,6 @@ import { FileWriter } from './file-writer.js';
 import { FilesRepo } from './files-repo.js';
 import { FilesService } from './files-service.js';
 import { FoldersService } from './folders-service.js';
-import { OrgStores } from './org-stores.js';
 import { RepositoriesRepo } from './repositories-repo.js';
 import { RepositoriesService } from './repositories-service.js';
 import { RepositoryBlobs } from './repository-blobs.js';
@@ -27,9 +26,7 @@ export interface FilesModule {
   readonly files: FilesService;
   /** A small file's text, for an inventory provider's document named by file. */
   readonly texts: FileTextReader;
-  /** The organization's default store for new bytes, a repository's for stored ones: flow attachments keep theirs there. */
-  readonly orgStores: OrgStores;
-  /** Organizations' repositories as a place other domains keep bytes in (run artifacts). */
+  /** Organizations' repositories as a place other domains keep bytes in (run artifacts, flow attachments). */
   readonly blobs: RepositoryBlobs;
 }
 
@@ -59,7 +56,6 @@ export function filesModule(
     stores,
     files,
     texts: new FileTexts(filesRepo, files, orgAccess),
-    orgStores: new OrgStores(repositories, repositoriesRepo, stores),
     blobs: new RepositoryBlobs(repositoriesRepo, repositories, stores),
   };
 }

@@ -1,3 +1,4 @@
+import type { AuditContext } from '../../audit/audit-context.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import type { RepositoriesRepo, RepositoryRow } from './repositories-repo.js';
@@ -15,9 +16,9 @@ function refOf(row: RepositoryRow): RepositoryRef {
 }
 
 /**
- * The file repositories as a place other domains keep bytes in (run artifacts, under their own key
- * prefix): an organization's default, made as `ensure-default` makes it when missing, and a repository's
- * byte store by id. No request stands behind these calls, so nothing here checks a caller's rights.
+ * The file repositories as a place other domains keep bytes in (run artifacts, flow attachments, each
+ * under its own key prefix): an organization's default, made as `ensure-default` makes it when missing,
+ * and a repository's byte store by id. Nothing here checks a caller's rights: the calling domain has.
  */
 export class RepositoryBlobs {
   constructor(
@@ -36,6 +37,13 @@ export class RepositoryBlobs {
     return refOf((await this.repositories.ensureDefaultRow(orgId, undefined)).row);
   }
 
+  /** The default and its store, for new bytes; a default made here is audited in `context` (the request's, if any). */
+  async defaultStore(orgId: string, context: AuditContext | undefined): Promise<{ repository: RepositoryRef; store: BlobStore }> {
+    const { row } = await this.repositories.ensureDefaultRow(orgId, context);
+    return { repository: refOf(row), store: await this.stores.of(row) };
+  }
+
+  /** The store of the repository holding stored bytes; undefined when the repository is gone. */
   async store(repositoryId: string): Promise<BlobStore | undefined> {
     const row = await this.repo.byId(repositoryId);
     return row ? this.stores.of(row) : undefined;

@@ -5,7 +5,7 @@ import type { AuditContext } from '../../audit/audit-context.js';
 import { BlobMissing, isStoreFailure, type BlobStore } from '../../storage/blob-store.js';
 import { type ByteSource, StreamMeter } from '../../storage/stream-meter.js';
 import { sniffContentType } from '../files/content-type.js';
-import type { OrgStores } from '../files/org-stores.js';
+import type { RepositoryBlobs } from '../files/repository-blobs.js';
 import type { OrgRef } from '../files/repositories-service.js';
 import type { AttachmentsRepo, LooseBlob } from './attachments-repo.js';
 
@@ -33,13 +33,13 @@ export function attachmentTooLarge(limit: number, what: 'file' | 'files' | 'byte
  */
 export class AttachmentBytes {
   constructor(
-    private readonly stores: OrgStores,
+    private readonly blobs: RepositoryBlobs,
     private readonly repo: AttachmentsRepo,
   ) {}
 
   /** The organization's default store, once per upload (a bulk upload writes all its files there). */
   target(org: OrgRef, context: AuditContext | undefined) {
-    return this.stores.defaultFor(org, context);
+    return this.blobs.defaultStore(org.id, context);
   }
 
   async write(
@@ -66,7 +66,7 @@ export class AttachmentBytes {
   async discard(stored: readonly { repository_id: string; storage_key: string }[]): Promise<void> {
     for (const { repository_id, storage_key } of stored) {
       try {
-        await (await this.stores.of(repository_id)).store.remove(storage_key);
+        await (await this.blobs.store(repository_id))?.remove(storage_key);
       } catch {
         // Left for the store's owner: nothing points to these bytes.
       }
@@ -83,7 +83,9 @@ export class AttachmentBytes {
   /** The bytes, opened before the answer starts (503 `attachment_unavailable` when the store cannot give them). */
   async open(row: { repository_id: string; storage_key: string }): Promise<Readable> {
     try {
-      return await (await this.stores.of(row.repository_id)).store.open(row.storage_key);
+      const store = await this.blobs.store(row.repository_id);
+      if (!store) throw new BlobMissing(row.storage_key);
+      return await store.open(row.storage_key);
     } catch (error) {
       if (error instanceof BlobMissing || isStoreFailure(error)) {
         throw problem('attachment_unavailable', "The attachment's bytes cannot be read from its file repository now.");

@@ -1,6 +1,6 @@
 import type { DomainRoutes } from '../../http/types.js';
 import type { Services } from '../../services.js';
-import type { OrgStores } from '../files/org-stores.js';
+import type { RepositoryBlobs } from '../files/repository-blobs.js';
 import type { FlowsModule } from '../flows/module.js';
 import type { MaintenanceJob } from '../maintenance/job.js';
 import { AttachmentBytes } from './attachment-bytes.js';
@@ -21,10 +21,10 @@ export interface FlowAttachmentsModule {
  * Flow attachments (docs/flow-attachments.md): a draft's files kept in the organization's default file
  * repository, pinned by each committed version (a commit hook on the flows module), read by workers.
  */
-export function flowAttachmentsModule(services: Services, core: { flows: FlowsModule; stores: OrgStores }): FlowAttachmentsModule {
+export function flowAttachmentsModule(services: Services, core: { flows: FlowsModule; blobs: RepositoryBlobs }): FlowAttachmentsModule {
   const { config, db, audit } = services;
   const repo = new AttachmentsRepo(db.knex);
-  const bytes = new AttachmentBytes(core.stores, repo);
+  const bytes = new AttachmentBytes(core.blobs, repo);
   const gate = new FlowGate(core.flows.access, audit);
   const manifests = new AttachmentManifests(repo, bytes);
   core.flows.addCommitHook(manifests.pinOnCommit);
