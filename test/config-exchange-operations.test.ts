@@ -21,6 +21,8 @@ describe('config exchange reads', () => {
       ['permission_action_overrides', 'platform'],
       ['permission_overrides', 'platform'],
       ['variables', 'org'],
+      ['sites', 'org'],
+      ['devices', 'org'],
     ]);
     expect(answer.body.items[2].fields).toEqual(['name', 'type', 'value', 'description']);
   });
@@ -28,7 +30,9 @@ describe('config exchange reads', () => {
   it('answers the JSON Schema of a bundle, one property per family', async () => {
     const answer = await call(world, 'root', 'GET', '/config-exchange/schema');
     expect(answer.status).toBe(200);
-    expect(Object.keys(answer.body.properties)).toEqual(expect.arrayContaining(['version', 'org', 'variables', 'permission_overrides']));
+    expect(Object.keys(answer.body.properties)).toEqual(
+      expect.arrayContaining(['version', 'org', 'variables', 'permission_overrides', 'sites', 'devices']),
+    );
   });
 
   it('projects the current configuration as the bundle document', async () => {

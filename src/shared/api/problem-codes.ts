@@ -445,6 +445,16 @@ export const PROBLEM_CODES = {
     status: 409,
     meaning: 'The operation named by `plan_id` is not a plan that succeeded (still queued or running, failed, cancelled, or not a plan).',
   },
+  bundle_reference_unresolved: {
+    status: 422,
+    meaning:
+      "An applied bundle item names another row (`family`, `key`, `field`, `reference`: a site's parent, a device's site, ...) that neither the bundle nor the target installation holds. Nothing was applied.",
+  },
+  bundle_item_refused: {
+    status: 409,
+    meaning:
+      'An applied bundle item cannot be written on the target as it stands (`family`, `key`, `reason`: e.g. `provider_managed` for a name a provider-sourced row holds, `in_use` for a pruned row others still use). Nothing was applied.',
+  },
 } as const satisfies Record<string, ProblemCodeEntry>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

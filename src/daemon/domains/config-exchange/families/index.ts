@@ -1,10 +1,14 @@
 import { CATALOGUE } from '../../../../shared/catalogue/catalogue.js';
 import type { Services } from '../../../services.js';
 import type { ResourceFamily } from '../family.js';
+import { DevicesRowsRepo } from '../repos/devices-rows-repo.js';
 import { PermissionOverridesRepo } from '../repos/permission-overrides-repo.js';
+import { SitesRowsRepo } from '../repos/sites-rows-repo.js';
 import { VariablesRowsRepo } from '../repos/variables-rows-repo.js';
+import { devicesFamily } from './devices.js';
 import { permissionActionOverridesFamily } from './permission-action-overrides.js';
 import { permissionOverridesFamily } from './permission-overrides.js';
+import { sitesFamily } from './sites.js';
 import { variablesFamily } from './variables.js';
 
 /**
@@ -17,6 +21,8 @@ export function resourceFamilies(services: Services): ResourceFamily[] {
     permissionActionOverridesFamily(overrides),
     permissionOverridesFamily(overrides),
     variablesFamily(new VariablesRowsRepo()),
+    sitesFamily(new SitesRowsRepo()),
+    devicesFamily(new DevicesRowsRepo()),
   ]);
 }
 
