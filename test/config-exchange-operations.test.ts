@@ -23,6 +23,7 @@ describe('config exchange reads', () => {
       ['variables', 'org'],
       ['sites', 'org'],
       ['devices', 'org'],
+      ['inventory_providers', 'org'],
     ]);
     expect(answer.body.items[2].fields).toEqual(['name', 'type', 'value', 'description']);
   });

@@ -2,10 +2,12 @@ import { CATALOGUE } from '../../../../shared/catalogue/catalogue.js';
 import type { Services } from '../../../services.js';
 import type { ResourceFamily } from '../family.js';
 import { DevicesRowsRepo } from '../repos/devices-rows-repo.js';
+import { InventoryProvidersRowsRepo } from '../repos/inventory-providers-rows-repo.js';
 import { PermissionOverridesRepo } from '../repos/permission-overrides-repo.js';
 import { SitesRowsRepo } from '../repos/sites-rows-repo.js';
 import { VariablesRowsRepo } from '../repos/variables-rows-repo.js';
 import { devicesFamily } from './devices.js';
+import { inventoryProvidersFamily } from './inventory-providers.js';
 import { permissionActionOverridesFamily } from './permission-action-overrides.js';
 import { permissionOverridesFamily } from './permission-overrides.js';
 import { sitesFamily } from './sites.js';
@@ -23,6 +25,7 @@ export function resourceFamilies(services: Services): ResourceFamily[] {
     variablesFamily(new VariablesRowsRepo()),
     sitesFamily(new SitesRowsRepo()),
     devicesFamily(new DevicesRowsRepo()),
+    inventoryProvidersFamily(new InventoryProvidersRowsRepo()),
   ]);
 }
 
