@@ -24,6 +24,9 @@ describe('config exchange reads', () => {
       ['sites', 'org'],
       ['devices', 'org'],
       ['inventory_providers', 'org'],
+      ['git_repositories', 'org'],
+      ['file_repositories', 'org'],
+      ['registry_credentials', 'org'],
     ]);
     expect(answer.body.items[2].fields).toEqual(['name', 'type', 'value', 'description']);
   });

@@ -7,9 +7,12 @@ import { PermissionOverridesRepo } from '../repos/permission-overrides-repo.js';
 import { SitesRowsRepo } from '../repos/sites-rows-repo.js';
 import { VariablesRowsRepo } from '../repos/variables-rows-repo.js';
 import { devicesFamily } from './devices.js';
+import { fileRepositoriesFamily } from './file-repositories.js';
+import { gitRepositoriesFamily } from './git-repositories.js';
 import { inventoryProvidersFamily } from './inventory-providers.js';
 import { permissionActionOverridesFamily } from './permission-action-overrides.js';
 import { permissionOverridesFamily } from './permission-overrides.js';
+import { registryCredentialsFamily } from './registry-credentials.js';
 import { sitesFamily } from './sites.js';
 import { variablesFamily } from './variables.js';
 
@@ -26,6 +29,9 @@ export function resourceFamilies(services: Services): ResourceFamily[] {
     sitesFamily(new SitesRowsRepo()),
     devicesFamily(new DevicesRowsRepo()),
     inventoryProvidersFamily(new InventoryProvidersRowsRepo()),
+    gitRepositoriesFamily(),
+    fileRepositoriesFamily(),
+    registryCredentialsFamily(),
   ]);
 }
 
