@@ -27,6 +27,8 @@ describe('config exchange reads', () => {
       ['git_repositories', 'org'],
       ['file_repositories', 'org'],
       ['registry_credentials', 'org'],
+      ['idp_mappings', 'org'],
+      ['organizations', 'platform'],
     ]);
     expect(answer.body.items[2].fields).toEqual(['name', 'type', 'value', 'description']);
   });

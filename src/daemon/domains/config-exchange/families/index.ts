@@ -3,13 +3,16 @@ import type { Services } from '../../../services.js';
 import type { ResourceFamily } from '../family.js';
 import { DevicesRowsRepo } from '../repos/devices-rows-repo.js';
 import { InventoryProvidersRowsRepo } from '../repos/inventory-providers-rows-repo.js';
+import { OrganizationsRowsRepo } from '../repos/organizations-rows-repo.js';
 import { PermissionOverridesRepo } from '../repos/permission-overrides-repo.js';
 import { SitesRowsRepo } from '../repos/sites-rows-repo.js';
 import { VariablesRowsRepo } from '../repos/variables-rows-repo.js';
 import { devicesFamily } from './devices.js';
 import { fileRepositoriesFamily } from './file-repositories.js';
 import { gitRepositoriesFamily } from './git-repositories.js';
+import { idpMappingsFamily } from './idp-mappings.js';
 import { inventoryProvidersFamily } from './inventory-providers.js';
+import { organizationsFamily } from './organizations.js';
 import { permissionActionOverridesFamily } from './permission-action-overrides.js';
 import { permissionOverridesFamily } from './permission-overrides.js';
 import { registryCredentialsFamily } from './registry-credentials.js';
@@ -32,6 +35,8 @@ export function resourceFamilies(services: Services): ResourceFamily[] {
     gitRepositoriesFamily(),
     fileRepositoriesFamily(),
     registryCredentialsFamily(),
+    idpMappingsFamily(services.mappingIndex),
+    organizationsFamily(new OrganizationsRowsRepo()),
   ]);
 }
 

@@ -21,8 +21,14 @@ export interface OrgTableFamily<Item extends Row> {
   /** The columns an item writes (its key among them). */
   toRow(item: Item): Row;
   check?(item: Item): readonly ItemIssue[];
-  /** Audit entries' action and resource type, as the domain's own routes write them. */
-  readonly audit: { readonly action: string; readonly resourceType: string };
+  /** Audit entries' action and resource type, as the domain's own routes write them (event types `entity.*` unless given). */
+  readonly audit: {
+    readonly action: string;
+    readonly resourceType: string;
+    readonly events?: { readonly created: string; readonly updated: string; readonly deleted: string };
+  };
+  /** Work after each write, in the transaction (announcing the change to other instances, `ctx.afterCommit`). */
+  afterWrite?(ctx: FamilyContext): Promise<void>;
   /** Work before the item's row is written (e.g. taking a one-per-organization flag from another row). */
   beforeWrite?(ctx: FamilyContext, item: Item): Promise<void>;
   /** Why the row may not be pruned (another row still uses it), or null. */
@@ -32,6 +38,7 @@ export interface OrgTableFamily<Item extends Row> {
 /** A family over one organization-owned table: rows written and deleted outright, each write audited. */
 export function orgTableFamily<Item extends Row>(spec: OrgTableFamily<Item>) {
   const { repo } = spec;
+  const events = spec.audit.events ?? { created: 'entity.created', updated: 'entity.updated', deleted: 'entity.deleted' };
   const record = (ctx: FamilyContext, eventType: string, id: string, key: string, details: Row) =>
     ctx.audit({
       eventType,
@@ -56,20 +63,23 @@ export function orgTableFamily<Item extends Row>(spec: OrgTableFamily<Item>) {
     async create(ctx, i) {
       await spec.beforeWrite?.(ctx, i);
       const id = await repo.insert(ctx.db, orgOf(ctx).id, spec.toRow(i), ctx.actor.sub);
-      await record(ctx, 'entity.created', id, spec.keyOf(i), { snapshot: i });
+      await record(ctx, events.created, id, spec.keyOf(i), { snapshot: i });
+      await spec.afterWrite?.(ctx);
     },
     async update(ctx, before, after) {
       const id = await repo.idOf(ctx.db, orgOf(ctx).id, spec.where(before));
       await spec.beforeWrite?.(ctx, after);
       await repo.update(ctx.db, id, spec.toRow(after), ctx.actor.sub);
-      await record(ctx, 'entity.updated', id, spec.keyOf(after), { changes: changes(before, after, Object.keys(after)) });
+      await record(ctx, events.updated, id, spec.keyOf(after), { changes: changes(before, after, Object.keys(after)) });
+      await spec.afterWrite?.(ctx);
     },
     async remove(ctx, i) {
       const id = await repo.idOf(ctx.db, orgOf(ctx).id, spec.where(i));
       const reason = await spec.inUse?.(ctx, id);
       if (reason) throw refused(spec.name, spec.keyOf(i), 'in_use', reason);
       await repo.delete(ctx.db, id);
-      await record(ctx, 'entity.deleted', id, spec.keyOf(i), {});
+      await record(ctx, events.deleted, id, spec.keyOf(i), {});
+      await spec.afterWrite?.(ctx);
     },
   });
 }

@@ -12,6 +12,8 @@ export class OrgRowsRepo {
   constructor(
     private readonly table: string,
     private readonly jsonColumns: readonly string[] = [],
+    /** Whether the table has `created_by`/`updated_by` columns. */
+    private readonly stamped = true,
   ) {}
 
   async rows(db: Knex, orgId: string, columns: readonly string[]): Promise<Row[]> {
@@ -29,7 +31,7 @@ export class OrgRowsRepo {
 
   async insert(db: Knex, orgId: string, fields: Row, by: string | null): Promise<string> {
     const [row] = await db(this.table)
-      .insert({ ...this.#written(fields), org_id: orgId, created_by: by, updated_by: by })
+      .insert({ ...this.#written(fields), org_id: orgId, ...(this.stamped ? { created_by: by, updated_by: by } : {}) })
       .returning('id');
     return (row as { id: string }).id;
   }
@@ -37,7 +39,7 @@ export class OrgRowsRepo {
   async update(db: Knex, id: string, fields: Row, by: string | null): Promise<void> {
     await db(this.table)
       .where({ id })
-      .update({ ...this.#written(fields), updated_by: by, updated_at: db.fn.now() });
+      .update({ ...this.#written(fields), ...(this.stamped ? { updated_by: by } : {}), updated_at: db.fn.now() });
   }
 
   async delete(db: Knex, id: string): Promise<void> {
