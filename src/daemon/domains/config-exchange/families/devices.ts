@@ -3,7 +3,7 @@ import { hostname, label, MAX_TAG_CHARS, MAX_TAGS, name } from '../../../../shar
 import { changes } from '../../inventory/access.js';
 import { defineFamily, orgOf, type FamilyContext } from '../family.js';
 import type { DevicesRowsRepo } from '../repos/devices-rows-repo.js';
-import { refused, unresolved } from './references.js';
+import { orgAuditRecorder, refused, unresolved } from './references.js';
 
 const FAMILY = 'devices';
 const EDITABLE = ['hostname', 'platform', 'role', 'site', 'serial', 'tags', 'attributes'] as const;
@@ -27,16 +27,9 @@ type Item = z.infer<typeof item>;
  * sites, provider-sourced devices are not exported and a bundle device whose name one holds is refused.
  */
 export function devicesFamily(repo: DevicesRowsRepo) {
+  const audit = orgAuditRecorder('device:manage', 'device');
   const record = (ctx: FamilyContext, eventType: string, id: string, name: string, details: Record<string, unknown>) =>
-    ctx.audit({
-      eventType,
-      action: 'device:manage',
-      resourceType: 'device',
-      resourceId: id,
-      outcome: 'success',
-      orgId: orgOf(ctx).id,
-      details: { name, ...details },
-    });
+    audit(ctx, eventType, id, { name, ...details });
   const fieldsOf = async (ctx: FamilyContext, i: Item) => {
     let siteId: string | null = null;
     if (i.site !== null) {

@@ -6,7 +6,7 @@ import { changes } from '../../inventory/access.js';
 import { checkConfig, checkCredentialRef, pluginOf } from '../../inventory-providers/provider-config.js';
 import { defineFamily, orgOf, type FamilyContext, type ItemIssue } from '../family.js';
 import type { InventoryProvidersRowsRepo } from '../repos/inventory-providers-rows-repo.js';
-import { unresolved } from './references.js';
+import { orgAuditRecorder, unresolved } from './references.js';
 
 const FAMILY = 'inventory_providers';
 /** Stands in for the file id while the configuration is checked: the real one is only known on the target. */
@@ -56,16 +56,9 @@ function configOf(i: Item, fileId: string | undefined): Record<string, unknown> 
  * Sync state stays behind; a static provider's document file travels by place, not id.
  */
 export function inventoryProvidersFamily(repo: InventoryProvidersRowsRepo) {
+  const audit = orgAuditRecorder('inventory_provider:manage', 'inventory_provider');
   const record = (ctx: FamilyContext, eventType: string, id: string, i: Item, details: Record<string, unknown>) =>
-    ctx.audit({
-      eventType,
-      action: 'inventory_provider:manage',
-      resourceType: 'inventory_provider',
-      resourceId: id,
-      outcome: 'success',
-      orgId: orgOf(ctx).id,
-      details: { name: i.name, type: i.type, ...details },
-    });
+    audit(ctx, eventType, id, { name: i.name, type: i.type, ...details });
   const providerId = async (ctx: FamilyContext, i: Item) =>
     providerIdOf(i.type, i.name, (await repo.isDefaultOrg(ctx.db, orgOf(ctx).id)) ? null : orgOf(ctx).id);
   const fieldsOf = async (ctx: FamilyContext, i: Item) => {

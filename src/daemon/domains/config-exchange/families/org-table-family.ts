@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { changes } from '../../inventory/access.js';
 import { defineFamily, orgOf, type FamilyContext, type ItemIssue } from '../family.js';
 import type { OrgRowsRepo } from '../repos/org-rows-repo.js';
-import { refused } from './references.js';
+import { orgAuditRecorder, refused } from './references.js';
 
 type Row = Record<string, unknown>;
 
@@ -39,16 +39,9 @@ export interface OrgTableFamily<Item extends Row> {
 export function orgTableFamily<Item extends Row>(spec: OrgTableFamily<Item>) {
   const { repo } = spec;
   const events = spec.audit.events ?? { created: 'entity.created', updated: 'entity.updated', deleted: 'entity.deleted' };
+  const audit = orgAuditRecorder(spec.audit.action, spec.audit.resourceType);
   const record = (ctx: FamilyContext, eventType: string, id: string, key: string, details: Row) =>
-    ctx.audit({
-      eventType,
-      action: spec.audit.action,
-      resourceType: spec.audit.resourceType,
-      resourceId: id,
-      outcome: 'success',
-      orgId: orgOf(ctx).id,
-      details: { key, ...details },
-    });
+    audit(ctx, eventType, id, { key, ...details });
   return defineFamily<Item>({
     name: spec.name,
     scope: 'org',

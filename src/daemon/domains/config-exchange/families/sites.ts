@@ -3,7 +3,7 @@ import { label, MAX_TAG_CHARS, MAX_TAGS, name, text } from '../../../../shared/a
 import { changes } from '../../inventory/access.js';
 import { defineFamily, orgOf, type FamilyContext } from '../family.js';
 import type { SitesRowsRepo } from '../repos/sites-rows-repo.js';
-import { depthAmong, refused, unresolved } from './references.js';
+import { depthAmong, orgAuditRecorder, refused, unresolved } from './references.js';
 
 const FAMILY = 'sites';
 
@@ -24,16 +24,9 @@ type Item = z.infer<typeof item>;
  * a site holds on the target is refused (`provider_managed`).
  */
 export function sitesFamily(repo: SitesRowsRepo) {
+  const audit = orgAuditRecorder('site:manage', 'site');
   const record = (ctx: FamilyContext, eventType: string, id: string, name: string, details: Record<string, unknown>) =>
-    ctx.audit({
-      eventType,
-      action: 'site:manage',
-      resourceType: 'site',
-      resourceId: id,
-      outcome: 'success',
-      orgId: orgOf(ctx).id,
-      details: { name, ...details },
-    });
+    audit(ctx, eventType, id, { name, ...details });
   const fieldsOf = async (ctx: FamilyContext, i: Item) => {
     let parentId: string | null = null;
     if (i.parent !== null) {
