@@ -23,6 +23,14 @@ describe('config exchange reads', () => {
       ['variables', 'org'],
       ['secrets', 'org'],
       ['webhooks', 'org'],
+      ['sites', 'org'],
+      ['devices', 'org'],
+      ['inventory_providers', 'org'],
+      ['git_repositories', 'org'],
+      ['file_repositories', 'org'],
+      ['registry_credentials', 'org'],
+      ['idp_mappings', 'org'],
+      ['organizations', 'platform'],
     ]);
     expect(answer.body.items[2].fields).toEqual(['name', 'type', 'value', 'description']);
   });
@@ -30,7 +38,9 @@ describe('config exchange reads', () => {
   it('answers the JSON Schema of a bundle, one property per family', async () => {
     const answer = await call(world, 'root', 'GET', '/config-exchange/schema');
     expect(answer.status).toBe(200);
-    expect(Object.keys(answer.body.properties)).toEqual(expect.arrayContaining(['version', 'org', 'variables', 'permission_overrides']));
+    expect(Object.keys(answer.body.properties)).toEqual(
+      expect.arrayContaining(['version', 'org', 'variables', 'permission_overrides', 'sites', 'devices']),
+    );
   });
 
   it('projects the current configuration as the bundle document', async () => {

@@ -36,6 +36,13 @@ export interface ResourceFamily<Item extends BundleItem = BundleItem> {
   readonly item: z.ZodType<Item>;
   /** The natural key of an item, unique within the family (a bundle naming one twice is refused). */
   keyOf(item: Item): string;
+  /**
+   * Only for a family whose items reference items of the same family (a site's parent site): how deep
+   * `item` sits among `items` (keyed by `keyOf`; 0 when it references none of them). Creates and updates
+   * then run shallowest first and removals deepest first (key order within a depth), so a parent exists
+   * before its children and goes after them. Without it, key order.
+   */
+  depthOf?(item: Item, items: ReadonlyMap<string, Item>): number;
   /** Rules the schema cannot state (a policy the catalogue refuses, a value not of its type): each a path inside the item. */
   check?(item: Item): readonly ItemIssue[];
   /** Keys a create or update declares without carrying their values (secrets): the plan's `needs_values`. */

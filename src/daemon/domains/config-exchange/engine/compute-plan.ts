@@ -30,7 +30,7 @@ export function computePlan(
   for (const family of families) {
     const want = byKey(family, desired.get(family.name) ?? []);
     const have = byKey(family, current.get(family.name) ?? []);
-    for (const [key, after] of [...want].sort(([a], [b]) => compareKeys(a, b))) {
+    for (const [key, after] of ordered(family, want, 1)) {
       const before = have.get(key);
       if (!before) {
         upserts.push({
@@ -48,7 +48,7 @@ export function computePlan(
       if (diffs.length === 0) unchanged += 1;
       else upserts.push({ family: family.name, key, action: 'update', diffs, before, after, ...needs(family, before, after) });
     }
-    const missing = [...have].filter(([key]) => !want.has(key)).sort(([a], [b]) => compareKeys(a, b));
+    const missing = ordered(family, have, -1).filter(([key]) => !want.has(key));
     for (const [key, before] of missing) {
       if (prune) deletes.unshift({ family: family.name, key, action: 'delete', diffs: fieldDiffs(before, {}), before, after: null });
       else unmanaged.push({ family: family.name, key });
@@ -72,6 +72,17 @@ export function computePlan(
 function needs(family: ResourceFamily, before: BundleItem | null, after: BundleItem): { needs_values?: string[] } {
   const keys = family.needsValues?.(before, after) ?? [];
   return keys.length > 0 ? { needs_values: [...keys] } : {};
+}
+
+/**
+ * Items in key order, or, for a family whose items reference each other (`depthOf`), shallowest first
+ * (`direction` 1: creates and updates) or deepest first (-1: deletes), key order within a depth.
+ */
+function ordered(family: ResourceFamily, items: ReadonlyMap<string, BundleItem>, direction: 1 | -1): [string, BundleItem][] {
+  const byKey = [...items].sort(([a], [b]) => compareKeys(a, b));
+  if (!family.depthOf) return byKey;
+  const depth = new Map(byKey.map(([key, item]) => [key, family.depthOf!(item, items)]));
+  return byKey.sort(([a], [b]) => direction * (depth.get(a)! - depth.get(b)!));
 }
 
 /** Deletes were gathered newest family first (unshift); within a family they go back to key order. */

@@ -1,13 +1,25 @@
 import { CATALOGUE } from '../../../../shared/catalogue/catalogue.js';
 import type { Services } from '../../../services.js';
 import type { ResourceFamily } from '../family.js';
+import { DevicesRowsRepo } from '../repos/devices-rows-repo.js';
+import { InventoryProvidersRowsRepo } from '../repos/inventory-providers-rows-repo.js';
+import { OrganizationsRowsRepo } from '../repos/organizations-rows-repo.js';
 import { PermissionOverridesRepo } from '../repos/permission-overrides-repo.js';
 import { SecretsRowsRepo } from '../repos/secrets-rows-repo.js';
+import { SitesRowsRepo } from '../repos/sites-rows-repo.js';
 import { VariablesRowsRepo } from '../repos/variables-rows-repo.js';
 import { WebhooksRowsRepo } from '../repos/webhooks-rows-repo.js';
 import { permissionActionOverridesFamily } from './permission-action-overrides.js';
 import { permissionOverridesFamily } from './permission-overrides.js';
 import { secretsFamily } from './secrets.js';
+import { devicesFamily } from './devices.js';
+import { fileRepositoriesFamily } from './file-repositories.js';
+import { gitRepositoriesFamily } from './git-repositories.js';
+import { idpMappingsFamily } from './idp-mappings.js';
+import { inventoryProvidersFamily } from './inventory-providers.js';
+import { organizationsFamily } from './organizations.js';
+import { registryCredentialsFamily } from './registry-credentials.js';
+import { sitesFamily } from './sites.js';
 import { variablesFamily } from './variables.js';
 import { webhooksFamily } from './webhooks.js';
 
@@ -23,6 +35,14 @@ export function resourceFamilies(services: Services): ResourceFamily[] {
     variablesFamily(new VariablesRowsRepo()),
     secretsFamily(new SecretsRowsRepo(), services.triggerConfig.invalidate),
     webhooksFamily(new WebhooksRowsRepo(), services.triggerConfig.invalidate),
+    sitesFamily(new SitesRowsRepo()),
+    devicesFamily(new DevicesRowsRepo()),
+    inventoryProvidersFamily(new InventoryProvidersRowsRepo()),
+    gitRepositoriesFamily(),
+    fileRepositoriesFamily(),
+    registryCredentialsFamily(),
+    idpMappingsFamily(services.mappingIndex),
+    organizationsFamily(new OrganizationsRowsRepo()),
   ]);
 }
 

@@ -1,3 +1,4 @@
+import { orgOf, type FamilyContext } from '../family.js';
 import { problem, type Problem } from '../../../../shared/api/problem.js';
 
 /** An item naming a row (`reference`, in `field`) that neither the bundle nor the target holds. */
@@ -27,4 +28,10 @@ export function depthAmong<Item>(item: Item, items: ReadonlyMap<string, Item>, p
     parent = parentOf(items.get(parent)!);
   }
   return depth;
+}
+
+/** Writes a family's audit entries about rows of the operation's organization, as the domain's routes name them. */
+export function orgAuditRecorder(action: string, resourceType: string) {
+  return (ctx: FamilyContext, eventType: string, id: string, details: Record<string, unknown>) =>
+    ctx.audit({ eventType, action, resourceType, resourceId: id, outcome: 'success', orgId: orgOf(ctx).id, details });
 }
