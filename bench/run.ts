@@ -248,7 +248,7 @@ try {
       devices: Number(process.env.BENCH_INVENTORY_DEVICES ?? 10_000),
       rounds: ROUNDS,
     });
-  if (wanted('files')) await filesBenchmark(line, { rounds: ROUNDS });
+  if (wanted('files')) await filesBenchmark(line, { postgresUrl: POSTGRES_URL, rounds: ROUNDS });
   if (wanted('dashboard'))
     await dashboardStatsBenchmark(line, {
       postgresUrl: POSTGRES_URL,
