@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditContext } from '../src/daemon/audit/audit-context.js';
-import { buildEngine, type ConfigExchangeEngine, type Org } from '../src/daemon/domains/config-exchange/engine/index.js';
+import { type ConfigExchangeEngine, type Org } from '../src/daemon/domains/config-exchange/engine/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedOrg } from './helpers/seed.js';
 
@@ -21,7 +21,7 @@ let two: Installation;
 async function install(): Promise<Installation> {
   const daemon = await startTestDaemon();
   const id = await seedOrg(daemon.services.db.knex, 'acme', 'Acme');
-  return { daemon, engine: buildEngine(daemon.services), acme: { id, slug: 'acme' } };
+  return { daemon, engine: daemon.configExchange.engine, acme: { id, slug: 'acme' } };
 }
 
 function operator(correlationId: string) {
@@ -61,7 +61,7 @@ afterAll(async () => {
 describe('configuration exchange engine', () => {
   it('round-trips: export from one installation, apply to an empty one, export again gives the same YAML', async () => {
     const exported = await one.engine.export({ org: one.acme });
-    expect(exported.families).toEqual(['permission_action_overrides', 'permission_overrides', 'variables', 'secrets', 'webhooks']);
+    expect(exported.families).toEqual(['permission_action_overrides', 'permission_overrides', 'variables', 'secrets', 'flows', 'webhooks']);
     expect(exported.yaml).toContain('run:trigger');
     const { plan } = await planAndApply(two, exported.yaml);
     expect(plan.summary).toMatchObject({ add: 4, change: 0, destroy: 0 });

@@ -22,6 +22,7 @@ describe('config exchange reads', () => {
       ['permission_overrides', 'platform'],
       ['variables', 'org'],
       ['secrets', 'org'],
+      ['flows', 'org'],
       ['webhooks', 'org'],
     ]);
     expect(answer.body.items[2].fields).toEqual(['name', 'type', 'value', 'description']);
