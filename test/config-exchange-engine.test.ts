@@ -61,7 +61,15 @@ afterAll(async () => {
 describe('configuration exchange engine', () => {
   it('round-trips: export from one installation, apply to an empty one, export again gives the same YAML', async () => {
     const exported = await one.engine.export({ org: one.acme });
-    expect(exported.families).toEqual(['permission_action_overrides', 'permission_overrides', 'variables', 'secrets', 'flows', 'webhooks']);
+    expect(exported.families).toEqual([
+      'permission_action_overrides',
+      'permission_overrides',
+      'variables',
+      'secrets',
+      'flows',
+      'webhooks',
+      'schedules',
+    ]);
     expect(exported.yaml).toContain('run:trigger');
     const { plan } = await planAndApply(two, exported.yaml);
     expect(plan.summary).toMatchObject({ add: 4, change: 0, destroy: 0 });

@@ -24,6 +24,7 @@ describe('config exchange reads', () => {
       ['secrets', 'org'],
       ['flows', 'org'],
       ['webhooks', 'org'],
+      ['schedules', 'org'],
     ]);
     expect(answer.body.items[2].fields).toEqual(['name', 'type', 'value', 'description']);
   });

@@ -3,6 +3,7 @@ import type { Services } from '../../../services.js';
 import type { FlowsModule } from '../../flows/module.js';
 import type { ResourceFamily } from '../family.js';
 import { FlowsRowsRepo } from '../repos/flows-rows-repo.js';
+import { SchedulesRowsRepo } from '../repos/schedules-rows-repo.js';
 import { PermissionOverridesRepo } from '../repos/permission-overrides-repo.js';
 import { SecretsRowsRepo } from '../repos/secrets-rows-repo.js';
 import { VariablesRowsRepo } from '../repos/variables-rows-repo.js';
@@ -10,6 +11,7 @@ import { WebhooksRowsRepo } from '../repos/webhooks-rows-repo.js';
 import { flowsFamily } from './flows.js';
 import { permissionActionOverridesFamily } from './permission-action-overrides.js';
 import { permissionOverridesFamily } from './permission-overrides.js';
+import { schedulesFamily } from './schedules.js';
 import { secretsFamily } from './secrets.js';
 import { variablesFamily } from './variables.js';
 import { webhooksFamily } from './webhooks.js';
@@ -32,6 +34,7 @@ export function resourceFamilies(services: Services, deps: FamilyDeps): Resource
     secretsFamily(new SecretsRowsRepo(), services.triggerConfig.invalidate),
     webhooksFamily(new WebhooksRowsRepo(), services.triggerConfig.invalidate),
     flowsFamily(new FlowsRowsRepo(), deps.flows.commitHooks),
+    schedulesFamily(new SchedulesRowsRepo()),
   ]);
 }
 
