@@ -1,22 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import type { AuditContext } from '../src/daemon/audit/audit-context.js';
-import type { ConfigExchangeEngine, Org } from '../src/daemon/domains/config-exchange/engine/index.js';
 import type { FlowDefinition } from '../src/shared/flows/definition.js';
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
-import { seedOrg } from './helpers/seed.js';
+import { installation as install, operator, type Installation } from './helpers/config-exchange-installations.js';
 
 /**
  * The flows family between two installations: settings, draft and the newest committed version travel;
  * a differing committed version is committed on the target through the flows domain's commit hooks; a
  * webhook's flow may come in the same bundle.
  */
-
-interface Installation {
-  readonly daemon: TestDaemon;
-  readonly engine: ConfigExchangeEngine;
-  readonly acme: Org;
-}
 
 const FAMILIES = ['flows', 'webhooks'];
 const step = (id: string, config: Record<string, unknown> = {}) => ({ id, handler: 'general.noop', config });
@@ -25,24 +16,6 @@ const V2: FlowDefinition = { ...V1, steps: [step('one'), step('two')], edges: [{
 const DRAFT: FlowDefinition = { ...V2, inputs: [{ name: 'ticket', type: 'string', required: true }] };
 let one: Installation;
 let two: Installation;
-
-async function install(): Promise<Installation> {
-  const daemon = await startTestDaemon();
-  const id = await seedOrg(daemon.services.db.knex, 'acme', 'Acme');
-  return { daemon, engine: daemon.configExchange.engine, acme: { id, slug: 'acme' } };
-}
-
-function operator(correlationId: string) {
-  const audit: AuditContext = {
-    requestId: correlationId,
-    route: 'test',
-    clientIp: '127.0.0.1',
-    userAgent: undefined,
-    subject: 'sub-root',
-    username: 'root',
-  };
-  return { correlationId, actor: { sub: 'sub-root', username: 'root' }, audit };
-}
 
 const planOf = (target: Installation, yaml: string, id: string) =>
   target.engine.plan(target.engine.parse(yaml), { planId: id, org: target.acme, families: FAMILIES, prune: false });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditContext } from '../src/daemon/audit/audit-context.js';
 import type { ConfigExchangeEngine, Org } from '../src/daemon/domains/config-exchange/engine/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedOrg } from './helpers/seed.js';
+import { operator } from './helpers/config-exchange-installations.js';
 
 /**
  * The schedules family between two installations: every setting, the flow by name (here from the same
@@ -30,18 +30,6 @@ async function install(): Promise<Installation> {
     .returning(['id', 'name']);
   const devices = Object.fromEntries(rows.map((r: { id: string; name: string }) => [r.name, r.id]));
   return { daemon, engine: daemon.configExchange.engine, acme: { id, slug: 'acme' }, devices };
-}
-
-function operator(correlationId: string) {
-  const audit: AuditContext = {
-    requestId: correlationId,
-    route: 'test',
-    clientIp: '127.0.0.1',
-    userAgent: undefined,
-    subject: 'sub-root',
-    username: 'root',
-  };
-  return { correlationId, actor: { sub: 'sub-root', username: 'root' }, audit };
 }
 
 const planOf = (target: Installation, yaml: string, id: string) =>
