@@ -22,6 +22,7 @@ describe('config exchange reads', () => {
       ['permission_overrides', 'platform'],
       ['variables', 'org'],
       ['secrets', 'org'],
+      ['flows', 'org'],
       ['webhooks', 'org'],
       ['sites', 'org'],
       ['devices', 'org'],
@@ -31,6 +32,7 @@ describe('config exchange reads', () => {
       ['registry_credentials', 'org'],
       ['idp_mappings', 'org'],
       ['organizations', 'platform'],
+      ['schedules', 'org'],
     ]);
     expect(answer.body.items[2].fields).toEqual(['name', 'type', 'value', 'description']);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditContext } from '../src/daemon/audit/audit-context.js';
-import { buildEngine, type ConfigExchangeEngine, type Org } from '../src/daemon/domains/config-exchange/engine/index.js';
+import { type ConfigExchangeEngine, type Org } from '../src/daemon/domains/config-exchange/engine/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { seedOrg } from './helpers/seed.js';
 
@@ -29,7 +29,7 @@ async function install(): Promise<Installation> {
     name: 'deploy',
     draft_json: JSON.stringify({ steps: [], edges: [], inputs: [], target_roles: [] }),
   });
-  return { daemon, engine: buildEngine(daemon.services), acme: { id, slug: 'acme' } };
+  return { daemon, engine: daemon.configExchange.engine, acme: { id, slug: 'acme' } };
 }
 
 function operator(correlationId: string) {

@@ -241,7 +241,7 @@ function makeDomains(
   // After files: a static provider's document may be a file, read through the files module.
   const inventoryProviders = inventoryProvidersModule(services, { secrets: secrets.resolver, files: files.texts });
   const registry = registryModule(services, { secrets: secrets.resolver, runTokens: services.runTokens });
-  const configExchange = configExchangeModule(services);
+  const configExchange = configExchangeModule(services, { flows });
   const platformSync = platformSyncModule(
     services,
     { engine: configExchange.engine, secrets: secrets.resolver, files: files.texts },

@@ -1,5 +1,5 @@
 import type { AuditContext } from '../../src/daemon/audit/audit-context.js';
-import { buildEngine, type ConfigExchangeEngine, type Org } from '../../src/daemon/domains/config-exchange/engine/index.js';
+import type { ConfigExchangeEngine, Org } from '../../src/daemon/domains/config-exchange/engine/index.js';
 import { startTestDaemon, type TestDaemon } from './daemon.js';
 import { seedOrg } from './seed.js';
 
@@ -13,7 +13,7 @@ export interface Installation {
 export async function install(): Promise<Installation> {
   const daemon = await startTestDaemon();
   const id = await seedOrg(daemon.services.db.knex, 'acme', 'Acme');
-  return { daemon, engine: buildEngine(daemon.services), acme: { id, slug: 'acme' } };
+  return { daemon, engine: daemon.configExchange.engine, acme: { id, slug: 'acme' } };
 }
 
 /** The platform admin applying under `correlationId`. */

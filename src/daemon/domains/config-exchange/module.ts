@@ -1,7 +1,7 @@
 import type { DomainRoutes } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import { ConfigExchangeService } from './config-exchange-service.js';
-import { buildEngine, type ConfigExchangeEngine } from './engine/index.js';
+import { buildEngine, type ConfigExchangeEngine, type FamilyDeps } from './engine/index.js';
 import { OperationRunner } from './operation-runner.js';
 import { OperationsRepo } from './repos/operations-repo.js';
 import { configExchangeRoutes } from './routes.js';
@@ -15,8 +15,8 @@ export interface ConfigExchangeModule {
 }
 
 /** Configuration exchange (docs/config-exchange.md): the engine, its operations and their runner. */
-export function configExchangeModule(services: Services): ConfigExchangeModule {
-  const engine = buildEngine(services);
+export function configExchangeModule(services: Services, deps: FamilyDeps): ConfigExchangeModule {
+  const engine = buildEngine(services, deps);
   const repo = new OperationsRepo(services.db.knex);
   const runner = new OperationRunner(engine, repo, services.orgs, services.log);
   const service = new ConfigExchangeService(engine, repo, services.orgs, services.audit, () => runner.wake());

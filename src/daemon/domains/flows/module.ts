@@ -11,7 +11,7 @@ import { versionRoutes } from './version-routes.js';
 import { VersionsService } from './versions-service.js';
 
 export type { FlowDeleteGuard } from './flows-service.js';
-export type { CommittingVersion, FlowCommitHook } from './commit-hooks.js';
+export type { CommitHooks, CommittingVersion, FlowCommitHook } from './commit-hooks.js';
 export type { FlowCaller } from './flow-access.js';
 export type { FlowGitPort } from './git-port.js';
 
@@ -30,6 +30,8 @@ export interface FlowsModule {
   readonly definitions: Pick<VersionsService, 'definitionOf'>;
   /** What git sync reads and writes flows through (the flows domain's access, narrowing, locks and audit). */
   readonly git: FlowGitPort;
+  /** The hooks every commit runs: configuration exchange commits a bundle's version through them, in its own transaction. */
+  readonly commitHooks: Pick<CommitHooks, 'run'>;
 }
 
 /** Flows, drafts and committed versions. */
@@ -47,5 +49,6 @@ export function flowsModule(services: Services): FlowsModule {
     access,
     definitions: versions,
     git: new FlowGitPort(repo, access, hooks),
+    commitHooks: hooks,
   };
 }

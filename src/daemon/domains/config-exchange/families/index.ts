@@ -1,16 +1,21 @@
 import { CATALOGUE } from '../../../../shared/catalogue/catalogue.js';
 import type { Services } from '../../../services.js';
+import type { FlowsModule } from '../../flows/module.js';
 import type { ResourceFamily } from '../family.js';
 import { DevicesRowsRepo } from '../repos/devices-rows-repo.js';
 import { InventoryProvidersRowsRepo } from '../repos/inventory-providers-rows-repo.js';
 import { OrganizationsRowsRepo } from '../repos/organizations-rows-repo.js';
+import { FlowsRowsRepo } from '../repos/flows-rows-repo.js';
+import { SchedulesRowsRepo } from '../repos/schedules-rows-repo.js';
 import { PermissionOverridesRepo } from '../repos/permission-overrides-repo.js';
 import { SecretsRowsRepo } from '../repos/secrets-rows-repo.js';
 import { SitesRowsRepo } from '../repos/sites-rows-repo.js';
 import { VariablesRowsRepo } from '../repos/variables-rows-repo.js';
 import { WebhooksRowsRepo } from '../repos/webhooks-rows-repo.js';
+import { flowsFamily } from './flows.js';
 import { permissionActionOverridesFamily } from './permission-action-overrides.js';
 import { permissionOverridesFamily } from './permission-overrides.js';
+import { schedulesFamily } from './schedules.js';
 import { secretsFamily } from './secrets.js';
 import { devicesFamily } from './devices.js';
 import { fileRepositoriesFamily } from './file-repositories.js';
@@ -27,7 +32,12 @@ import { webhooksFamily } from './webhooks.js';
  * Every family that works, in apply order. A new family is one line here; `inApplyOrder` puts it after
  * the families it depends on and refuses a dependency that is unknown or circular.
  */
-export function resourceFamilies(services: Services): ResourceFamily[] {
+/** What families need of other domains (a flow's commit runs the flows domain's hooks). */
+export interface FamilyDeps {
+  readonly flows: Pick<FlowsModule, 'commitHooks'>;
+}
+
+export function resourceFamilies(services: Services, deps: FamilyDeps): ResourceFamily[] {
   const overrides = { catalogue: CATALOGUE, repo: new PermissionOverridesRepo(), store: services.overrideStore };
   return inApplyOrder([
     permissionActionOverridesFamily(overrides),
@@ -43,6 +53,8 @@ export function resourceFamilies(services: Services): ResourceFamily[] {
     registryCredentialsFamily(),
     idpMappingsFamily(services.mappingIndex),
     organizationsFamily(new OrganizationsRowsRepo()),
+    flowsFamily(new FlowsRowsRepo(), deps.flows.commitHooks),
+    schedulesFamily(new SchedulesRowsRepo()),
   ]);
 }
 

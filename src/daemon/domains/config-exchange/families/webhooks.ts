@@ -54,7 +54,7 @@ export function webhooksFamily(repo: WebhooksRowsRepo, endpointsChanged: () => v
   return defineFamily<Item>({
     name: FAMILY,
     scope: 'org',
-    dependsOn: ['secrets'],
+    dependsOn: ['secrets', 'flows'],
     summary:
       "The organization's webhook endpoints: every setting, the secret by secret_ref (name) and the flow by name; path tokens are new on the target.",
     item,
