@@ -60,13 +60,16 @@ describe.skipIf(!available)('GET /platform/health with the database lost', () =>
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('a partition: 200 with the database check down (timeout) and the overall status down', async () => {
+  it('a partition: 200 with the database check down and the overall status down', async () => {
     proxy.partition();
     try {
       const { status, body } = await health();
       expect(status).toBe(200);
       expect(body.status).toBe('down');
-      expect(body.checks.find((check) => check.name === 'database')).toMatchObject({ status: 'down', detail: { reason: 'timeout' } });
+      const check = body.checks.find((c) => c.name === 'database')!;
+      expect(check.status).toBe('down');
+      // The report's limit (timeout) or the link's own limits (database_unavailable), whichever a loaded host lets come first.
+      expect(['timeout', 'database_unavailable']).toContain(check.detail.reason);
     } finally {
       proxy.heal();
     }

@@ -10,7 +10,12 @@ export function databaseProbe(knex: Knex): HealthProbe {
   return {
     name: 'database',
     run: async () => {
-      await knex.raw('SELECT 1');
+      try {
+        await knex.raw('SELECT 1');
+      } catch {
+        // A lost link fails in more than one way (connect or acquire limit, a reset socket): all say the same.
+        return { status: 'down', detail: { reason: 'database_unavailable' } };
+      }
       return { status: 'ok', detail: {} };
     },
   };
