@@ -36,16 +36,11 @@ export class NotificationsRowsRepo {
   }
 
   async insertDestination(db: Knex, orgId: string, fields: Fields, by: string | null): Promise<string> {
-    const [row] = await db('notification_destinations')
-      .insert({ ...jsonOf(fields), org_id: orgId, created_by: by, updated_by: by })
-      .returning('id');
-    return (row as { id: string }).id;
+    return inserted(db, 'notification_destinations', orgId, fields, by);
   }
 
   async updateDestination(db: Knex, id: string, fields: Fields, by: string | null): Promise<void> {
-    await db('notification_destinations')
-      .where({ id })
-      .update({ ...jsonOf(fields), updated_by: by, updated_at: db.fn.now() });
+    await updated(db, 'notification_destinations', id, fields, by);
   }
 
   async softDeleteDestination(db: Knex, id: string, by: string | null): Promise<void> {
@@ -72,21 +67,29 @@ export class NotificationsRowsRepo {
   }
 
   async insertSubscription(db: Knex, orgId: string, fields: Fields, by: string | null): Promise<string> {
-    const [row] = await db('flow_notification_subscriptions')
-      .insert({ ...jsonOf(fields), org_id: orgId, created_by: by, updated_by: by })
-      .returning('id');
-    return (row as { id: string }).id;
+    return inserted(db, 'flow_notification_subscriptions', orgId, fields, by);
   }
 
   async updateSubscription(db: Knex, id: string, fields: Fields, by: string | null): Promise<void> {
-    await db('flow_notification_subscriptions')
-      .where({ id })
-      .update({ ...jsonOf(fields), updated_by: by, updated_at: db.fn.now() });
+    await updated(db, 'flow_notification_subscriptions', id, fields, by);
   }
 
   async deleteSubscription(db: Knex, id: string): Promise<void> {
     await db('flow_notification_subscriptions').where({ id }).delete();
   }
+}
+
+async function inserted(db: Knex, table: string, orgId: string, fields: Fields, by: string | null): Promise<string> {
+  const [row] = await db(table)
+    .insert({ ...jsonOf(fields), org_id: orgId, created_by: by, updated_by: by })
+    .returning('id');
+  return (row as { id: string }).id;
+}
+
+async function updated(db: Knex, table: string, id: string, fields: Fields, by: string | null): Promise<void> {
+  await db(table)
+    .where({ id })
+    .update({ ...jsonOf(fields), updated_by: by, updated_at: db.fn.now() });
 }
 
 /** JSON columns sent as JSON text (pg would send an array as a PostgreSQL array literal). */
