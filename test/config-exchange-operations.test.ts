@@ -33,6 +33,8 @@ describe('config exchange reads', () => {
       ['idp_mappings', 'org'],
       ['organizations', 'platform'],
       ['schedules', 'org'],
+      ['notification_destinations', 'org'],
+      ['notification_subscriptions', 'org'],
     ]);
     expect(answer.body.items[2].fields).toEqual(['name', 'type', 'value', 'description']);
   });

@@ -3,6 +3,7 @@ import type { Services } from '../../../services.js';
 import type { FlowsModule } from '../../flows/module.js';
 import type { ResourceFamily } from '../family.js';
 import { DevicesRowsRepo } from '../repos/devices-rows-repo.js';
+import { NotificationsRowsRepo } from '../repos/notifications-rows-repo.js';
 import { InventoryProvidersRowsRepo } from '../repos/inventory-providers-rows-repo.js';
 import { OrganizationsRowsRepo } from '../repos/organizations-rows-repo.js';
 import { FlowsRowsRepo } from '../repos/flows-rows-repo.js';
@@ -22,6 +23,8 @@ import { fileRepositoriesFamily } from './file-repositories.js';
 import { gitRepositoriesFamily } from './git-repositories.js';
 import { idpMappingsFamily } from './idp-mappings.js';
 import { inventoryProvidersFamily } from './inventory-providers.js';
+import { notificationDestinationsFamily } from './notification-destinations.js';
+import { notificationSubscriptionsFamily } from './notification-subscriptions.js';
 import { organizationsFamily } from './organizations.js';
 import { registryCredentialsFamily } from './registry-credentials.js';
 import { sitesFamily } from './sites.js';
@@ -55,6 +58,8 @@ export function resourceFamilies(services: Services, deps: FamilyDeps): Resource
     organizationsFamily(new OrganizationsRowsRepo()),
     flowsFamily(new FlowsRowsRepo(), deps.flows.commitHooks),
     schedulesFamily(new SchedulesRowsRepo()),
+    notificationDestinationsFamily(new NotificationsRowsRepo()),
+    notificationSubscriptionsFamily(new NotificationsRowsRepo(), new WebhooksRowsRepo()),
   ]);
 }
 
