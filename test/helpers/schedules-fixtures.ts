@@ -30,7 +30,9 @@ export function testClock(iso: string): TestClock {
 export async function startScheduleWorld(env: Record<string, string> = {}, start = '2026-01-05T10:00:00Z'): Promise<ScheduleWorld> {
   const clock = testClock(start);
   const world = await startWorld(
-    { SERVICE_SCHEDULER_ENABLED: 'false', SERVICE_INTERNAL_API_TOKEN: INTERNAL_TOKEN, ...env },
+    // Tests fire on their own clock: neither the scheduler loop nor the maintenance timer (whose pass runs
+    // `schedules.fire_due` too) may fire between a test's clock change and its own fire.
+    { SERVICE_SCHEDULER_ENABLED: 'false', SERVICE_MAINTENANCE_TIMER_ENABLED: 'false', SERVICE_INTERNAL_API_TOKEN: INTERNAL_TOKEN, ...env },
     { clock: () => clock.now },
   );
   return { ...world, clock };
