@@ -9,7 +9,7 @@ import knexFactory, { type Knex } from 'knex';
 import { openDatabase } from '../src/daemon/db/database.js';
 import { DatabaseArtifactStore } from '../src/daemon/domains/artifacts/database-artifact-store.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
-import { freePort, median, pairedRatio, startServer, timeToReady, type Server } from './lib.js';
+import { freePort, median, pairedRatio, settleDisk, startServer, timeToReady, type Server } from './lib.js';
 import { seedHeldRuns } from './run-events.js';
 import { openScratchDatabase } from './scratch-database.js';
 
@@ -120,10 +120,13 @@ async function throughputFigures(line: Line, subject: Subject, bare: Server, fil
   const down = { bare: [] as number[], svcd: [] as number[] };
   for (let round = 0; round <= rounds; round += 1) {
     // Round 0 warms both up and is not counted.
+    settleDisk();
     const b = await timedUpload(`${bare.url}/files/r${round}`, files.small, SIZE, {});
+    settleDisk();
     const s = await timedUpload(uploadUrl(`r${round}`), files.small, SIZE, internal);
     const bd = await timedDownload(`${bare.url}/files/r${round}`, SIZE);
     const sd = await timedDownload(await downloadUrl(`r${round}`), SIZE, viewer);
+    await fetch(`${bare.url}/files/r${round}`, { method: 'DELETE' });
     if (round === 0) continue;
     up.bare.push(SIZE / MB / b);
     up.svcd.push(SIZE / MB / s);

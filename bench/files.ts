@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomFile, timedDownload, timedUpload } from './artifacts.js';
-import { freePort, median, pairedRatio, startServer, type Server } from './lib.js';
+import { freePort, median, pairedRatio, settleDisk, startServer, type Server } from './lib.js';
 import { openScratchDatabase } from './scratch-database.js';
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
@@ -27,13 +27,18 @@ async function throughputFigures(line: Line, label: string, daemon: Server, bare
   const down = { bare: [] as number[], svcd: [] as number[] };
   for (let round = 0; round <= rounds; round += 1) {
     // Round 0 warms both up and is not counted.
+    settleDisk();
     const b = await timedUpload(`${bare.url}/files/r${round}`, file, SIZE, {});
+    settleDisk();
     const s = await timedUpload(`${daemon.url}/file-repositories/${repo}/files/upload?name=r${round}.bin`, file, SIZE, headers);
     const listed = await fetch(`${daemon.url}/files?q=r${round}.bin`, { headers }).then(
       (r) => r.json() as Promise<{ items: { id: string }[] }>,
     );
     const bd = await timedDownload(`${bare.url}/files/r${round}`, SIZE);
     const sd = await timedDownload(`${daemon.url}/files/${listed.items[0]!.id}/download`, SIZE, headers);
+    // Each round's files go once measured, so no round's disk holds (or writes back) an earlier one's.
+    await fetch(`${bare.url}/files/r${round}`, { method: 'DELETE' });
+    await fetch(`${daemon.url}/files/${listed.items[0]!.id}`, { method: 'DELETE', headers });
     if (round === 0) continue;
     up.bare.push(SIZE / MB / b);
     up.svcd.push(SIZE / MB / s);

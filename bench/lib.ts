@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
@@ -51,6 +51,16 @@ export async function startServer(args: string[], port: number, probePath: strin
     child,
     stop: () => new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM')))),
   };
+}
+
+/**
+ * Writes every dirty page of the host to disk before a timed write. Without it, the page cache holds the
+ * earlier rounds' hundreds of megabytes and the kernel's writeback of them lands on whichever upload is
+ * running when it starts: that, not the subject, decided a round (measured: the same daemon 170 ms or
+ * 480 ms for one 64 MB upload, by the amount of earlier data still dirty).
+ */
+export function settleDisk(): void {
+  execFileSync('sync');
 }
 
 /** Requests per second over loopback, bounded in connections and seconds. */

@@ -38,8 +38,9 @@ const quietDaemon = { SERVICE_LOG_LEVEL: 'warn' };
 // Asked for; the catalogue admits fewer valid rows (see overrides.ts), and the labels print the real count.
 const OVERRIDES_WANTED = 1000;
 const DECISIONS = 2_000_000;
-// A catalogue route still without a handler (501 after the whole chain); docs/status.md lists them.
-const UNBUILT = '/runs/r1/monitors';
+// A run id that cannot exist: the whole chain runs and the handler answers 404 before any I/O (every
+// catalogue route is built, so none answers 501 any more).
+const NO_IO = '/runs/r1/monitors';
 
 function line(name: string, value: string): void {
   process.stdout.write(`${name.padEnd(58)} ${value}\n`);
@@ -62,7 +63,7 @@ async function interleaved(subjects: readonly Subject[]): Promise<number[][]> {
   return rates;
 }
 
-/** The route answering 501 in development mode: routing, the whole middleware chain, the problem body. */
+/** A route answering 404 before any I/O in development mode: routing, the whole middleware chain, the problem body. */
 async function throughput(dataDir: string): Promise<void> {
   const bare = await startServer([BARE], await freePort(), '/runs/r1');
   const daemon = await startServer([DAEMON], await freePort(), '/ready', {
@@ -72,16 +73,17 @@ async function throughput(dataDir: string): Promise<void> {
   });
   const [b, d] = await interleaved([
     { name: 'bare', url: `${bare.url}/runs/r1`, status: 200 },
-    { name: 'svcd', url: `${daemon.url}${UNBUILT}`, status: 501 },
+    { name: 'svcd', url: `${daemon.url}${NO_IO}`, status: 404 },
   ]);
   await Promise.all([bare.stop(), daemon.stop()]);
   line('bare Koa, one route (req/s, median)', median(b!).toFixed(0));
-  line('svcd, catalogue route answering 501 (req/s, median)', median(d!).toFixed(0));
+  line('svcd, catalogue route answering 404 before I/O (req/s, median)', median(d!).toFixed(0));
   line('ratio svcd / bare Koa (aim >= 0.8)', pairedRatio(d!, b!).toFixed(2));
 }
 
 /**
- * JWT-authenticated requests to a route whose handler does no I/O (GET /runs/{run_id}/monitors, viewer, 501):
+ * JWT-authenticated requests to a route whose handler does no I/O (GET /runs/{run_id}/monitors, viewer, an id
+ * that cannot exist: 404):
  * one token reused (verified-token cache warm), and a daemon with the cache off (RS256 verified each time).
  */
 async function jwtThroughput(dataDir: string): Promise<void> {
@@ -99,8 +101,8 @@ async function jwtThroughput(dataDir: string): Promise<void> {
   try {
     const [b, w, c] = await interleaved([
       { name: 'bare', url: `${bare.url}/runs/r1`, status: 200 },
-      { name: 'warm', url: `${warm.url}${UNBUILT}`, status: 501, headers: auth },
-      { name: 'cold', url: `${cold.url}${UNBUILT}`, status: 501, headers: auth },
+      { name: 'warm', url: `${warm.url}${NO_IO}`, status: 404, headers: auth },
+      { name: 'cold', url: `${cold.url}${NO_IO}`, status: 404, headers: auth },
     ]);
     line('svcd, JWT, verified-token cache warm (req/s, median)', median(w!).toFixed(0));
     line('ratio warm JWT / bare Koa (aim >= 0.7)', pairedRatio(w!, b!).toFixed(2));
@@ -114,8 +116,9 @@ async function jwtThroughput(dataDir: string): Promise<void> {
 }
 
 /**
- * The whole middleware chain with the override tables filled. The route is platform-scoped and has no
- * handler yet (501), so no organization lookup and no handler I/O hide the chain's own cost; a data
+ * The whole middleware chain with the override tables filled. The route is platform-scoped and its
+ * handler refuses a profile id that cannot exist (404) before any I/O, so no organization lookup and no
+ * handler I/O hide the chain's own cost; a data
  * directory of its own keeps every other figure on a daemon without overrides.
  */
 async function overrideThroughput(dataDir: string, rows: OverrideRows): Promise<void> {
@@ -131,9 +134,9 @@ async function overrideThroughput(dataDir: string, rows: OverrideRows): Promise<
       await overridesLoaded(daemon.url, count);
       const [b, d] = await interleaved([
         { name: 'bare', url: `${bare.url}/runs/r1`, status: 200 },
-        { name: 'svcd', url: `${daemon.url}/settings/plugins`, status: 501 },
+        { name: 'svcd', url: `${daemon.url}/platform-sync/profiles/p1`, status: 404 },
       ]);
-      line(`svcd, ${count} overrides, GET /settings/plugins (req/s, median)`, median(d!).toFixed(0));
+      line(`svcd, ${count} overrides, GET /platform-sync/profiles/p1 (req/s, median)`, median(d!).toFixed(0));
       line('ratio svcd with overrides / bare Koa (aim >= 0.75)', pairedRatio(d!, b!).toFixed(2));
     } finally {
       await Promise.all([bare.stop(), daemon.stop()]);

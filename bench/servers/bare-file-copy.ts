@@ -1,12 +1,13 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
 /**
  * The artifacts' baseline: a plain Node HTTP server that copies a request body into a file
- * (`POST /files/<name>`) and streams a file back with its length (`GET /files/<name>`), nothing else.
+ * (`POST /files/<name>`), streams a file back with its length (`GET /files/<name>`) and deletes one
+ * (`DELETE /files/<name>`), nothing else.
  */
 const dir = process.env.BENCH_FILES_DIR!;
 const server = createServer((req, res) => {
@@ -19,6 +20,10 @@ const server = createServer((req, res) => {
   };
   if (req.method === 'POST') {
     pipeline(req, createWriteStream(path)).then(() => res.writeHead(201).end('{}'), done);
+    return;
+  }
+  if (req.method === 'DELETE') {
+    rm(path, { force: true }).then(() => res.writeHead(204).end(), done);
     return;
   }
   stat(path).then((info) => {
