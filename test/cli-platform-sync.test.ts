@@ -1,9 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc, type SvcRun } from './helpers/cli.js';
-import { createProfile, variablesBundle, variablesOf } from './helpers/platform-sync-fixtures.js';
+import { asRoot, createProfile, setVariable, variablesBundle, variablesOf } from './helpers/platform-sync-fixtures.js';
 import { startWorld, type World } from './helpers/webhooks-fixtures.js';
 
 /** `svc platform-sync` as built (a subprocess, no terminal) against a real daemon: root (platform admin) syncs, alice is refused. */
@@ -50,6 +50,69 @@ describe('svc platform-sync', () => {
     const runs = await svc('root', ['platform-sync', 'runs', id]);
     expect(runs.stdout).toContain('succeeded');
     expect(runs.stdout).toContain('stale_plan');
+  });
+
+  it('makes a profile from a bundle file, resolves a conflict, grants, lists and revokes an authorization, and deletes the profile', async () => {
+    const bundleFile = join(configHome, 'bundle.yaml');
+    await writeFile(bundleFile, variablesBundle({ zone: 'a' }));
+    const created = await svc('root', [
+      'platform-sync',
+      'create',
+      'acme-file',
+      '--bundle-file',
+      bundleFile,
+      '--target-org',
+      'acme',
+      '--family',
+      'variables',
+      '--json',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const profile = JSON.parse(created.stdout) as { id: string; source: { kind: string }; target: { org: string } };
+    expect(profile).toMatchObject({ source: { kind: 'bundle' }, target: { org: 'acme' } });
+
+    const first = await svc('root', ['platform-sync', 'plan', profile.id]);
+    const firstPlan = /apply \S+ (\S+)/.exec(first.stderr)![1]!;
+    expect((await svc('root', ['platform-sync', 'apply', profile.id, firstPlan])).code).toBe(0);
+    // Changed here and in the source: a conflict, which the CLI resolves.
+    await setVariable(w.knex(), w.ids.acme!, 'zone', 'local');
+    await asRoot(w, 'PATCH', `/platform-sync/profiles/${profile.id}`, {
+      source: { kind: 'bundle', bundle: variablesBundle({ zone: 'b' }) },
+    });
+    const planned = await svc('root', ['platform-sync', 'plan', profile.id]);
+    const changeId = /! conflict variables zone: (\S+) \(unresolved\)/.exec(planned.stdout)![1]!;
+    const planId = /apply \S+ (\S+)/.exec(planned.stderr)![1]!;
+    expect((await svc('root', ['platform-sync', 'apply', profile.id, planId])).stderr).toContain('sync_conflict');
+    expect((await svc('root', ['platform-sync', 'resolve', profile.id, changeId, 'sideways'])).code).toBe(2);
+    const resolved = await svc('root', ['platform-sync', 'resolve', profile.id, changeId, 'take_source', '--json']);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(JSON.parse(resolved.stdout)).toMatchObject({ change_id: changeId, resolution: 'take_source' });
+    expect((await svc('root', ['platform-sync', 'apply', profile.id, planId])).code).toBe(0);
+    expect((await variablesOf(w.knex(), w.ids.acme!)).zone).toBe('b');
+
+    const granted = await svc('root', ['platform-sync', 'authorize', profile.id, '--reason', 'CHG-7', '--expires-in', '600', '--json']);
+    expect(granted.code, granted.stderr).toBe(0);
+    const grant = JSON.parse(granted.stdout) as { id: string; state: string };
+    expect(grant.state).toBe('active');
+    const active = await svc('root', ['platform-sync', 'authorizations', profile.id, '--state', 'active', '--json']);
+    expect((JSON.parse(active.stdout) as { items: { id: string }[] }).items.map((a) => a.id)).toEqual([grant.id]);
+    expect((await svc('root', ['platform-sync', 'revoke', profile.id, grant.id, '--reason', 'done'])).code).toBe(0);
+    const revoked = await svc('root', ['platform-sync', 'authorizations', profile.id, '--state', 'revoked', '--json']);
+    expect((JSON.parse(revoked.stdout) as { total: number }).total).toBe(1);
+
+    expect((await svc('root', ['platform-sync', 'delete', profile.id])).code).toBe(2);
+    expect((await svc('root', ['platform-sync', 'delete', profile.id, '--yes'])).code).toBe(0);
+    expect((await svc('root', ['platform-sync', 'runs', profile.id])).code).toBe(3);
+  });
+
+  it('refuses a profile with two sources or no target as a usage error, sending nothing', async () => {
+    const twoSources = await svc('root', ['platform-sync', 'create', 'x', '--bundle-file', '-', '--file-id', 'f', '--platform']);
+    expect(twoSources.code).toBe(2);
+    const noTarget = await svc('root', ['platform-sync', 'create', 'x', '--file-id', '00000000-0000-4000-8000-000000000000']);
+    expect(noTarget.code).toBe(2);
+    const noToken = await svc('root', ['platform-sync', 'create', 'x', '--from-url', 'https://peer.example', '--platform']);
+    expect(noToken.code).toBe(2);
+    expect(JSON.parse((await svc('root', ['platform-sync', 'profiles', '--q', 'x', '--json'])).stdout).total).toBe(0);
   });
 
   it('exits 5 for an organization admin and 3 for an unknown profile', async () => {

@@ -28,7 +28,7 @@ const GROUPS: Readonly<Record<string, string>> = {
     'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
   config: 'Configuration exchange (platform admins): export the configuration as a YAML bundle, plan a bundle, apply a plan.',
   // platform sync (issue 27)
-  'platform-sync': 'Platform sync (platform admins): profiles, plan, apply, runs.',
+  'platform-sync': 'Platform sync (platform admins): profiles, plans, conflicts, destructive authorizations, apply, runs.',
 };
 
 const verb = (path: string, load: VerbEntry['load']): VerbEntry => ({ path, load });
@@ -132,7 +132,13 @@ const VERBS: readonly VerbEntry[] = [
   verb('file-repos list', () => import('./file-repos/list.js')),
   verb('file-repos test', () => import('./file-repos/test.js')),
   verb('platform-sync profiles', () => import('./platform-sync/profiles.js')),
+  verb('platform-sync create', () => import('./platform-sync/create.js')),
+  verb('platform-sync delete', () => import('./platform-sync/delete.js')),
   verb('platform-sync plan', () => import('./platform-sync/plan.js')),
+  verb('platform-sync resolve', () => import('./platform-sync/resolve.js')),
+  verb('platform-sync authorize', () => import('./platform-sync/authorize.js')),
+  verb('platform-sync authorizations', () => import('./platform-sync/authorizations.js')),
+  verb('platform-sync revoke', () => import('./platform-sync/revoke.js')),
   verb('platform-sync apply', () => import('./platform-sync/apply.js')),
   verb('platform-sync runs', () => import('./platform-sync/runs.js')),
   verb('completion', () => import('./completion/script.js')),

@@ -1,5 +1,5 @@
 import type { SyncPlan } from '../../../shared/api/platform-sync-plans.js';
-import type { SyncRun, SyncRunList } from '../../../shared/api/platform-sync-runs.js';
+import type { DestructiveAuthorization, SyncRun, SyncRunList } from '../../../shared/api/platform-sync-runs.js';
 import type { SyncProfile, SyncProfileList } from '../../../shared/api/platform-sync.js';
 import type { Column } from '../../runtime/table.js';
 
@@ -24,6 +24,15 @@ export const RUN_COLUMNS: Column<SyncRun>[] = [
   { header: 'STARTED', value: (r) => r.started_at },
   { header: 'CHANGES', value: (r) => `+${r.counts.created} ~${r.counts.updated} -${r.counts.deleted}` },
   { header: 'ERROR', value: (r) => r.error?.code },
+];
+
+export const AUTHORIZATION_COLUMNS: Column<DestructiveAuthorization>[] = [
+  { header: 'ID', value: (a) => a.id },
+  { header: 'STATE', value: (a) => a.state },
+  { header: 'PLAN', value: (a) => a.plan_id },
+  { header: 'EXPIRES', value: (a) => a.expires_at },
+  { header: 'USED', value: (a) => a.use_count },
+  { header: 'REASON', value: (a) => a.reason },
 ];
 
 export const profilePath = (profileId: string, rest = '') => `/platform-sync/profiles/${encodeURIComponent(profileId)}${rest}`;
