@@ -247,6 +247,52 @@ describe('tenancy and roles', () => {
     expect((await call(world, 'alice', 'GET', `/flows/${UNKNOWN_ID}/attachments`)).status).toBe(404);
     expect((await call(world, 'alice', 'GET', `/flows/${own}/attachments/${UNKNOWN_ID}`)).status).toBe(404);
   });
+
+  it("copies the draft's attachments into a duplicate (its own or the shared organization's flow), which then change apart", async () => {
+    const copy = await call(world, 'alice', 'POST', `/flows/${own}/duplicate`, { name: 'tenancy copy' });
+    expect(copy.status).toBe(201);
+    const copied = await call(world, 'alice', 'GET', `/flows/${copy.body.id}/attachments`);
+    expect(copied.body.items).toEqual([expect.objectContaining({ path: 'a.txt', sha256: sha256(Buffer.from('a')), read_only: false })]);
+    const down = await downloadHash(world, `/flows/${copy.body.id}/attachments/${copied.body.items[0].id}/download`, 'carol');
+    expect([down.status, down.sha256]).toEqual([200, sha256(Buffer.from('a'))]);
+    // The copy's rows are its own: a change to the source's leaves them.
+    expect((await uploadAttachment(world, own, 'a.txt', Buffer.from('changed'), 'alice', 'acme', { overwrite: 'true' })).status).toBe(200);
+    const after = await call(world, 'alice', 'GET', `/flows/${copy.body.id}/attachments`);
+    expect(after.body.items[0].sha256).toBe(sha256(Buffer.from('a')));
+
+    const fromShared = await call(world, 'alice', 'POST', `/flows/${shared}/duplicate`, { name: 'shared copy' });
+    expect(fromShared.status).toBe(201);
+    const sharedCopy = await call(world, 'alice', 'GET', `/flows/${fromShared.body.id}/attachments`);
+    expect(sharedCopy.body.items).toEqual([expect.objectContaining({ path: 'shared.txt', read_only: false })]);
+    const sharedDown = await downloadHash(
+      world,
+      `/flows/${fromShared.body.id}/attachments/${sharedCopy.body.items[0].id}/download`,
+      'carol',
+    );
+    expect([sharedDown.status, sharedDown.sha256]).toEqual([200, sha256(Buffer.from('shared'))]);
+    expect((await call(world, 'bob', 'GET', `/flows/${fromShared.body.id}/attachments`, undefined, 'globex')).status).toBe(404);
+    // Its bytes were copied into acme's own repository: no acme flow depends on the shared organization's.
+    const blobOrgs = await world
+      .knex()('flow_attachments as a')
+      .join('flow_attachment_blobs as b', 'b.id', 'a.blob_id')
+      .join('file_repositories as r', 'r.id', 'b.repository_id')
+      .where('a.flow_id', fromShared.body.id)
+      .pluck('r.org_id');
+    expect(blobOrgs).toEqual([world.ids.acme]);
+  });
+
+  it('undoes a duplicate whose attachments cannot be copied (503 attachment_unavailable, no flow left)', async () => {
+    const blob = await world.knex()('flow_attachments').where({ flow_id: shared }).first('blob_id');
+    const key = await world.knex()('flow_attachment_blobs').where({ id: blob.blob_id }).first('storage_key');
+    await world.knex()('flow_attachment_blobs').where({ id: blob.blob_id }).update({ storage_key: 'attachments/gone' });
+    try {
+      const refused = await call(world, 'alice', 'POST', `/flows/${shared}/duplicate`, { name: 'broken copy' });
+      expect([refused.status, refused.body.code]).toEqual([503, 'attachment_unavailable']);
+      expect(Number((await world.knex()('flows').where({ name: 'broken copy' }).count({ n: '*' }))[0]!.n)).toBe(0);
+    } finally {
+      await world.knex()('flow_attachment_blobs').where({ id: blob.blob_id }).update({ storage_key: key.storage_key });
+    }
+  });
 });
 
 describe('committed versions pin their attachments', () => {

@@ -128,6 +128,15 @@ export class AttachmentsRepo extends TransactionalRepo {
     );
   }
 
+  /** A duplicate within the source's organization: the source draft's attachments as the copy's rows, over the same blobs. */
+  async copyDraft(trx: AttachmentsTx, fromFlowId: string, to: { id: string; org_id: string }, by: string | null): Promise<void> {
+    await trx.raw(
+      `INSERT INTO flow_attachments (flow_id, org_id, path, blob_id, content_type, created_by, updated_by)
+       SELECT ?, ?, path, blob_id, content_type, ?, ? FROM flow_attachments WHERE flow_id = ?`,
+      [to.id, to.org_id, by, by, fromFlowId],
+    );
+  }
+
   /**
    * The blob of these bytes in this repository: the one there is (locked, so no sweep removes it before
    * the caller's row points to it), or `blob` inserted. `created` says which.

@@ -7,6 +7,7 @@ import { AttachmentBytes } from './attachment-bytes.js';
 import { AttachmentsRepo } from './attachments-repo.js';
 import { AttachmentsService } from './attachments-service.js';
 import { BulkService } from './bulk-service.js';
+import { DraftCopies } from './draft-copies.js';
 import { FlowGate } from './flow-gate.js';
 import { internalAttachmentRoutes } from './internal-routes.js';
 import { AttachmentManifests } from './manifests.js';
@@ -28,6 +29,7 @@ export function flowAttachmentsModule(services: Services, core: { flows: FlowsMo
   const gate = new FlowGate(core.flows.access, audit);
   const manifests = new AttachmentManifests(repo, bytes);
   core.flows.addCommitHook(manifests.pinOnCommit);
+  core.flows.addDuplicateHook(new DraftCopies(repo, bytes).onDuplicate);
   const service = new AttachmentsService(repo, gate, bytes, config.attachmentMaxBytes);
   const bulk = new BulkService(repo, gate, bytes, {
     fileBytes: config.attachmentMaxBytes,

@@ -18,6 +18,19 @@ export type FlowDeleteGuard = (
   trx: FlowsTx,
 ) => Promise<string | undefined>;
 
+/**
+ * Something else a flow's duplicate must carry (its draft's attachments): it runs inside the duplicate's
+ * transaction once the copy's row exists and reads and writes through `trx`. Work that must not hold the
+ * transaction (copying bytes) it answers as a follow-up, run once the copy has committed; a follow-up
+ * that fails purges the copy again, so a duplicate is whole or not there.
+ */
+export type FlowDuplicateHook = (
+  from: { readonly id: string; readonly org_id: string },
+  to: { readonly id: string; readonly org_id: string },
+  trx: FlowsTx,
+  caller: FlowCaller,
+) => Promise<(() => Promise<void>) | undefined>;
+
 const MANAGE = 'flow:manage';
 const PURGE = 'flow:purge';
 const MAX_NAME = 255;
@@ -31,6 +44,7 @@ const nameTaken = () => problems.conflict('A flow of this organization already h
 /** Flows as documents: create, list, read, replace, autosave the draft, pin, manual runs, duplicate, delete, restore, purge. */
 export class FlowsService {
   readonly #guards: FlowDeleteGuard[] = [];
+  readonly #duplicateHooks: FlowDuplicateHook[] = [];
 
   constructor(
     private readonly repo: FlowsRepo,
@@ -39,6 +53,10 @@ export class FlowsService {
 
   addDeleteGuard(guard: FlowDeleteGuard): void {
     this.#guards.push(guard);
+  }
+
+  addDuplicateHook(hook: FlowDuplicateHook): void {
+    this.#duplicateHooks.push(hook);
   }
 
   async list(
@@ -136,12 +154,14 @@ export class FlowsService {
   }
 
   /**
-   * A new flow in the caller's active organization holding a copy of the source's draft (no versions):
-   * the way to take a shared organization's flow and change it. Narrowing applies as to a new flow.
+   * A new flow in the caller's active organization holding a copy of the source's draft (no versions) and
+   * whatever the duplicate hooks copy with it (its attachments): the way to take a shared organization's
+   * flow and change it. Narrowing applies as to a new flow.
    */
   async duplicate(caller: FlowCaller, id: string, name: string | undefined): Promise<FlowView> {
     const source = await this.access.readable(caller, id);
-    return this.access.auditingRefusal(caller, MANAGE, id, () =>
+    const followUps: (() => Promise<void>)[] = [];
+    const copy = await this.access.auditingRefusal(caller, MANAGE, id, () =>
       this.#unique(() =>
         this.repo.transaction(async (trx) => {
           this.access.refuseRestricted(caller, undefined, source.draft_json);
@@ -152,6 +172,10 @@ export class FlowsService {
             draft: source.draft_json,
             manual_runs_enabled: source.manual_runs_enabled,
           });
+          for (const hook of this.#duplicateHooks) {
+            const followUp = await hook(source, row, trx, caller);
+            if (followUp) followUps.push(followUp);
+          }
           await this.access.record(trx, caller, {
             eventType: 'entity.created',
             action: MANAGE,
@@ -161,10 +185,25 @@ export class FlowsService {
               draft: draftSummary(row.draft_json, validation(row.draft_json).valid),
             },
           });
-          return flowView(row, caller.org.id);
+          return { row, view: flowView(row, caller.org.id) };
         }),
       ),
     );
+    try {
+      for (const followUp of followUps) await followUp();
+    } catch (error) {
+      await this.repo.transaction(async (trx) => {
+        await this.repo.purge(trx, copy.row.id);
+        await this.access.record(trx, caller, {
+          eventType: 'entity.purged',
+          action: MANAGE,
+          flow: copy.row,
+          details: { reason: 'duplicate_incomplete' },
+        });
+      });
+      throw error;
+    }
+    return copy.view;
   }
 
   async softDelete(caller: FlowCaller, id: string): Promise<void> {

@@ -4,13 +4,13 @@ import { CommitHooks, type FlowCommitHook } from './commit-hooks.js';
 import { FlowAccess } from './flow-access.js';
 import { flowRoutes } from './flow-routes.js';
 import { FlowsRepo } from './flows-repo.js';
-import { FlowsService, type FlowDeleteGuard } from './flows-service.js';
+import { FlowsService, type FlowDeleteGuard, type FlowDuplicateHook } from './flows-service.js';
 import { FlowGitPort } from './git-port.js';
 import { InterfaceService } from './interface-service.js';
 import { versionRoutes } from './version-routes.js';
 import { VersionsService } from './versions-service.js';
 
-export type { FlowDeleteGuard } from './flows-service.js';
+export type { FlowDeleteGuard, FlowDuplicateHook } from './flows-service.js';
 export type { CommitHooks, CommittingVersion, FlowCommitHook } from './commit-hooks.js';
 export type { FlowCaller } from './flow-access.js';
 export type { FlowGitPort } from './git-port.js';
@@ -22,6 +22,8 @@ export interface FlowsModule {
    * trigger the flow register here.
    */
   addDeleteGuard(guard: FlowDeleteGuard): void;
+  /** Lets another domain copy what it keeps under a flow into the flow's duplicate, in its transaction (attachments). */
+  addDuplicateHook(hook: FlowDuplicateHook): void;
   /** Lets another domain add to every commit, in its transaction (flow attachments pin their contents), or refuse it. */
   addCommitHook(hook: FlowCommitHook): void;
   /** Tenancy of flows (reads, locked writes), for domains whose resources live under a flow (attachments). */
@@ -45,6 +47,7 @@ export function flowsModule(services: Services): FlowsModule {
   return {
     routes: [flowRoutes(flows), versionRoutes(versions, iface)],
     addDeleteGuard: (guard) => flows.addDeleteGuard(guard),
+    addDuplicateHook: (hook) => flows.addDuplicateHook(hook),
     addCommitHook: (hook) => hooks.add(hook),
     access,
     definitions: versions,
