@@ -30,7 +30,7 @@ function svcTree() {
         ![
           ...['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules'],
           ...['variables', 'flows', 'git-repos', 'notifications', 'notifications destinations', 'inventory-providers', 'config'],
-          ...['files', 'file-repos', 'platform-sync'],
+          ...['files', 'attachments', 'file-repos', 'platform-sync'],
         ].includes(path),
     );
   };

@@ -56,7 +56,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       const command = commanderArgs[commanderArgs.length - 1] as Command;
       // With the parent's options too: `svc perms --json` and `svc perms actions --json` both reach the verb.
       const raw = command.optsWithGlobals();
-      const positionals = commanderArgs.slice(0, -2).filter((a): a is string => typeof a === 'string');
+      // A variadic argument (`<path...>`) arrives as one array: its values take their places in the list.
+      const positionals = commanderArgs
+        .slice(0, -2)
+        .flat()
+        .filter((a): a is string => typeof a === 'string');
       let globals;
       try {
         globals = parseGlobals(command.optsWithGlobals(), env);

@@ -1,48 +1,7 @@
-import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import type { Answer, World } from './webhooks-fixtures.js';
-
-/** POSTs `body` (streamed, with its length) to a flow's attachment route as `who`; answers status and JSON. */
-export async function postBytes(
-  world: World,
-  path: string,
-  query: Record<string, string>,
-  body: Buffer,
-  who = 'alice',
-  org = 'acme',
-  headers: Record<string, string> = {},
-): Promise<Answer> {
-  const url = new URL(`${world.url}${path}`);
-  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      agent: false,
-      method: 'POST',
-      headers: {
-        authorization: world.as[who]!,
-        'x-org-id': org,
-        'content-type': 'application/octet-stream',
-        'content-length': String(body.length),
-        ...headers,
-      },
-    });
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({
-          status: res.statusCode!,
-          headers: new Headers(res.headers as Record<string, string>),
-          body: text ? JSON.parse(text) : undefined,
-        });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+import { postBody } from './files-fixtures.js';
+import type { World } from './webhooks-fixtures.js';
 
 export function uploadAttachment(
   world: World,
@@ -53,7 +12,7 @@ export function uploadAttachment(
   org = 'acme',
   extra: Record<string, string> = {},
 ) {
-  return postBytes(world, `/flows/${flowId}/attachments`, { path, ...extra }, bytes, who, org);
+  return postBody(world, `/flows/${flowId}/attachments`, { path, ...extra }, bytes, who, org);
 }
 
 /** A zip of `files` (path -> bytes), as `zip -r` makes one. */
@@ -67,7 +26,7 @@ export async function zipOf(files: Record<string, Buffer | string>): Promise<Buf
 }
 
 export function uploadZip(world: World, flowId: string, zip: Buffer, query: Record<string, string> = {}, who = 'alice', org = 'acme') {
-  return postBytes(world, `/flows/${flowId}/attachments/bulk`, query, zip, who, org, { 'content-type': 'application/zip' });
+  return postBody(world, `/flows/${flowId}/attachments/bulk`, query, zip, who, org, { 'content-type': 'application/zip' });
 }
 
 /** A GET of an internal route with the internal token (and any fencing headers). */

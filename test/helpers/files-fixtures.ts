@@ -27,17 +27,25 @@ export function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** `postBody`'s arguments after the path: query, body, who, org, headers. */
+export type PostBodyRest = Parameters<typeof postBody> extends [World, string, ...infer Rest] ? Rest : never;
+
 /** Streams `body` as an upload (chunked unless a length is given), as `who`, and answers status and JSON. */
-export async function uploadStream(
+export function uploadStream(world: World, repositoryId: string, ...rest: PostBodyRest): Promise<Answer> {
+  return postBody(world, `/file-repositories/${repositoryId}/files/upload`, ...rest);
+}
+
+/** POSTs `body` to `path` as `who` (octet-stream, chunked unless a buffer gives its length); answers status and JSON. */
+export async function postBody(
   world: World,
-  repositoryId: string,
+  path: string,
   query: Record<string, string>,
   body: Readable | Buffer,
   who = 'alice',
   org = 'acme',
   headers: Record<string, string> = {},
 ): Promise<Answer> {
-  const url = new URL(`${world.url}/file-repositories/${repositoryId}/files/upload`);
+  const url = new URL(`${world.url}${path}`);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   return new Promise((resolve, reject) => {
     const req = request(url, {

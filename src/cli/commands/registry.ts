@@ -23,6 +23,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   destinations: 'Notification destinations: list them, send a test message.',
   // files (issue 22, part B)
   files: "Files of the organization given by --org (and the shared organization's, read-only): list, stream up and down, usage, delete.",
+  attachments:
+    "Attachments of the flows of the organization given by --org (the shared organization's flows: read-only): list, stream up and down, move, delete.",
   'file-repos': 'File repositories of the organization given by --org: list them, test their connection.',
   'inventory-providers':
     'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
@@ -129,6 +131,11 @@ const VERBS: readonly VerbEntry[] = [
   verb('files download', () => import('./files/download.js')),
   verb('files rm', () => import('./files/rm.js')),
   verb('files usage', () => import('./files/usage.js')),
+  verb('attachments list', () => import('./attachments/list.js')),
+  verb('attachments upload', () => import('./attachments/upload.js')),
+  verb('attachments download', () => import('./attachments/download.js')),
+  verb('attachments mv', () => import('./attachments/mv.js')),
+  verb('attachments rm', () => import('./attachments/rm.js')),
   verb('file-repos list', () => import('./file-repos/list.js')),
   verb('file-repos test', () => import('./file-repos/test.js')),
   verb('platform-sync profiles', () => import('./platform-sync/profiles.js')),

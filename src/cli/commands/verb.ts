@@ -3,7 +3,7 @@ import type { Context } from '../runtime/context.js';
 
 /** What commander gathered for a verb, and the context it runs in. */
 export interface VerbArgs {
-  /** Its positional arguments, in order. */
+  /** Its positional arguments, in order; a variadic one's values each in a place of their own. */
   readonly positionals: string[];
   /** Its flags and its parents' (`svc perms --json` and `svc perms actions --json` both reach the verb), by commander's names. */
   readonly raw: Record<string, unknown>;

@@ -28,3 +28,11 @@ export async function pageWithTotal<Row>(
   const [counted] = await filtered.clone().count<{ n: string | number }[]>('* as n');
   return { rows, total: Number(counted?.n ?? 0) };
 }
+
+/** Newest first by `column`, ties in id order: a stable order for a history, so pages neither skip nor repeat rows. */
+export function newestFirst(column: string): readonly { column: string; order: 'asc' | 'desc' }[] {
+  return [
+    { column, order: 'desc' },
+    { column: 'id', order: 'asc' },
+  ];
+}

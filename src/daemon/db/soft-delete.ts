@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
-
-/** The pool or the caller's transaction: writes take the transaction so the audit entry commits with them. */
-type Db = Knex | Knex.Transaction;
+import { Table, type Db } from './table.js';
 
 /** Which rows a listing shows: live rows of every readable organization, and the active one's deleted rows when asked. */
 export interface Visibility {
@@ -22,17 +20,13 @@ export function whereLive<Q extends Knex.QueryBuilder>(query: Q, alias?: string)
  * (restorable, listed only where asked) until it is purged. Every soft-deletable resource (sites, devices,
  * flows, webhook endpoints, runs, and those to come) reads and writes that state through here, so
  * "deleted" means one thing. The writes take many ids (bulk routes pass theirs, single routes one), answer
- * the rows changed with the table's columns, and send no statement for no ids.
+ * the rows changed with the table's columns, and send no statement for no ids. Inserts and plain updates
+ * come from `Table`.
  *
  * Marking stamps only `deleted_at`/`deleted_by`: they say who deleted the row and when. Restoring clears
  * them and stamps `updated_at`/`updated_by`, which would otherwise lose who brought the row back.
  */
-export class SoftDeleteTable<Row> {
-  constructor(
-    readonly table: string,
-    private readonly columns: readonly string[],
-  ) {}
-
+export class SoftDeleteTable<Row> extends Table<Row> {
   /** The table's live rows. */
   live(db: Db): Knex.QueryBuilder {
     return whereLive(db(this.table));

@@ -1,11 +1,6 @@
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { access, rename, rm } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { CliError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
+import { refuseExisting, saveDownload } from '../../runtime/download.js';
 import { enc, flag } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { fileArgument, fileId, repoFlag } from './resolve.js';
@@ -34,18 +29,6 @@ export const invoke: Invoke = ({ positionals, raw, ctx }) =>
     ctx,
   );
 
-/** Hashes what passes; `digest()` once it has all passed. */
-function hashing(): { stream: Transform; digest(): string } {
-  const hash = createHash('sha256');
-  const stream = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
-  return { stream, digest: () => hash.digest('hex') };
-}
-
 /**
  * `GET /files/{file_id}/download`, streamed to `--output` (written beside it as `.part` and renamed once
  * whole and matching the file's SHA-256, so a failed download leaves nothing) or to stdout with `-`. An
@@ -56,35 +39,8 @@ export async function runFilesDownload(options: FilesDownloadOptions, ctx: Conte
   const id = await fileId(client, options.file, options.repo);
   const meta = (await client.request({ method: 'GET', path: `/files/${enc(id)}` })).body as FileView;
   const target = options.output ?? meta.name;
-  if (
-    target !== '-' &&
-    !options.clobber &&
-    (await access(target).then(
-      () => true,
-      () => false,
-    ))
-  )
-    throw new CliError('error', `${target} exists`, { hint: 'pass --clobber to overwrite it, or -o PATH' });
+  await refuseExisting(target, options.clobber);
   const response = await client.open({ method: 'GET', path: `/files/${enc(id)}/download`, headers: { accept: '*/*' } });
-  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
-  const hash = hashing();
-  const part = `${target}.part`;
-  try {
-    if (target === '-') await pipeline(body, hash.stream, ctx.io.stdout ?? process.stdout, { end: false });
-    else await pipeline(body, hash.stream, createWriteStream(part));
-  } catch (error) {
-    if (target !== '-') await rm(part, { force: true });
-    throw new CliError('error', `the download of ${meta.path} broke off: ${(error as Error).message}`);
-  }
-  // The ETag is the SHA-256 the daemon recorded: bytes that do not hash to it are not the file.
-  const expected = (response.headers.get('etag') ?? `"${meta.sha256}"`).replace(/"/g, '');
-  const actual = hash.digest();
-  if (actual !== expected) {
-    if (target !== '-') await rm(part, { force: true });
-    throw new CliError('error', `the bytes received hash to ${actual}, not ${expected}`);
-  }
-  if (target !== '-') {
-    await rename(part, target);
-    ctx.io.err(`Downloaded ${meta.path} to ${target} (${meta.size_bytes} bytes).\n`);
-  }
+  await saveDownload(ctx.io, response, target, meta.sha256, meta.path);
+  if (target !== '-') ctx.io.err(`Downloaded ${meta.path} to ${target} (${meta.size_bytes} bytes).\n`);
 }

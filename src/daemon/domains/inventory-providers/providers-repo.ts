@@ -96,16 +96,11 @@ export class ProvidersRepo extends TransactionalRepo {
   }
 
   async insert(trx: Knex.Transaction, row: Record<string, unknown>): Promise<ProviderRow> {
-    const [inserted] = await trx('inventory_providers').insert(row).returning(COLUMNS);
-    return inserted as ProviderRow;
+    return PROVIDERS.insert(trx, row);
   }
 
   async update(trx: Knex.Transaction, id: string, change: Record<string, unknown>): Promise<ProviderRow> {
-    const [updated] = await trx('inventory_providers')
-      .where({ id })
-      .update({ ...change, updated_at: trx.fn.now() })
-      .returning(COLUMNS);
-    return updated as ProviderRow;
+    return PROVIDERS.update(trx, id, change);
   }
 
   async softDelete(trx: Knex.Transaction, id: string, by: string | null): Promise<void> {

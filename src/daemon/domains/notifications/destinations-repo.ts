@@ -105,16 +105,11 @@ export class DestinationsRepo extends TransactionalRepo {
   }
 
   async insert(trx: Knex.Transaction, row: Record<string, unknown>): Promise<DestinationRow> {
-    const [inserted] = await trx('notification_destinations').insert(row).returning(DESTINATION_COLUMNS);
-    return inserted as DestinationRow;
+    return DESTINATIONS.insert(trx, row);
   }
 
   async update(trx: Knex.Transaction, id: string, change: Record<string, unknown>): Promise<DestinationRow> {
-    const [row] = await trx('notification_destinations')
-      .where({ id })
-      .update({ ...change, updated_at: trx.fn.now() })
-      .returning(DESTINATION_COLUMNS);
-    return row as DestinationRow;
+    return DESTINATIONS.update(trx, id, change);
   }
 
   async softDelete(trx: Knex.Transaction, id: string, by: string | null): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pageWithTotal } from '../../db/page.js';
+import { newestFirst, pageWithTotal } from '../../db/page.js';
 import { TransactionalRepo } from '../../db/transactional-repo.js';
 
 export interface AuthorizationRow {
@@ -52,16 +52,7 @@ export class AuthorizationsRepo extends TransactionalRepo {
     if (filter.state === 'revoked') query.whereNotNull('revoked_at');
     if (filter.state === 'expired') query.whereNull('revoked_at').where('expires_at', '<=', now);
     if (filter.state === 'active') query.whereNull('revoked_at').where('expires_at', '>', now);
-    return pageWithTotal<AuthorizationRow>(
-      this.knex,
-      query,
-      COLUMNS,
-      [
-        { column: 'granted_at', order: 'desc' },
-        { column: 'id', order: 'asc' },
-      ],
-      filter,
-    );
+    return pageWithTotal<AuthorizationRow>(this.knex, query, COLUMNS, newestFirst('granted_at'), filter);
   }
 
   async lock(trx: Knex.Transaction, profileId: string, id: string): Promise<AuthorizationRow | undefined> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pageWithTotal } from '../../db/page.js';
+import { newestFirst, pageWithTotal } from '../../db/page.js';
 
 export interface SyncRunRow {
   readonly id: string;
@@ -64,16 +64,7 @@ export class SyncRunsRepo {
     const query = this.knex(TABLE).where('profile_id', profileId);
     if (filter.kind !== undefined) query.where('kind', filter.kind);
     if (filter.status !== undefined) query.where('status', filter.status);
-    return pageWithTotal<SyncRunRow>(
-      this.knex,
-      query,
-      COLUMNS,
-      [
-        { column: 'started_at', order: 'desc' },
-        { column: 'id', order: 'asc' },
-      ],
-      filter,
-    );
+    return pageWithTotal<SyncRunRow>(this.knex, query, COLUMNS, newestFirst('started_at'), filter);
   }
 
   async find(id: string): Promise<SyncRunRow | undefined> {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { pageWithTotal } from '../../db/page.js';
+import { Table } from '../../db/table.js';
 import { TransactionalRepo } from '../../db/transactional-repo.js';
 import type { HeldFacts } from '../run-callbacks/fence.js';
 
@@ -34,6 +35,8 @@ const COLUMNS = [
   'created_by',
   'updated_by',
 ] as const;
+
+const CREDENTIALS = new Table<RegistryCredentialRow>('registry_credentials', COLUMNS);
 
 /** What a worker's read of a run's credentials needs of the run: the fencing facts and its organization. */
 export interface CredentialRunFacts extends HeldFacts {
@@ -80,18 +83,11 @@ export class RegistryCredentialsRepo extends TransactionalRepo {
   }
 
   async insert(trx: Knex.Transaction, row: Record<string, unknown>): Promise<RegistryCredentialRow> {
-    const [inserted] = await trx('registry_credentials')
-      .insert(row)
-      .returning([...COLUMNS]);
-    return inserted as RegistryCredentialRow;
+    return CREDENTIALS.insert(trx, row);
   }
 
   async update(trx: Knex.Transaction, id: string, change: Record<string, unknown>): Promise<RegistryCredentialRow> {
-    const [updated] = await trx('registry_credentials')
-      .where('id', id)
-      .update({ ...change, updated_at: trx.fn.now() })
-      .returning([...COLUMNS]);
-    return updated as RegistryCredentialRow;
+    return CREDENTIALS.update(trx, id, change);
   }
 
   async remove(trx: Knex.Transaction, id: string): Promise<void> {

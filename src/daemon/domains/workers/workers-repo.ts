@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pageWithTotal } from '../../db/page.js';
+import { newestFirst, pageWithTotal } from '../../db/page.js';
 
 /** What a heartbeat says about its worker. */
 export interface WorkerReport {
@@ -40,11 +40,6 @@ const COLUMNS = [
   'draining',
   'first_seen_at',
   'last_seen_at',
-] as const;
-
-const NEWEST_SEEN_FIRST = [
-  { column: 'last_seen_at', order: 'desc' },
-  { column: 'id', order: 'asc' },
 ] as const;
 
 /** The worker registry (`workers`): what heartbeats report, and the list. */
@@ -107,6 +102,6 @@ export class WorkersRepo {
     if (filter.online === true) base.whereRaw(recent, [onlineSeconds]);
     if (filter.online === false) base.whereRaw(`NOT (${recent})`, [onlineSeconds]);
     const columns = [...COLUMNS, this.knex.raw(`${recent} AS online`, [onlineSeconds]) as unknown as string];
-    return pageWithTotal<WorkerRow>(this.knex, base, columns, NEWEST_SEEN_FIRST, filter);
+    return pageWithTotal<WorkerRow>(this.knex, base, columns, newestFirst('last_seen_at'), filter);
   }
 }

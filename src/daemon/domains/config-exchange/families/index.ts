@@ -6,6 +6,7 @@ import { DevicesRowsRepo } from '../repos/devices-rows-repo.js';
 import { NotificationsRowsRepo } from '../repos/notifications-rows-repo.js';
 import { InventoryProvidersRowsRepo } from '../repos/inventory-providers-rows-repo.js';
 import { OrganizationsRowsRepo } from '../repos/organizations-rows-repo.js';
+import { FlowReferencesRepo } from '../repos/flow-references-repo.js';
 import { FlowsRowsRepo } from '../repos/flows-rows-repo.js';
 import { SchedulesRowsRepo } from '../repos/schedules-rows-repo.js';
 import { PermissionOverridesRepo } from '../repos/permission-overrides-repo.js';
@@ -41,13 +42,14 @@ export interface FamilyDeps {
 }
 
 export function resourceFamilies(services: Services, deps: FamilyDeps): ResourceFamily[] {
+  const flowReferences = new FlowReferencesRepo();
   const overrides = { catalogue: CATALOGUE, repo: new PermissionOverridesRepo(), store: services.overrideStore };
   return inApplyOrder([
     permissionActionOverridesFamily(overrides),
     permissionOverridesFamily(overrides),
     variablesFamily(new VariablesRowsRepo()),
     secretsFamily(new SecretsRowsRepo(), services.triggerConfig.invalidate),
-    webhooksFamily(new WebhooksRowsRepo(), services.triggerConfig.invalidate),
+    webhooksFamily(new WebhooksRowsRepo(), flowReferences, services.triggerConfig.invalidate),
     sitesFamily(new SitesRowsRepo()),
     devicesFamily(new DevicesRowsRepo()),
     inventoryProvidersFamily(new InventoryProvidersRowsRepo()),
@@ -57,9 +59,9 @@ export function resourceFamilies(services: Services, deps: FamilyDeps): Resource
     idpMappingsFamily(services.mappingIndex),
     organizationsFamily(new OrganizationsRowsRepo()),
     flowsFamily(new FlowsRowsRepo(), deps.flows.commitHooks),
-    schedulesFamily(new SchedulesRowsRepo()),
+    schedulesFamily(new SchedulesRowsRepo(), flowReferences),
     notificationDestinationsFamily(new NotificationsRowsRepo()),
-    notificationSubscriptionsFamily(new NotificationsRowsRepo(), new WebhooksRowsRepo()),
+    notificationSubscriptionsFamily(new NotificationsRowsRepo(), flowReferences),
   ]);
 }
 

@@ -3,8 +3,8 @@ import { NOTIFICATION_EVENTS } from '../../../../shared/api/notifications.js';
 import { changes } from '../../inventory/access.js';
 import { defineFamily, orgOf, type FamilyContext } from '../family.js';
 import type { NotificationsRowsRepo } from '../repos/notifications-rows-repo.js';
-import type { WebhooksRowsRepo } from '../repos/webhooks-rows-repo.js';
-import { orgAuditRecorder, refused, unresolved } from './references.js';
+import type { FlowReferencesRepo } from '../repos/flow-references-repo.js';
+import { flowReference, orgAuditRecorder, refused, unresolved } from './references.js';
 
 const item = z
   .object({
@@ -24,11 +24,10 @@ const audit = orgAuditRecorder('flow_subscription:manage', 'flow_subscription');
  * The organization's flow subscriptions (which events of a flow's runs go to a destination, replacing the
  * destination's flow defaults for that flow), keyed `<flow>/<destination>` by name.
  */
-export function notificationSubscriptionsFamily(repo: NotificationsRowsRepo, flows: Pick<WebhooksRowsRepo, 'flowId'>) {
+export function notificationSubscriptionsFamily(repo: NotificationsRowsRepo, flows: FlowReferencesRepo) {
   const idsOf = async (ctx: FamilyContext, i: Item) => {
     const orgId = orgOf(ctx).id;
-    const flowId = await flows.flowId(ctx.db, orgId, i.flow);
-    if (!flowId) throw unresolved(FAMILY, keyOf(i), 'flow', i.flow);
+    const flowId = await flowReference(flows, ctx, 'own_or_shared', FAMILY, keyOf(i), i.flow);
     const destinationId = await repo.destinationId(ctx.db, orgId, i.destination);
     if (!destinationId) throw unresolved(FAMILY, keyOf(i), 'destination', i.destination);
     return { flow_id: flowId, destination_id: destinationId };

@@ -1,4 +1,5 @@
 import { orgOf, type FamilyContext } from '../family.js';
+import type { FlowReach, FlowReferencesRepo } from '../repos/flow-references-repo.js';
 import { problem, type Problem } from '../../../../shared/api/problem.js';
 
 /** An item naming a row (`reference`, in `field`) that neither the bundle nor the target holds. */
@@ -34,4 +35,18 @@ export function depthAmong<Item>(item: Item, items: ReadonlyMap<string, Item>, p
 export function orgAuditRecorder(action: string, resourceType: string) {
   return (ctx: FamilyContext, eventType: string, id: string, details: Record<string, unknown>) =>
     ctx.audit({ eventType, action, resourceType, resourceId: id, outcome: 'success', orgId: orgOf(ctx).id, details });
+}
+
+/** The id of the live flow an item of `family` (keyed `key`) names, as far as `reach` allows; unresolved otherwise. */
+export async function flowReference(
+  flows: FlowReferencesRepo,
+  ctx: FamilyContext,
+  reach: FlowReach,
+  family: string,
+  key: string,
+  name: string,
+): Promise<string> {
+  const id = await flows.flowId(ctx.db, orgOf(ctx).id, name, reach);
+  if (id === undefined) throw unresolved(family, key, 'flow', name);
+  return id;
 }

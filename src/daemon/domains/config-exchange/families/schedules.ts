@@ -3,8 +3,9 @@ import { Problem } from '../../../../shared/api/problem.js';
 import { changes } from '../../inventory/access.js';
 import { CronClock } from '../../schedules/cron.js';
 import { defineFamily, orgOf, type FamilyContext, type ItemIssue } from '../family.js';
+import type { FlowReferencesRepo } from '../repos/flow-references-repo.js';
 import type { ScheduleColumns, SchedulesRowsRepo } from '../repos/schedules-rows-repo.js';
-import { unresolved } from './references.js';
+import { flowReference, orgAuditRecorder, unresolved } from './references.js';
 
 const item = z
   .object({
@@ -44,21 +45,11 @@ function sortedTargets(targets: Record<string, string[]>): Record<string, string
  * are not vetted by run admission here (the flow may come in the same bundle): each fire's admission
  * checks them, and a refused fire shows in `last_fire_error` as for any schedule.
  */
-export function schedulesFamily(repo: SchedulesRowsRepo) {
-  const record = (ctx: FamilyContext, eventType: string, id: string, details: Record<string, unknown>) =>
-    ctx.audit({
-      eventType,
-      action: 'schedule:manage',
-      resourceType: 'schedule',
-      resourceId: id,
-      outcome: 'success',
-      orgId: orgOf(ctx).id,
-      details,
-    });
+export function schedulesFamily(repo: SchedulesRowsRepo, flows: FlowReferencesRepo) {
+  const record = orgAuditRecorder('schedule:manage', 'schedule');
   const columnsOf = async (ctx: FamilyContext, i: Item): Promise<ScheduleColumns> => {
     const orgId = orgOf(ctx).id;
-    const flowId = i.flow === null ? null : await repo.flowId(ctx.db, orgId, i.flow);
-    if (flowId === undefined) throw unresolved(FAMILY, i.name, 'flow', i.flow!);
+    const flowId = i.flow === null ? null : await flowReference(flows, ctx, 'own', FAMILY, i.name, i.flow);
     const names = [...new Set(Object.values(i.targets).flat())];
     const ids = await repo.deviceIds(ctx.db, orgId, names);
     const missing = names.find((n) => !ids.has(n));

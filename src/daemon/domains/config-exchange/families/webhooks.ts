@@ -3,8 +3,9 @@ import { allowedSourceIpsSchema } from '../../../../shared/webhooks/allow-list-r
 import { WEBHOOK_AUTH_MODES, WEBHOOK_BOUNDS, generatePathToken, webhookNameSchema } from '../../../../shared/webhooks/endpoint-rules.js';
 import { changes } from '../../inventory/access.js';
 import { defineFamily, orgOf, type FamilyContext } from '../family.js';
+import type { FlowReferencesRepo } from '../repos/flow-references-repo.js';
 import type { WebhookColumns, WebhooksRowsRepo } from '../repos/webhooks-rows-repo.js';
-import { refused, unresolved } from './references.js';
+import { flowReference, orgAuditRecorder, refused, unresolved } from './references.js';
 
 const item = z
   .object({
@@ -31,23 +32,13 @@ const SETTINGS = Object.keys(item.shape).filter((k) => k !== 'name') as (keyof I
  * their flow by name. The `path_token` does not travel: it is the endpoint's credential-like address, so
  * an endpoint created from a bundle gets a new one (senders are pointed at the new installation anyway).
  */
-export function webhooksFamily(repo: WebhooksRowsRepo, endpointsChanged: () => void) {
-  const record = (ctx: FamilyContext, eventType: string, id: string, details: Record<string, unknown>) =>
-    ctx.audit({
-      eventType,
-      action: 'webhook:manage',
-      resourceType: 'webhook_endpoint',
-      resourceId: id,
-      outcome: 'success',
-      orgId: orgOf(ctx).id,
-      details,
-    });
+export function webhooksFamily(repo: WebhooksRowsRepo, flows: FlowReferencesRepo, endpointsChanged: () => void) {
+  const record = orgAuditRecorder('webhook:manage', 'webhook_endpoint');
   const columnsOf = async (ctx: FamilyContext, i: Item): Promise<WebhookColumns> => {
     const orgId = orgOf(ctx).id;
     const secretId = i.secret_ref === null ? null : await repo.secretId(ctx.db, orgId, i.secret_ref);
     if (secretId === undefined) throw unresolved(FAMILY, i.name, 'secret_ref', i.secret_ref!);
-    const flowId = i.flow === null ? null : await repo.flowId(ctx.db, orgId, i.flow);
-    if (flowId === undefined) throw unresolved(FAMILY, i.name, 'flow', i.flow!);
+    const flowId = i.flow === null ? null : await flowReference(flows, ctx, 'own_or_shared', FAMILY, i.name, i.flow);
     const { secret_ref: _secret, flow: _flow, ...rest } = i;
     return { ...rest, secret_id: secretId, flow_id: flowId };
   };

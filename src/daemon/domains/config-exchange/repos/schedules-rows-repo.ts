@@ -69,10 +69,6 @@ export class SchedulesRowsRepo {
     return new Map(rows.map((r) => [r.name, r.id]));
   }
 
-  async flowId(db: Knex, orgId: string, name: string): Promise<string | undefined> {
-    return ((await db('flows').where({ org_id: orgId, name }).whereNull('deleted_at').first('id')) as { id: string } | undefined)?.id;
-  }
-
   async idOf(db: Knex, orgId: string, name: string): Promise<string> {
     const row = await db('schedules').where({ org_id: orgId, name }).whereNull('deleted_at').forUpdate().first('id');
     if (!row) throw new Error(`schedule ${name} vanished during the apply`);

@@ -58,18 +58,6 @@ export class WebhooksRowsRepo {
     return ((await db('secrets').where({ org_id: orgId, name }).first('id')) as { id: string } | undefined)?.id;
   }
 
-  /** A live flow of the organization by name, else the shared organization's (as the webhooks API allows). */
-  async flowId(db: Knex, orgId: string, name: string): Promise<string | undefined> {
-    const row = (await db('flows as f')
-      .join('organizations as o', 'o.id', 'f.org_id')
-      .where('f.name', name)
-      .whereNull('f.deleted_at')
-      .where((q) => q.where('f.org_id', orgId).orWhere('o.is_shared', true))
-      .orderByRaw('CASE WHEN f.org_id = ? THEN 0 ELSE 1 END', [orgId])
-      .first('f.id')) as { id: string } | undefined;
-    return row?.id;
-  }
-
   async idOf(db: Knex, orgId: string, name: string): Promise<string> {
     const row = await db('webhook_endpoints').where({ org_id: orgId, name }).whereNull('deleted_at').forUpdate().first('id');
     if (!row) throw new Error(`webhook endpoint ${name} vanished during the apply`);
