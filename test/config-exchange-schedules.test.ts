@@ -106,4 +106,18 @@ describe('configuration exchange: schedules', () => {
     await expect(refusal).rejects.toMatchObject({ code: 'bundle_invalid' });
     expect(await two.daemon.services.db.knex('schedules').where({ name: 'bad' })).toHaveLength(0);
   });
+
+  it("resolves a schedule's flow in the shared organization, as the schedules API allows one there", async () => {
+    const knex = two.daemon.services.db.knex;
+    const commons = await knex('organizations').insert({ slug: 'commons', name: 'Commons', is_shared: true }).returning('id');
+    const [flow] = await knex('flows')
+      .insert({ org_id: commons[0].id, name: 'audit-all', draft_json: JSON.stringify(DEFINITION), latest_version: 1, draft_dirty: false })
+      .returning('id');
+    await knex('flow_versions').insert({ flow_id: flow.id, version: 1, definition_json: JSON.stringify(DEFINITION) });
+    const bundle = 'version: 1\norg: acme\nschedules:\n  - name: weekly-audit\n    flow: audit-all\n    cron: 0 4 * * 1\n';
+    const plan = await planOf(two, bundle, '00000000-0000-4000-8000-000000000002');
+    expect(plan.changes.map((c) => [c.key, c.action])).toEqual([['weekly-audit', 'create']]);
+    await two.engine.apply(plan, two.acme, operator(plan.plan_id));
+    expect(await knex('schedules').where({ org_id: two.acme.id, name: 'weekly-audit' }).first('flow_id')).toEqual({ flow_id: flow.id });
+  });
 });

@@ -27,7 +27,7 @@ const audit = orgAuditRecorder('flow_subscription:manage', 'flow_subscription');
 export function notificationSubscriptionsFamily(repo: NotificationsRowsRepo, flows: FlowReferencesRepo) {
   const idsOf = async (ctx: FamilyContext, i: Item) => {
     const orgId = orgOf(ctx).id;
-    const flowId = await flowReference(flows, ctx, 'own_or_shared', FAMILY, keyOf(i), i.flow);
+    const flowId = await flowReference(flows, ctx, FAMILY, keyOf(i), i.flow);
     const destinationId = await repo.destinationId(ctx.db, orgId, i.destination);
     if (!destinationId) throw unresolved(FAMILY, keyOf(i), 'destination', i.destination);
     return { flow_id: flowId, destination_id: destinationId };

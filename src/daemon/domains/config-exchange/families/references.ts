@@ -1,5 +1,5 @@
 import { orgOf, type FamilyContext } from '../family.js';
-import type { FlowReach, FlowReferencesRepo } from '../repos/flow-references-repo.js';
+import type { FlowReferencesRepo } from '../repos/flow-references-repo.js';
 import { problem, type Problem } from '../../../../shared/api/problem.js';
 
 /** An item naming a row (`reference`, in `field`) that neither the bundle nor the target holds. */
@@ -37,16 +37,15 @@ export function orgAuditRecorder(action: string, resourceType: string) {
     ctx.audit({ eventType, action, resourceType, resourceId: id, outcome: 'success', orgId: orgOf(ctx).id, details });
 }
 
-/** The id of the live flow an item of `family` (keyed `key`) names, as far as `reach` allows; unresolved otherwise. */
+/** The id of the live flow an item of `family` (keyed `key`) names, the organization's own or the shared one's; unresolved otherwise. */
 export async function flowReference(
   flows: FlowReferencesRepo,
   ctx: FamilyContext,
-  reach: FlowReach,
   family: string,
   key: string,
   name: string,
 ): Promise<string> {
-  const id = await flows.flowId(ctx.db, orgOf(ctx).id, name, reach);
+  const id = await flows.flowId(ctx.db, orgOf(ctx).id, name);
   if (id === undefined) throw unresolved(family, key, 'flow', name);
   return id;
 }

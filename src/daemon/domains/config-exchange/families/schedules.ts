@@ -49,7 +49,7 @@ export function schedulesFamily(repo: SchedulesRowsRepo, flows: FlowReferencesRe
   const record = orgAuditRecorder('schedule:manage', 'schedule');
   const columnsOf = async (ctx: FamilyContext, i: Item): Promise<ScheduleColumns> => {
     const orgId = orgOf(ctx).id;
-    const flowId = i.flow === null ? null : await flowReference(flows, ctx, 'own', FAMILY, i.name, i.flow);
+    const flowId = i.flow === null ? null : await flowReference(flows, ctx, FAMILY, i.name, i.flow);
     const names = [...new Set(Object.values(i.targets).flat())];
     const ids = await repo.deviceIds(ctx.db, orgId, names);
     const missing = names.find((n) => !ids.has(n));

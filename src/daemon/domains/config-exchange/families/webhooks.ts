@@ -38,7 +38,7 @@ export function webhooksFamily(repo: WebhooksRowsRepo, flows: FlowReferencesRepo
     const orgId = orgOf(ctx).id;
     const secretId = i.secret_ref === null ? null : await repo.secretId(ctx.db, orgId, i.secret_ref);
     if (secretId === undefined) throw unresolved(FAMILY, i.name, 'secret_ref', i.secret_ref!);
-    const flowId = i.flow === null ? null : await flowReference(flows, ctx, 'own_or_shared', FAMILY, i.name, i.flow);
+    const flowId = i.flow === null ? null : await flowReference(flows, ctx, FAMILY, i.name, i.flow);
     const { secret_ref: _secret, flow: _flow, ...rest } = i;
     return { ...rest, secret_id: secretId, flow_id: flowId };
   };
