@@ -53,6 +53,11 @@ export const assignment = z.object({
   definition: z.record(z.string(), z.unknown()),
   params: z.record(z.string(), z.unknown()),
   targets: z.record(z.string(), z.array(z.string())),
+  /**
+   * The live devices among the targets, by id: their name and management address (`hostname`, null when
+   * the device has none), so probes can reach them. A device deleted since admission is absent. Absent: none.
+   */
+  target_devices: z.record(z.string(), z.object({ name: z.string(), hostname: z.string().nullable() })).optional(),
   run_vars: z.record(z.string(), z.unknown()),
   /** `paused` when the run was paused before the worker took it up. */
   status: z.enum(['running', 'paused']),

@@ -164,6 +164,7 @@ function assignment(row: ClaimedRow): Assignment {
     definition: row.definition_json!,
     params: row.params_json,
     targets: row.targets_json,
+    target_devices: row.target_devices ?? {},
     run_vars: row.run_vars_json,
     status: 'running',
     ...(row.completed_steps ? { completed_steps: row.completed_steps } : {}),

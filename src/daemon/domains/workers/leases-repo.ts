@@ -38,6 +38,8 @@ export interface ClaimedRow {
   readonly completed_steps: Record<string, { outputs: Record<string, unknown> }> | null;
   /** Steps whose approval gate approved; null when none. */
   readonly approved_steps: string[] | null;
+  /** The live target devices' names and management addresses by id; null when the run names none. */
+  readonly target_devices: Record<string, { name: string; hostname: string | null }> | null;
 }
 
 /** A held run whose lease ends (expired, or handed back), locked for the transaction. */
@@ -71,11 +73,25 @@ const RESUMED = `CASE WHEN c.attempt > 1 THEN (
     END AS approved_steps`;
 
 /**
+ * The run's target devices as its worker needs them to reach them: name and management address by id,
+ * live devices of the run's organization or the shared one (as admission judged them). A device deleted
+ * since admission is left out; the worker fails a step that needs it. Ids that are not UUIDs (none pass
+ * admission) are skipped rather than cast.
+ */
+const TARGET_DEVICES = `(SELECT jsonb_object_agg(d.id::text, jsonb_build_object('name', d.name, 'hostname', d.hostname))
+    FROM devices d WHERE d.deleted_at IS NULL
+      AND d.id = ANY(ARRAY(SELECT t.id::uuid FROM jsonb_each(c.targets_json) e, jsonb_array_elements_text(e.value) AS t(id)
+        WHERE t.id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'))
+      AND (d.org_id = c.org_id OR d.org_id = (SELECT o.id FROM organizations o WHERE o.is_shared AND o.is_active))
+  ) AS target_devices`;
+
+/**
  * A claim moves oldest queued runs to `running` in one statement, `FOR UPDATE SKIP LOCKED` so concurrent
  * heartbeats (of any instance) never take the same run, bumps each run's `event_seq` and writes its
  * `run.status` event with that number (the row lock keeps the sequence gap-free, as appendDaemonEvent
  * does one run at a time), tells the live streams (`<run_id>:<seq>`, on commit), and reads the committed
- * definition the run was admitted with, and what a run resumed after an approval carries (RESUMED). `updated_at`
+ * definition the run was admitted with, what a run resumed after an approval carries (RESUMED), and its
+ * target devices' addresses (TARGET_DEVICES). `updated_at`
  * stays: it stamps a user's change (with `updated_by`), which is what a heartbeat reports as news.
  */
 const CLAIM = `WITH picked AS MATERIALIZED (
@@ -95,7 +111,7 @@ const CLAIM = `WITH picked AS MATERIALIZED (
   )
   SELECT c.id, c.org_id, c.workflow_id, c.flow_id, c.flow_version, c.name, c.params_json, c.targets_json, c.run_vars_json,
     c.attempt, c.lease_expires_at, v.definition_json, ${notifyExpression(RUN_EVENTS_CHANNEL, `c.id::text || ':' || c.event_seq`)} AS notified,
-    ${RESUMED}
+    ${RESUMED}, ${TARGET_DEVICES}
   FROM claimed c LEFT JOIN flow_versions v ON v.flow_id = c.flow_id AND v.version = c.flow_version
   ORDER BY c.created_at, c.id`;
 
