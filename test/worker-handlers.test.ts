@@ -5,8 +5,19 @@ import { RUNNABLE_HANDLERS, unavailableHandler } from '../src/worker/handlers/in
 import { WORKER_SETTINGS, defaultWorkerId, loadWorkerSettings, WorkerSettingError } from '../src/worker/settings.js';
 
 describe('the handler table', () => {
-  it('runs general.noop, general.sleep and flow.run', () => {
-    expect([...RUNNABLE_HANDLERS.keys()].sort()).toEqual(['flow.run', 'general.noop', 'general.sleep']);
+  it('runs general.noop, general.sleep, flow.run, the probes and the connectivity monitors', () => {
+    expect([...RUNNABLE_HANDLERS.keys()].sort()).toEqual([
+      'flow.run',
+      'general.noop',
+      'general.sleep',
+      'monitor.connectivity',
+      'monitor.start',
+      'monitor.stop',
+      'probe.connectivity',
+      'probe.dns',
+      'probe.http',
+      'probe.wait_reachable',
+    ]);
   });
 
   it('gives every other catalogue handler a reason it is refused', () => {
@@ -17,6 +28,9 @@ describe('the handler table', () => {
     }
     expect(unavailableHandler('container.run')?.needs).toBe('container_engine');
     expect(unavailableHandler('netcli.execute')?.needs).toBe('device_access');
+    expect(unavailableHandler('shell.execute')?.needs).toBe('device_access');
+    expect(unavailableHandler('probe.http')).toBeUndefined();
+    expect(unavailableHandler('monitor.stop')).toBeUndefined();
     expect(unavailableHandler('flow.notify')?.needs).toBe('domain_not_built');
     expect(unavailableHandler('no.such')?.needs).toBe('unknown_handler');
   });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WORKER_ID_HEADER, RUN_ATTEMPT_HEADER } from '../src/shared/api/run-callbacks.js';
+import { RUNNABLE_HANDLERS } from '../src/worker/handlers/index.js';
 import { ReferenceWorker } from '../src/worker/worker.js';
 import { FakeWorkerDaemon } from './helpers/fake-worker-daemon.js';
 import { collect, spawnTs } from './helpers/spawn.js';
@@ -62,7 +63,7 @@ describe('the reference worker against a stand-in daemon', () => {
     await until(() => daemon.callbacks().some((c) => c.method === 'PATCH' && c.path === `/internal/runs/${RUN}`), 'the run to end');
     const [first] = daemon.heartbeats();
     expect(first).toMatchObject({ worker_id: 'w-test', free_slots: 2, running: [], released: [] });
-    expect(first!.handlers!.sort()).toEqual(['flow.run', 'general.noop', 'general.sleep']);
+    expect(first!.handlers!.sort()).toEqual([...RUNNABLE_HANDLERS.keys()].sort());
     expect(daemon.heartbeats().some((h) => h.running.some((r) => r.run_id === RUN) && h.free_slots === 1)).toBe(true);
     for (const call of daemon.callbacks()) {
       expect(call.headers[WORKER_ID_HEADER]).toBe('w-test');

@@ -8,12 +8,19 @@ export type MonitorChanges = z.input<typeof patchMonitorBody>;
 export type MonitorSampleInput = z.input<typeof sampleInput>;
 export type SampleBatchAnswer = z.infer<typeof sampleBatchAnswer>;
 
+/** What recording monitors says to the daemon: HttpMonitorCallbacks below, or a test's own. */
+export interface MonitorCallbacks {
+  open(monitor: NewMonitor): Promise<Monitor>;
+  update(monitorId: string, changes: MonitorChanges): Promise<Monitor>;
+  postSamples(samples: readonly MonitorSampleInput[]): Promise<SampleBatchAnswer>;
+}
+
 /**
  * What recording monitors during one attempt of one run says to the daemon (`/api/v1/monitors…`), fenced
  * with the worker and attempt as the run callbacks are. A retried call is harmless: a monitor is found by
- * its key, a sample by its seq. No handler records monitors yet; `monitor.*` will.
+ * its key, a sample by its seq. The `monitor.*` handlers record through it (src/worker/monitoring/).
  */
-export class HttpMonitorCallbacks {
+export class HttpMonitorCallbacks implements MonitorCallbacks {
   readonly #fence: Readonly<Record<string, string>>;
 
   constructor(

@@ -9,6 +9,8 @@ import { RUNNABLE_HANDLERS, unavailableHandler } from './handlers/index.js';
 import { StepFailure, type StepHandlerRun, type StopReason } from './handlers/types.js';
 import type { WorkerLog } from './log.js';
 import { DaemonAnswerError } from './http-client.js';
+import type { MonitorCallbacks } from './monitor-callbacks.js';
+import { RunMonitors } from './monitoring/run-monitors.js';
 import type { RunControl } from './run-control.js';
 import { renderConfig, renderText, TemplateError } from './templates.js';
 
@@ -35,6 +37,8 @@ export interface ExecuteRunOptions {
   readonly onSlotChange?: () => void;
   /** The handler table (tests replace it); the worker's own by default. */
   readonly handlers?: ReadonlyMap<string, StepHandlerRun>;
+  /** Where `monitor.*` steps record their monitors; without it they fail `monitors_unavailable`. */
+  readonly monitors?: MonitorCallbacks;
 }
 
 type ErrorInfo = { code: string; message: string } & Record<string, unknown>;
@@ -42,13 +46,15 @@ type ErrorInfo = { code: string; message: string } & Record<string, unknown>;
 /** Executes the assignment's committed definition as a DAG, one step at a time, and reports it. */
 export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
   const events = new EventBuffer(options.callbacks);
+  const monitors = new RunMonitors(options.monitors);
   try {
-    return await new RunExecution(options, events).run();
+    return await new RunExecution(options, events, monitors).run();
   } catch (error) {
     if (options.control.stopReason === 'lost' || isRunNotHeld(error)) return 'lost';
     options.log.error({ run_id: options.assignment.run_id, err: error }, 'run abandoned: the daemon could not be told');
     return 'abandoned';
   } finally {
+    monitors.abandon();
     events.close();
   }
 }
@@ -66,10 +72,10 @@ class RunExecution {
   /** The run's attachments (`{{ attachments.… }}`), read once before the first step when a step names them. */
   #attachments: Record<string, unknown> = {};
   readonly #handlers: ReadonlyMap<string, StepHandlerRun>;
-
   constructor(
     private readonly options: ExecuteRunOptions,
     private readonly events: EventBuffer,
+    private readonly monitors: RunMonitors,
   ) {
     const { assignment } = options;
     this.#runVars = { ...assignment.run_vars };
@@ -236,6 +242,7 @@ class RunExecution {
           this.options.onSlotChange?.();
         },
         callbacks,
+        monitors: this.monitors,
       });
     } catch (error) {
       if (control.stopReason) return this.#stoppedDuringStep(control.stopReason, stepRunId);
@@ -290,6 +297,8 @@ class RunExecution {
   async #finish(
     body: { status: 'succeeded'; outputs: Record<string, unknown> } | { status: 'failed'; error: ErrorInfo },
   ): Promise<RunOutcome> {
+    // Background monitors have their last word before the run's end closes them.
+    await this.monitors.settle(body.status === 'succeeded');
     await this.events.flush();
     try {
       await this.options.callbacks.finishRun(body);

@@ -11,6 +11,7 @@ import { HttpRunCallbacks } from './callbacks.js';
 import { RUNNABLE_HANDLERS } from './handlers/index.js';
 import type { StepHandlerRun } from './handlers/types.js';
 import { InternalHttp } from './http-client.js';
+import { HttpMonitorCallbacks } from './monitor-callbacks.js';
 import { SILENT_LOG, type WorkerLog } from './log.js';
 import { abortableDelay, CALLBACK_RETRY, HEARTBEAT_RETRY, type RetryPolicy } from './retry.js';
 import { RunControl } from './run-control.js';
@@ -203,6 +204,7 @@ export class ReferenceWorker {
     run.done = executeRun({
       assignment,
       callbacks: new HttpRunCallbacks(this.#http, assignment.run_id, this.options.workerId, assignment.attempt),
+      monitors: new HttpMonitorCallbacks(this.#http, assignment.run_id, this.options.workerId, assignment.attempt),
       control,
       draining: () => this.#draining,
       onSlotChange: () => this.#prompt(),

@@ -1,6 +1,9 @@
 import { findHandler } from '../../shared/flows/step-handlers/index.js';
 import { runFlowRun } from './flow-run.js';
 import { runNoop, runSleep } from './general.js';
+import { runMonitorConnectivity, runMonitorStop } from './monitor.js';
+import { runProbeConnectivity, runProbeDns, runProbeHttp } from './probe.js';
+import { runProbeWaitReachable } from './wait-reachable.js';
 import type { StepHandlerRun } from './types.js';
 
 /** The handlers the reference worker runs for real. */
@@ -8,6 +11,13 @@ export const RUNNABLE_HANDLERS: ReadonlyMap<string, StepHandlerRun> = new Map<st
   ['general.noop', runNoop],
   ['general.sleep', runSleep],
   ['flow.run', runFlowRun],
+  ['probe.connectivity', runProbeConnectivity],
+  ['probe.http', runProbeHttp],
+  ['probe.dns', runProbeDns],
+  ['probe.wait_reachable', runProbeWaitReachable],
+  ['monitor.connectivity', runMonitorConnectivity],
+  ['monitor.start', runMonitorConnectivity],
+  ['monitor.stop', runMonitorStop],
 ]);
 
 export type Unavailability = 'container_engine' | 'device_access' | 'domain_not_built' | 'unknown_handler';
@@ -15,13 +25,14 @@ export type Unavailability = 'container_engine' | 'device_access' | 'domain_not_
 const REASONS: Readonly<Record<Exclude<Unavailability, 'unknown_handler'>, string>> = {
   container_engine: 'needs a container engine; this worker has none',
   device_access:
-    "needs access to the run's target devices (their addresses and credentials come from the internal resolve routes, not built yet)",
+    "needs a session on the run's target devices (their credentials and an SSH/CLI session, which the reference worker does not open; it only probes their addresses)",
   domain_not_built: 'needs a part of the platform that is not built yet',
 };
 
 /**
  * Why every other catalogue handler is refused, by id or namespace prefix (the longest match wins).
- * A handler runs here only if it needs no container, no device and no service that does not exist yet;
+ * A handler runs here only if it needs no container, no session on a device (probes only reach its
+ * address) and no service that does not exist yet;
  * test/worker-handlers.test.ts holds every catalogue handler to being either runnable or listed here.
  */
 const REFUSED: readonly { readonly prefix: string; readonly needs: Exclude<Unavailability, 'unknown_handler'>; readonly what?: string }[] =
@@ -32,8 +43,6 @@ const REFUSED: readonly { readonly prefix: string; readonly needs: Exclude<Unava
     { prefix: 'netos.upgrade.', needs: 'device_access' },
     { prefix: 'netcli.', needs: 'device_access' },
     { prefix: 'shell.execute', needs: 'device_access' },
-    { prefix: 'probe.', needs: 'device_access' },
-    { prefix: 'monitor.', needs: 'domain_not_built', what: 'monitors (internal:monitor_callbacks) and device access' },
     { prefix: 'evidence.', needs: 'domain_not_built', what: 'run artifacts (the evidence a netcli step collects)' },
     { prefix: 'flow.notify', needs: 'domain_not_built', what: 'notification destinations' },
     { prefix: 'flow.git_sync', needs: 'domain_not_built', what: 'git repositories and flow git sync' },

@@ -1,10 +1,11 @@
 import type { Assignment } from '../../shared/api/workers.js';
 import type { FlowStep } from '../../shared/flows/definition.js';
 import type { RunCallbacks } from '../callbacks.js';
+import type { RunMonitors } from '../monitoring/run-monitors.js';
 
 /** Everything a handler sees of the step it runs. */
 export interface StepContext {
-  readonly run: Pick<Assignment, 'run_id' | 'attempt' | 'name' | 'workflow_id' | 'org_id' | 'params' | 'targets'>;
+  readonly run: Pick<Assignment, 'run_id' | 'attempt' | 'name' | 'workflow_id' | 'org_id' | 'params' | 'targets' | 'target_devices'>;
   readonly step: FlowStep;
   /** The step's configuration with its templates rendered. */
   readonly config: Readonly<Record<string, unknown>>;
@@ -19,6 +20,8 @@ export interface StepContext {
   /** Merges into the run's variables and stores them (`PUT …/run-vars`). */
   setRunVars(vars: Record<string, unknown>): Promise<void>;
   readonly callbacks: RunCallbacks;
+  /** The run's background monitors (`monitor.*`), which outlive the step that starts them. */
+  readonly monitors: RunMonitors;
 }
 
 export interface StepResult {
