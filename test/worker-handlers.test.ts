@@ -5,19 +5,22 @@ import { RUNNABLE_HANDLERS, unavailableHandler } from '../src/worker/handlers/in
 import { WORKER_SETTINGS, defaultWorkerId, loadWorkerSettings, WorkerSettingError } from '../src/worker/settings.js';
 
 describe('the handler table', () => {
-  it('runs general.noop, general.sleep and flow.run', () => {
-    expect([...RUNNABLE_HANDLERS.keys()].sort()).toEqual(['flow.run', 'general.noop', 'general.sleep']);
+  it('runs general.noop, general.sleep, flow.run and flow.notify', () => {
+    expect([...RUNNABLE_HANDLERS.keys()].sort()).toEqual(['flow.notify', 'flow.run', 'general.noop', 'general.sleep']);
   });
 
   it('gives every other catalogue handler a reason it is refused', () => {
     for (const handler of STEP_HANDLERS) {
       const refusal = unavailableHandler(handler.id);
       if (RUNNABLE_HANDLERS.has(handler.id)) expect(refusal, handler.id).toBeUndefined();
-      else expect(refusal?.needs, handler.id).toMatch(/^(container_engine|device_access|domain_not_built)$/);
+      else expect(refusal?.needs, handler.id).toMatch(/^(container_engine|device_access|domain_not_built|no_worker_route)$/);
     }
     expect(unavailableHandler('container.run')?.needs).toBe('container_engine');
     expect(unavailableHandler('netcli.execute')?.needs).toBe('device_access');
-    expect(unavailableHandler('flow.notify')?.needs).toBe('domain_not_built');
+    expect(unavailableHandler('flow.notify')).toBeUndefined();
+    expect(unavailableHandler('flow.git_sync')?.needs).toBe('no_worker_route');
+    expect(unavailableHandler('evidence.assert')?.needs).toBe('no_worker_route');
+    expect(unavailableHandler('evidence.compare')?.needs).toBe('no_worker_route');
     expect(unavailableHandler('no.such')?.needs).toBe('unknown_handler');
   });
 

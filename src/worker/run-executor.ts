@@ -9,6 +9,7 @@ import { RUNNABLE_HANDLERS, unavailableHandler } from './handlers/index.js';
 import { StepFailure, type StepHandlerRun, type StopReason } from './handlers/types.js';
 import type { WorkerLog } from './log.js';
 import { DaemonAnswerError } from './http-client.js';
+import { DEFAULT_OUTBOUND, stepOutbound, type StepOutbound } from './outbound.js';
 import type { RunControl } from './run-control.js';
 import { renderConfig, renderText, TemplateError } from './templates.js';
 
@@ -35,6 +36,8 @@ export interface ExecuteRunOptions {
   readonly onSlotChange?: () => void;
   /** The handler table (tests replace it); the worker's own by default. */
   readonly handlers?: ReadonlyMap<string, StepHandlerRun>;
+  /** The worker's outbound guard; absent, the run gets its own with the daemon's defaults (public addresses only). */
+  readonly outbound?: StepOutbound;
 }
 
 type ErrorInfo = { code: string; message: string } & Record<string, unknown>;
@@ -42,14 +45,16 @@ type ErrorInfo = { code: string; message: string } & Record<string, unknown>;
 /** Executes the assignment's committed definition as a DAG, one step at a time, and reports it. */
 export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
   const events = new EventBuffer(options.callbacks);
+  const owned = options.outbound ? undefined : stepOutbound(DEFAULT_OUTBOUND);
   try {
-    return await new RunExecution(options, events).run();
+    return await new RunExecution({ ...options, outbound: options.outbound ?? owned! }, events).run();
   } catch (error) {
     if (options.control.stopReason === 'lost' || isRunNotHeld(error)) return 'lost';
     options.log.error({ run_id: options.assignment.run_id, err: error }, 'run abandoned: the daemon could not be told');
     return 'abandoned';
   } finally {
     events.close();
+    owned?.close();
   }
 }
 
@@ -68,7 +73,7 @@ class RunExecution {
   readonly #handlers: ReadonlyMap<string, StepHandlerRun>;
 
   constructor(
-    private readonly options: ExecuteRunOptions,
+    private readonly options: ExecuteRunOptions & { readonly outbound: StepOutbound },
     private readonly events: EventBuffer,
   ) {
     const { assignment } = options;
@@ -236,6 +241,7 @@ class RunExecution {
           this.options.onSlotChange?.();
         },
         callbacks,
+        notifications: this.options.outbound.notifications,
       });
     } catch (error) {
       if (control.stopReason) return this.#stoppedDuringStep(control.stopReason, stepRunId);

@@ -1,5 +1,6 @@
 import type { Assignment } from '../../shared/api/workers.js';
 import type { FlowStep } from '../../shared/flows/definition.js';
+import type { NotificationDelivery } from '../../shared/notifications/delivery.js';
 import type { RunCallbacks } from '../callbacks.js';
 
 /** Everything a handler sees of the step it runs. */
@@ -19,6 +20,8 @@ export interface StepContext {
   /** Merges into the run's variables and stores them (`PUT …/run-vars`). */
   setRunVars(vars: Record<string, unknown>): Promise<void>;
   readonly callbacks: RunCallbacks;
+  /** `flow.notify` sends through it, behind the worker's outbound guard. */
+  readonly notifications: NotificationDelivery;
 }
 
 export interface StepResult {
