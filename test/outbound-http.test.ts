@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AddressPolicy } from '../src/daemon/net/address-policy.js';
-import { OutboundError, OutboundHttp, type OutboundFailure } from '../src/daemon/net/outbound-http.js';
+import { AddressPolicy } from '../src/shared/net/address-policy.js';
+import { OutboundError, OutboundHttp, type OutboundFailure } from '../src/shared/net/outbound-http.js';
 import { parseNetworkList, SettingError } from '../src/daemon/config/parsers.js';
 
 let server: Server;

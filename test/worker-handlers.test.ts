@@ -5,8 +5,9 @@ import { RUNNABLE_HANDLERS, unavailableHandler } from '../src/worker/handlers/in
 import { WORKER_SETTINGS, defaultWorkerId, loadWorkerSettings, WorkerSettingError } from '../src/worker/settings.js';
 
 describe('the handler table', () => {
-  it('runs general.noop, general.sleep, flow.run, the probes and the connectivity monitors', () => {
+  it('runs general.noop, general.sleep, flow.run, flow.notify, the probes and the connectivity monitors', () => {
     expect([...RUNNABLE_HANDLERS.keys()].sort()).toEqual([
+      'flow.notify',
       'flow.run',
       'general.noop',
       'general.sleep',
@@ -24,14 +25,17 @@ describe('the handler table', () => {
     for (const handler of STEP_HANDLERS) {
       const refusal = unavailableHandler(handler.id);
       if (RUNNABLE_HANDLERS.has(handler.id)) expect(refusal, handler.id).toBeUndefined();
-      else expect(refusal?.needs, handler.id).toMatch(/^(container_engine|device_access|domain_not_built)$/);
+      else expect(refusal?.needs, handler.id).toMatch(/^(container_engine|device_access|domain_not_built|no_worker_route)$/);
     }
     expect(unavailableHandler('container.run')?.needs).toBe('container_engine');
     expect(unavailableHandler('netcli.execute')?.needs).toBe('device_access');
     expect(unavailableHandler('shell.execute')?.needs).toBe('device_access');
     expect(unavailableHandler('probe.http')).toBeUndefined();
     expect(unavailableHandler('monitor.stop')).toBeUndefined();
-    expect(unavailableHandler('flow.notify')?.needs).toBe('domain_not_built');
+    expect(unavailableHandler('flow.notify')).toBeUndefined();
+    expect(unavailableHandler('flow.git_sync')?.needs).toBe('no_worker_route');
+    expect(unavailableHandler('evidence.assert')?.needs).toBe('no_worker_route');
+    expect(unavailableHandler('evidence.compare')?.needs).toBe('no_worker_route');
     expect(unavailableHandler('no.such')?.needs).toBe('unknown_handler');
   });
 

@@ -10,6 +10,7 @@ import { runProbeConnectivity, runProbeDns, runProbeHttp } from '../src/worker/h
 import { StepFailure, type StepContext, type StepResult } from '../src/worker/handlers/types.js';
 import { runProbeWaitReachable } from '../src/worker/handlers/wait-reachable.js';
 import type { MonitorCallbacks, MonitorChanges, MonitorSampleInput, NewMonitor } from '../src/worker/monitor-callbacks.js';
+import { DEFAULT_OUTBOUND, stepOutbound } from '../src/worker/outbound.js';
 import { RunMonitors } from '../src/worker/monitoring/run-monitors.js';
 import { connectivityChecker } from '../src/worker/probes/connectivity.js';
 import { startDnsServer } from './helpers/dns-server.js';
@@ -24,6 +25,8 @@ let openPort: number;
 let closedPort: number;
 let httpPort: number;
 const servers: { close(): unknown }[] = [];
+/** No probe sends a notification: the delivery is there because every step context has one. */
+const outbound = stepOutbound(DEFAULT_OUTBOUND);
 
 beforeAll(async () => {
   const tcp = createServer((socket) => socket.destroy());
@@ -47,6 +50,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   for (const server of servers) server.close();
+  outbound.close();
 });
 
 function context(
@@ -74,6 +78,7 @@ function context(
     setRunVars: async () => {},
     callbacks: new RecordingCallbacks(),
     monitors: options.monitors ?? new RunMonitors(undefined),
+    notifications: outbound.notifications,
   };
 }
 

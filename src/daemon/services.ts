@@ -20,7 +20,7 @@ import type { Database } from './db/database.js';
 import type { SyncOptions } from './db/reload-triggers.js';
 import { TriggerConfig } from './db/trigger-config.js';
 import type { Logger } from './logging/logger.js';
-import { OutboundHttp } from './net/outbound-http.js';
+import { OutboundHttp } from '../shared/net/outbound-http.js';
 import { IdpMappingsRepo } from './tenancy/idp-mappings-repo.js';
 import { LoginSync } from './tenancy/login-sync.js';
 import { LoginSyncRepo } from './tenancy/login-sync-repo.js';
@@ -60,7 +60,7 @@ export interface Services {
   readonly mappingIndex: MappingIndex;
   readonly mappingSync: MappingSync;
   readonly loginSync: LoginSync;
-  /** Requests to addresses users configure, behind the address policy (src/daemon/net/outbound-http.ts). */
+  /** Requests to addresses users configure, behind the address policy (src/shared/net/outbound-http.ts). */
   readonly outbound: OutboundHttp;
   /** Checks a presented run token (`svc_run_…`) for the state backend and the registry proxy. */
   readonly runTokens: RunTokenVerifier;

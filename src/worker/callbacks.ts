@@ -13,6 +13,7 @@ import {
 import type { Readable } from 'node:stream';
 import type { artifact } from '../shared/api/artifacts.js';
 import type { AttachmentManifest } from '../shared/api/flow-attachments.js';
+import type { InternalDestination } from '../shared/api/notifications.js';
 import type { InternalVariables } from '../shared/api/variables.js';
 import { DaemonAnswerError, type InternalHttp } from './http-client.js';
 
@@ -55,6 +56,12 @@ export interface RunCallbacks {
 
   /** Keeps a file of the run: a stream is sent as it is read (not retried), a buffer whole (retried). */
   uploadArtifact(data: Readable | Buffer, meta: ArtifactMeta): Promise<StoredArtifact>;
+
+  /**
+   * `flow.notify`: a destination of the run's organization with its secret references resolved there
+   * (`GET /internal/notification-destinations/{id}?run_id=…`); 404 `resource_not_found` for none.
+   */
+  notificationDestination(destinationId: string): Promise<InternalDestination>;
 
   /**
    * The run's variables (`GET /internal/variables`), for `{{ variables.<name> }}`; asked only by a run whose
@@ -145,6 +152,14 @@ export class HttpRunCallbacks implements RunCallbacks {
       raw: { data, contentType: meta.contentType ?? 'application/octet-stream' },
       headers: this.#fence,
     });
+  }
+
+  async notificationDestination(destinationId: string): Promise<InternalDestination> {
+    const query = new URLSearchParams({ run_id: this.runId });
+    return this.http.call<InternalDestination>(
+      'GET',
+      `/internal/notification-destinations/${encodeURIComponent(destinationId)}?${query.toString()}`,
+    );
   }
 
   async runVariables(): Promise<InternalVariables> {

@@ -11,6 +11,7 @@ import type { WorkerLog } from './log.js';
 import { DaemonAnswerError } from './http-client.js';
 import type { MonitorCallbacks } from './monitor-callbacks.js';
 import { RunMonitors } from './monitoring/run-monitors.js';
+import { DEFAULT_OUTBOUND, stepOutbound, type StepOutbound } from './outbound.js';
 import type { RunControl } from './run-control.js';
 import { renderConfig, renderText, TemplateError } from './templates.js';
 
@@ -39,6 +40,8 @@ export interface ExecuteRunOptions {
   readonly handlers?: ReadonlyMap<string, StepHandlerRun>;
   /** Where `monitor.*` steps record their monitors; without it they fail `monitors_unavailable`. */
   readonly monitors?: MonitorCallbacks;
+  /** The worker's outbound guard; absent, the run gets its own with the daemon's defaults (public addresses only). */
+  readonly outbound?: StepOutbound;
 }
 
 type ErrorInfo = { code: string; message: string } & Record<string, unknown>;
@@ -47,8 +50,9 @@ type ErrorInfo = { code: string; message: string } & Record<string, unknown>;
 export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
   const events = new EventBuffer(options.callbacks);
   const monitors = new RunMonitors(options.monitors);
+  const owned = options.outbound ? undefined : stepOutbound(DEFAULT_OUTBOUND);
   try {
-    return await new RunExecution(options, events, monitors).run();
+    return await new RunExecution({ ...options, outbound: options.outbound ?? owned! }, events, monitors).run();
   } catch (error) {
     if (options.control.stopReason === 'lost' || isRunNotHeld(error)) return 'lost';
     options.log.error({ run_id: options.assignment.run_id, err: error }, 'run abandoned: the daemon could not be told');
@@ -56,6 +60,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   } finally {
     monitors.abandon();
     events.close();
+    owned?.close();
   }
 }
 
@@ -73,7 +78,7 @@ class RunExecution {
   #attachments: Record<string, unknown> = {};
   readonly #handlers: ReadonlyMap<string, StepHandlerRun>;
   constructor(
-    private readonly options: ExecuteRunOptions,
+    private readonly options: ExecuteRunOptions & { readonly outbound: StepOutbound },
     private readonly events: EventBuffer,
     private readonly monitors: RunMonitors,
   ) {
@@ -243,6 +248,7 @@ class RunExecution {
         },
         callbacks,
         monitors: this.monitors,
+        notifications: this.options.outbound.notifications,
       });
     } catch (error) {
       if (control.stopReason) return this.#stoppedDuringStep(control.stopReason, stepRunId);

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { workerId as workerIdSchema } from '../shared/api/workers.js';
+import { readNetworkList } from '../shared/net/network-matcher.js';
 
 /**
  * The settings of `svcd worker` (and of the worker `svcd dev` starts in-process): a small set of its own,
@@ -61,6 +62,13 @@ const workerIdValue = (raw: string): string => {
   return parsed.data;
 };
 
+/** Comma-separated CIDR blocks or addresses, as the daemon reads the same variable; empty gives none. */
+const networkList = (raw: string): string[] => {
+  const list = readNetworkList(raw);
+  if ('message' in list) throw new BadValue(list.message);
+  return list.entries;
+};
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const logLevel = (raw: string): (typeof LOG_LEVELS)[number] => {
   const value = raw.trim() as (typeof LOG_LEVELS)[number];
@@ -98,6 +106,20 @@ export const WORKER_SETTINGS = {
     doc: '`svcd worker`: on SIGTERM/SIGINT, how long running runs may take to finish; then the rest are handed back (requeued if no step started, else failed `worker_lost`).',
     parse: integerBetween(0, 3600),
   }),
+  // The daemon's variables of the same name: a step that reaches a user-configured target (`flow.notify`)
+  // goes through the same outbound guard, with the same allow-list, as the daemon's own sends.
+  outboundAllowedNetworks: setting({
+    env: 'SERVICE_OUTBOUND_ALLOWED_NETWORKS',
+    default: '',
+    doc: 'CIDR blocks user-configured targets may be in although not public (daemon and worker: `flow.notify`).',
+    parse: networkList,
+  }),
+  outboundTimeoutMs: setting({
+    env: 'SERVICE_OUTBOUND_TIMEOUT_MS',
+    default: '10000',
+    doc: 'Time limit of one request to a user-configured target (daemon and worker).',
+    parse: integerBetween(100, 600_000),
+  }),
   logLevel: setting({
     env: 'SERVICE_LOG_LEVEL',
     default: 'info',
@@ -112,6 +134,8 @@ export interface WorkerSettings {
   readonly workerId: string;
   readonly capacity: number;
   readonly shutdownGraceSeconds: number;
+  readonly outboundAllowedNetworks: readonly string[];
+  readonly outboundTimeoutMs: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 

@@ -14,6 +14,7 @@ import { InternalHttp } from './http-client.js';
 import { HttpMonitorCallbacks } from './monitor-callbacks.js';
 import { SILENT_LOG, type WorkerLog } from './log.js';
 import { abortableDelay, CALLBACK_RETRY, HEARTBEAT_RETRY, type RetryPolicy } from './retry.js';
+import { DEFAULT_OUTBOUND, stepOutbound, type OutboundSettings, type StepOutbound } from './outbound.js';
 import { RunControl } from './run-control.js';
 import { executeRun, type RunOutcome } from './run-executor.js';
 
@@ -30,6 +31,9 @@ export interface ReferenceWorkerOptions {
   readonly heartbeatRetry?: RetryPolicy;
   /** The handler table; the worker's own by default (a test may add one). */
   readonly handlers?: ReadonlyMap<string, StepHandlerRun>;
+  /** SERVICE_OUTBOUND_*: where a step may send (`flow.notify`); the daemon's defaults when absent. */
+  readonly outboundAllowedNetworks?: OutboundSettings['outboundAllowedNetworks'];
+  readonly outboundTimeoutMs?: OutboundSettings['outboundTimeoutMs'];
 }
 
 interface HeldRun {
@@ -52,6 +56,7 @@ const STOP_REPORT_MS = 15_000;
 export class ReferenceWorker {
   readonly #http: InternalHttp;
   readonly #log: WorkerLog;
+  readonly #outbound: StepOutbound;
   readonly #held = new Map<string, HeldRun>();
   /** Runs to hand back in the next heartbeat (run id -> attempt). */
   readonly #toRelease = new Map<string, number>();
@@ -67,6 +72,10 @@ export class ReferenceWorker {
   constructor(private readonly options: ReferenceWorkerOptions) {
     this.#http = new InternalHttp(options.serverUrl, options.internalApiToken, options.callbackRetry ?? CALLBACK_RETRY);
     this.#log = options.log ?? SILENT_LOG;
+    this.#outbound = stepOutbound({
+      outboundAllowedNetworks: options.outboundAllowedNetworks ?? DEFAULT_OUTBOUND.outboundAllowedNetworks,
+      outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND.outboundTimeoutMs,
+    });
   }
 
   get workerId(): string {
@@ -114,6 +123,7 @@ export class ReferenceWorker {
     await this.#loop;
     // The last word: what is handed back, and nothing held.
     await this.#heartbeat().catch((error: unknown) => this.#log.warn({ err: error }, 'last heartbeat failed'));
+    this.#outbound.close();
     this.#log.info({ released: this.#toRelease.size }, 'svcd worker stopped');
   }
 
@@ -209,6 +219,7 @@ export class ReferenceWorker {
       draining: () => this.#draining,
       onSlotChange: () => this.#prompt(),
       log: this.#log,
+      outbound: this.#outbound,
       ...(this.options.handlers ? { handlers: this.options.handlers } : {}),
     }).then((outcome) => {
       this.#ended(run, outcome);

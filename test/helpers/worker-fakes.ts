@@ -1,4 +1,6 @@
+import type { InternalDestination } from '../../src/shared/api/notifications.js';
 import type { Assignment } from '../../src/shared/api/workers.js';
+import { DaemonAnswerError } from '../../src/worker/http-client.js';
 import type {
   ApprovalRequest,
   ArtifactMeta,
@@ -23,12 +25,15 @@ export type RecordedCall =
   | { kind: 'childOutputs'; id: string }
   | { kind: 'cancelChildRun'; id: string }
   | { kind: 'requestApproval'; body: ApprovalRequest; id: string }
-  | { kind: 'uploadArtifact'; meta: ArtifactMeta };
+  | { kind: 'uploadArtifact'; meta: ArtifactMeta }
+  | { kind: 'notificationDestination'; id: string };
 
 /** RunCallbacks that record every call and answer as a daemon would; child runs answer from `children`. */
 export class RecordingCallbacks implements RunCallbacks {
   readonly calls: RecordedCall[] = [];
   readonly children = new Map<string, RunOutputs>();
+  /** What `GET /internal/notification-destinations/{id}` answers; another id is 404 `resource_not_found`. */
+  readonly destinations = new Map<string, InternalDestination>();
   #next = 0;
   /** Called on each step run's creation: a test may cancel or pause the run at that moment. */
   onStepRun?: (body: CreateStepRun) => void;
@@ -84,6 +89,13 @@ export class RecordingCallbacks implements RunCallbacks {
       attempt: 1,
       created_at: at,
     };
+  }
+
+  async notificationDestination(id: string): Promise<InternalDestination> {
+    this.calls.push({ kind: 'notificationDestination', id });
+    const found = this.destinations.get(id);
+    if (!found) throw new DaemonAnswerError('GET', `/internal/notification-destinations/${id}`, 404, 'resource_not_found', {});
+    return found;
   }
 
   of<K extends RecordedCall['kind']>(kind: K): Extract<RecordedCall, { kind: K }>[] {

@@ -1,4 +1,4 @@
-import { parseAllowListEntry } from '../../shared/webhooks/allow-list-rules.js';
+import { readNetworkList } from '../../shared/net/network-matcher.js';
 
 /**
  * Parsers for environment values. Each returns the typed value or throws a SettingError whose message
@@ -70,13 +70,7 @@ export function parseKey256(raw: string): Buffer {
 
 /** Comma-separated CIDR blocks or addresses (IPv4, IPv6), checked as strictly as a webhook allow-list; empty gives none. */
 export function parseNetworkList(raw: string): string[] {
-  const entries = raw
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  for (const entry of entries) {
-    const result = parseAllowListEntry(entry);
-    if ('message' in result) throw new SettingError(result.message);
-  }
-  return entries;
+  const list = readNetworkList(raw);
+  if ('message' in list) throw new SettingError(list.message);
+  return list.entries;
 }

@@ -353,7 +353,7 @@ export const SETTINGS = {
     doc: 'The most samples one run monitor may hold; a batch that would take it past this is refused whole (413 `monitor_sample_limit`).',
     parse: integerBetween(1, 9_999_999),
   }),
-  // The outbound guard (src/daemon/net/outbound-http.ts): requests to addresses users configure.
+  // The outbound guard (src/shared/net/outbound-http.ts): requests to addresses users configure.
   outboundAllowedNetworks: setting({
     env: 'SERVICE_OUTBOUND_ALLOWED_NETWORKS',
     default: '',

@@ -1,5 +1,6 @@
 import type { Assignment } from '../../shared/api/workers.js';
 import type { FlowStep } from '../../shared/flows/definition.js';
+import type { NotificationDelivery } from '../../shared/notifications/delivery.js';
 import type { RunCallbacks } from '../callbacks.js';
 import type { RunMonitors } from '../monitoring/run-monitors.js';
 
@@ -22,6 +23,8 @@ export interface StepContext {
   readonly callbacks: RunCallbacks;
   /** The run's background monitors (`monitor.*`), which outlive the step that starts them. */
   readonly monitors: RunMonitors;
+  /** `flow.notify` sends through it, behind the worker's outbound guard. */
+  readonly notifications: NotificationDelivery;
 }
 
 export interface StepResult {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { problem } from '../../../shared/api/problem.js';
-import { OutboundError } from '../../net/outbound-http.js';
+import { OutboundError } from '../../../shared/net/outbound-http.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import { placeOf } from './file-paths.js';
 import type { FilesService } from './files-service.js';

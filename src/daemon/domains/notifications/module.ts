@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { DomainRoutes } from '../../http/types.js';
-import { AddressPolicy } from '../../net/address-policy.js';
+import { AddressPolicy } from '../../../shared/net/address-policy.js';
 import type { Services } from '../../services.js';
 import type { MaintenanceJob } from '../maintenance/job.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
-import type { OutboundSend } from './delivery/outbound.js';
+import type { OutboundSend } from '../../../shared/notifications/outbound.js';
 import { NotificationSender } from './delivery/sender.js';
 import { NotificationTransport } from './delivery/transport.js';
 import { DestinationsRepo } from './destinations-repo.js';

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { deleteInBatches } from '../../db/batched-delete.js';
 import type { DestinationKind } from '../../../shared/api/notifications.js';
-import type { AttemptResult } from './delivery/attempt-result.js';
-import type { NotificationPayload } from './delivery/message.js';
+import type { AttemptResult } from '../../../shared/notifications/attempt-result.js';
+import type { NotificationPayload } from '../../../shared/notifications/message.js';
 
 /** A claimed message with what sending it needs. */
 export interface ClaimedMessage {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { problem } from '../../../shared/api/problem.js';
-import { OutboundError, type OutboundHttp } from '../../net/outbound-http.js';
+import { OutboundError, type OutboundHttp } from '../../../shared/net/outbound-http.js';
 import type { FileTextReader } from '../files/file-text.js';
 import { SecretReferenceError, type SecretResolver } from '../secrets/secret-resolver.js';
 import { secretProblems } from '../secrets/secret-problems.js';

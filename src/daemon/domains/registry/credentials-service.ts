@@ -10,7 +10,7 @@ import { isUuid } from '../../../shared/ids.js';
 import { parseSecretReference } from '../../../shared/secrets/reference.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { OutboundError } from '../../net/outbound-http.js';
+import { OutboundError } from '../../../shared/net/outbound-http.js';
 import { SecretReferenceError, type SecretResolver } from '../secrets/secret-resolver.js';
 import { secretProblems } from '../secrets/secret-problems.js';
 import { credentialView } from './credential-view.js';

@@ -2,7 +2,7 @@ import type { Database, Listening } from '../../../db/database.js';
 import { NOTIFICATIONS_CHANNEL } from '../../../db/channels.js';
 import type { Logger } from '../../../logging/logger.js';
 import type { ClaimedMessage, OutboxRepo } from '../outbox-repo.js';
-import type { AttemptResult } from './attempt-result.js';
+import type { AttemptResult } from '../../../../shared/notifications/attempt-result.js';
 import { backoffMs, type BackoffSettings } from './backoff.js';
 import type { NotificationTransport } from './transport.js';
 

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { compileAllowList, type SourceMatcher } from '../webhooks/source-allow-list.js';
+import { compileAllowList, type SourceMatcher } from './network-matcher.js';
 
 /**
  * Which addresses an outbound request may connect to. Only addresses ipaddr.js calls `unicast` (public)

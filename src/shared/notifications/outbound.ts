@@ -1,6 +1,6 @@
 /**
  * The one door notifications use to reach a receiver's URL: the shared outbound guard's `request`
- * (src/daemon/net/outbound-http.ts), which refuses private, loopback and link-local targets unless
+ * (src/shared/net/outbound-http.ts), which refuses private, loopback and link-local targets unless
  * SERVICE_OUTBOUND_ALLOWED_NETWORKS permits, limits time and body, and follows no redirect.
  */
 export interface OutboundPost {

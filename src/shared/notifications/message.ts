@@ -1,4 +1,4 @@
-import type { DestinationKind } from '../../../../shared/api/notifications.js';
+import type { DestinationKind } from '../api/notifications.js';
 
 /** What the outbox row (or a test send) carries: the event and a snapshot of its run and approval. */
 export interface NotificationPayload {
@@ -7,6 +7,8 @@ export interface NotificationPayload {
   readonly org_id?: string;
   readonly run?: Record<string, unknown>;
   readonly approval?: Record<string, unknown>;
+  /** The `flow.notify` step that sent it. */
+  readonly step_id?: string;
   /** A test send's or a `flow.notify` step's own words. */
   readonly title?: string;
   readonly message?: string;
@@ -20,13 +22,16 @@ const EVENT_WORDS: Record<string, string> = {
   'approval.requested': 'waits for an approval',
   'approval.decided': 'had its approval decided',
   'notification.test': 'test',
+  'flow.notify': 'has a message',
 };
 
 /** A title and a plain-text body for people, from the payload. */
 export function describe(payload: NotificationPayload): { title: string; text: string } {
   const run = payload.run ?? {};
   const approval = payload.approval;
-  const subject = `Run "${String(run.name ?? run.id ?? '')}" of flow "${String(run.flow_name ?? '')}"`;
+  // A `flow.notify` step's snapshot has no flow name (its worker is not told it).
+  const flow = run.flow_name === undefined ? '' : ` of flow "${String(run.flow_name ?? '')}"`;
+  const subject = `Run "${String(run.name ?? run.id ?? '')}"${flow}`;
   const title =
     payload.title ??
     (payload.event === 'notification.test' ? 'Test notification' : `${subject} ${EVENT_WORDS[payload.event] ?? payload.event}`);
