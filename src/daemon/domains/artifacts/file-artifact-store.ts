@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { listing, removeStaleParts } from '../../storage/stale-parts.js';
 import type { ArtifactRef, ArtifactStore } from './artifact-store.js';
+import { FILE_WRITE_BUFFER_BYTES } from '../../storage/local-blob-store.js';
 
 /** The bytes a file store cannot find (a file removed by hand, or kept by another daemon's data directory). */
 export class ArtifactBytesMissing extends Error {
@@ -32,7 +33,7 @@ export class FileArtifactStore implements ArtifactStore {
     await mkdir(this.#tmp, { recursive: true });
     const part = join(this.#tmp, `${ref.artifactId}.part`);
     try {
-      await pipeline(source, createWriteStream(part, { flags: 'wx' }));
+      await pipeline(source, createWriteStream(part, { flags: 'wx', highWaterMark: FILE_WRITE_BUFFER_BYTES }));
       await mkdir(this.#runDir(ref.runId), { recursive: true });
       await rename(part, this.#path(ref));
     } catch (error) {
