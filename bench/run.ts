@@ -117,8 +117,8 @@ async function jwtThroughput(dataDir: string): Promise<void> {
 /**
  * The whole middleware chain with the override tables filled. The route is platform-scoped and its
  * handler refuses a profile id that cannot exist (404) before any I/O, so no organization lookup and no
- * handler I/O hide the chain's own cost; a data
- * directory of its own keeps every other figure on a daemon without overrides.
+ * handler I/O hide the chain's own cost; a data directory of its own keeps every other figure on a
+ * daemon without overrides.
  */
 async function overrideThroughput(dataDir: string, rows: OverrideRows): Promise<void> {
   const dir = `${dataDir}-overrides`;

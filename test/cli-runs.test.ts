@@ -220,6 +220,52 @@ describe('svc runs list, get', () => {
   });
 });
 
+describe('svc runs monitors', () => {
+  it("lists a run's monitors and one monitor's samples, as tables and as the daemon's bodies; an unknown run is exit 3", async () => {
+    const id = (await ok(svc('dave', ['runs', 'start', 'bare']))).stdout.trim();
+    const last = { seq: 2, ts: '2026-11-27T10:00:02.000Z', value: 4.5, status: 'ok', data: {} };
+    const [monitor] = await w
+      .knex()('monitors')
+      .insert({
+        run_id: id,
+        org_id: w.ids.acme,
+        monitor_key: 'ping.r1',
+        name: 'tcp_connect r1',
+        kind: 'connectivity.tcp_connect',
+        target: '192.0.2.1',
+        unit: 'ms',
+        sample_count: 2,
+        last_seq: 2,
+        last_sample: JSON.stringify(last),
+      })
+      .returning('id');
+    await w
+      .knex()('monitor_samples')
+      .insert([
+        { monitor_id: monitor.id, run_id: id, seq: 1, stream_seq: 1, ts: '2026-11-27T10:00:01Z', value: 3.25, status: 'ok' },
+        { monitor_id: monitor.id, run_id: id, seq: 2, stream_seq: 2, ts: '2026-11-27T10:00:02Z', value: 4.5, status: 'ok' },
+      ]);
+
+    const table = await ok(svc('carol', ['runs', 'monitors', id]));
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+TARGET\s+STATUS\s+SAMPLES\s+LAST$/m);
+    expect(table.stdout).toContain('192.0.2.1');
+    expect(table.stdout).toContain('4.5 ms');
+    const listed = await json<{ items: { id: string; sample_count: number }[] }>(svc('carol', ['runs', 'monitors', id, '--json']));
+    expect(listed.items).toEqual([expect.objectContaining({ id: monitor.id, sample_count: 2 })]);
+
+    const samples = await ok(svc('carol', ['runs', 'monitors', id, '--samples', monitor.id]));
+    expect(samples.stdout.trimEnd().split('\n')).toHaveLength(3);
+    const page = await json<{ items: { seq: number; value: number }[] }>(
+      svc('carol', ['runs', 'monitors', id, '--samples', monitor.id, '--json']),
+    );
+    expect(page.items.map((s) => [s.seq, s.value])).toEqual([
+      [1, 3.25],
+      [2, 4.5],
+    ]);
+    expectRefused(await svc('carol', ['runs', 'monitors', UNKNOWN_ID]), 3, 'resource_not_found');
+  });
+});
+
 describe('svc runs cancel, pause, resume', () => {
   it('moves the run and says so; --json prints it; a move its state forbids is exit 1 invalid_run_state; a viewer exit 5', async () => {
     const id = (await ok(svc('dave', ['runs', 'start', 'bare']))).stdout.trim();
