@@ -71,14 +71,19 @@ export class BulkService {
         },
       );
       if (stored.size === 0) throw archiveInvalid('no_files');
-      return await this.#commit(caller, flow, stored, options.overwrite);
+      return await this.commit(caller, flow, stored, options.overwrite);
     } catch (error) {
       await this.bytes.discard([...stored.values()]);
       throw error;
     }
   }
 
-  async #commit(caller: FlowCaller, flow: { id: string; org_id: string }, stored: Map<string, StoredBytes>, overwrite: boolean) {
+  /**
+   * Bytes already stored (`stored`: path -> bytes) become the flow's attachments in one transaction, with
+   * the flow locked: taken paths refused unless `overwrite`, blobs claimed (bytes the repository held
+   * already are discarded), one audit entry. The caller discards `stored` if this throws.
+   */
+  async commit(caller: FlowCaller, flow: { id: string; org_id: string }, stored: Map<string, StoredBytes>, overwrite: boolean) {
     const orgIds = await this.gate.orgIds(caller);
     const outcome = await this.repo.transaction(async (trx) => {
       await this.gate.lock(trx, orgIds, caller, flow.id);

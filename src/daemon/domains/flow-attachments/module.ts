@@ -29,13 +29,13 @@ export function flowAttachmentsModule(services: Services, core: { flows: FlowsMo
   const gate = new FlowGate(core.flows.access, audit);
   const manifests = new AttachmentManifests(repo, bytes);
   core.flows.addCommitHook(manifests.pinOnCommit);
-  core.flows.addDuplicateHook(new DraftCopies(repo, bytes).onDuplicate);
   const service = new AttachmentsService(repo, gate, bytes, config.attachmentMaxBytes);
   const bulk = new BulkService(repo, gate, bytes, {
     fileBytes: config.attachmentMaxBytes,
     files: config.attachmentBulkMaxFiles,
     bytes: config.attachmentBulkMaxBytes,
   });
+  core.flows.addDuplicateHook(new DraftCopies(repo, bytes, bulk).onDuplicate);
   return {
     routes: [attachmentRoutes(service, bulk), internalAttachmentRoutes(manifests)],
     // Blobs left by a flow's purge (its rows went by cascade) or a write that stopped half-way.
