@@ -15,19 +15,10 @@ export interface ScheduleExchangeRow {
 }
 
 /** The columns of a schedule as configuration exchange writes them (ids, not names). */
-export interface ScheduleColumns {
-  readonly name: string;
-  readonly description: string | null;
+export type ScheduleColumns = Omit<ScheduleExchangeRow, 'id' | 'flow_name'> & {
   readonly flow_id: string | null;
-  readonly flow_version: number | null;
-  readonly cron: string;
-  readonly timezone: string;
-  readonly params_json: Record<string, unknown>;
-  readonly targets_json: Record<string, string[]>;
-  readonly enabled: boolean;
-  readonly misfire_policy: string;
   readonly next_fire_at: Date | null;
-}
+};
 
 /** An organization's live schedules with their flow by name, and its devices by name, on the handle it is given. */
 export class SchedulesRowsRepo {
