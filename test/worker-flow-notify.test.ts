@@ -118,7 +118,7 @@ describe('flow.notify', () => {
     expect(tell.status).toBe('succeeded');
     const body = JSON.parse(at('/default')[0]!.body) as Record<string, unknown>;
     expect(body).not.toHaveProperty('message');
-    expect(body.title).toEqual(expect.stringContaining('test run'));
+    expect(body.title).toBe('Run "test run" of flow "test flow" has a message');
   });
 
   it('fails the step coded for a destination the daemon does not know, sending nothing', async () => {

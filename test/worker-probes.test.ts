@@ -63,6 +63,7 @@ function context(
       run_id: '00000000-0000-4000-8000-000000000001',
       attempt: 1,
       name: 'probe run',
+      flow_name: 'probes',
       workflow_id: 'wf',
       org_id: 'org',
       params: {},

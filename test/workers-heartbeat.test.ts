@@ -70,6 +70,7 @@ describe('the claim', () => {
       org_id: world.orgId,
       flow_id: world.flowId,
       flow_version: 1,
+      flow_name: 'two-steps',
       workflow_id: `run-${id}`,
       params: { change_id: 'CHG42' },
       targets: {},

@@ -115,6 +115,7 @@ export function assignmentOf(definition: Record<string, unknown>, extra: Partial
     org_id: '00000000-0000-4000-8000-0000000000aa',
     flow_id: null,
     flow_version: 1,
+    flow_name: 'test flow',
     name: 'test run',
     definition,
     params: {},

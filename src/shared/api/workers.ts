@@ -48,6 +48,8 @@ export const assignment = z.object({
   org_id: z.string(),
   flow_id: z.string().nullable(),
   flow_version: z.number().int(),
+  /** The flow's name when the run was admitted (a later rename does not change it). */
+  flow_name: z.string(),
   name: z.string(),
   /** The committed definition the run was admitted with. */
   definition: z.record(z.string(), z.unknown()),

@@ -29,7 +29,6 @@ const EVENT_WORDS: Record<string, string> = {
 export function describe(payload: NotificationPayload): { title: string; text: string } {
   const run = payload.run ?? {};
   const approval = payload.approval;
-  // A `flow.notify` step's snapshot has no flow name (its worker is not told it).
   const flow = run.flow_name === undefined ? '' : ` of flow "${String(run.flow_name ?? '')}"`;
   const subject = `Run "${String(run.name ?? run.id ?? '')}"${flow}`;
   const title =

@@ -35,7 +35,14 @@ export async function runFlowNotify(context: StepContext): Promise<StepResult> {
     event: 'flow.notify',
     occurred_at: new Date().toISOString(),
     org_id: run.org_id,
-    run: { id: run.run_id, name: run.name, workflow_id: run.workflow_id, attempt: run.attempt, status: 'running' },
+    run: {
+      id: run.run_id,
+      name: run.name,
+      flow_name: run.flow_name,
+      workflow_id: run.workflow_id,
+      attempt: run.attempt,
+      status: 'running',
+    },
     step_id: step.id,
     ...words(config),
   };

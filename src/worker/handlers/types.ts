@@ -6,7 +6,10 @@ import type { RunMonitors } from '../monitoring/run-monitors.js';
 
 /** Everything a handler sees of the step it runs. */
 export interface StepContext {
-  readonly run: Pick<Assignment, 'run_id' | 'attempt' | 'name' | 'workflow_id' | 'org_id' | 'params' | 'targets' | 'target_devices'>;
+  readonly run: Pick<
+    Assignment,
+    'run_id' | 'attempt' | 'name' | 'flow_name' | 'workflow_id' | 'org_id' | 'params' | 'targets' | 'target_devices'
+  >;
   readonly step: FlowStep;
   /** The step's configuration with its templates rendered. */
   readonly config: Readonly<Record<string, unknown>>;

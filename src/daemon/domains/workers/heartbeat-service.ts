@@ -160,6 +160,7 @@ function assignment(row: ClaimedRow): Assignment {
     org_id: row.org_id,
     flow_id: row.flow_id,
     flow_version: row.flow_version,
+    flow_name: row.flow_name,
     name: row.name,
     definition: row.definition_json!,
     params: row.params_json,

@@ -26,6 +26,7 @@ export interface ClaimedRow {
   readonly workflow_id: string;
   readonly flow_id: string | null;
   readonly flow_version: number;
+  readonly flow_name: string;
   readonly name: string;
   readonly params_json: Record<string, unknown>;
   readonly targets_json: Record<string, string[]>;
@@ -101,7 +102,7 @@ const CLAIM = `WITH picked AS MATERIALIZED (
     UPDATE runs r SET status = 'running', worker_id = ?, attempt = r.attempt + 1, claimed_at = now(),
       started_at = coalesce(r.started_at, now()), lease_expires_at = ${LEASE_END}, event_seq = r.event_seq + 1
     FROM picked WHERE r.id = picked.id
-    RETURNING r.id, r.org_id, r.workflow_id, r.flow_id, r.flow_version, r.name, r.params_json, r.targets_json,
+    RETURNING r.id, r.org_id, r.workflow_id, r.flow_id, r.flow_version, r.flow_name, r.name, r.params_json, r.targets_json,
       r.run_vars_json, r.attempt, r.event_seq, r.lease_expires_at, r.created_at, r.worker_id
   ), events AS (
     INSERT INTO run_events (run_id, seq, type, data, attempt)
@@ -109,7 +110,7 @@ const CLAIM = `WITH picked AS MATERIALIZED (
       jsonb_build_object('from', 'queued', 'to', 'running', 'worker_id', worker_id, 'attempt', attempt), attempt
     FROM claimed
   )
-  SELECT c.id, c.org_id, c.workflow_id, c.flow_id, c.flow_version, c.name, c.params_json, c.targets_json, c.run_vars_json,
+  SELECT c.id, c.org_id, c.workflow_id, c.flow_id, c.flow_version, c.flow_name, c.name, c.params_json, c.targets_json, c.run_vars_json,
     c.attempt, c.lease_expires_at, v.definition_json, ${notifyExpression(RUN_EVENTS_CHANNEL, `c.id::text || ':' || c.event_seq`)} AS notified,
     ${RESUMED}, ${TARGET_DEVICES}
   FROM claimed c LEFT JOIN flow_versions v ON v.flow_id = c.flow_id AND v.version = c.flow_version
