@@ -1,11 +1,9 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { listing, removeStaleParts } from '../../storage/stale-parts.js';
 import type { ArtifactRef, ArtifactStore } from './artifact-store.js';
-import { FILE_WRITE_BUFFER_BYTES } from '../../storage/local-blob-store.js';
+import { writeFileDurably } from '../../storage/durable-file.js';
 
 /** The bytes a file store cannot find (a file removed by hand, or kept by another daemon's data directory). */
 export class ArtifactBytesMissing extends Error {
@@ -14,8 +12,8 @@ export class ArtifactBytesMissing extends Error {
 
 /**
  * Artifacts as files under the daemon's data directory: `<root>/runs/<run_id>/<artifact_id>`. An upload
- * is written to `<root>/tmp/<artifact_id>.part` and renamed into place once complete, so a reader never
- * sees half a file; a failed one removes its part file. One directory per run makes a purge one removal.
+ * is written to `<root>/tmp/<artifact_id>.part` and renamed into place once complete and durable, so a
+ * reader never sees half a file; a failed one removes its part file. One directory per run makes a purge one removal.
  * The default on embedded PGlite, where there is one daemon; several daemons on PostgreSQL would each
  * see only their own files (use the database store there).
  */
@@ -31,15 +29,7 @@ export class FileArtifactStore implements ArtifactStore {
 
   async write(ref: ArtifactRef, source: AsyncIterable<Buffer>): Promise<void> {
     await mkdir(this.#tmp, { recursive: true });
-    const part = join(this.#tmp, `${ref.artifactId}.part`);
-    try {
-      await pipeline(source, createWriteStream(part, { flags: 'wx', highWaterMark: FILE_WRITE_BUFFER_BYTES }));
-      await mkdir(this.#runDir(ref.runId), { recursive: true });
-      await rename(part, this.#path(ref));
-    } catch (error) {
-      await rm(part, { force: true });
-      throw error;
-    }
+    await writeFileDurably(source, join(this.#tmp, `${ref.artifactId}.part`), this.#path(ref));
   }
 
   async open(ref: ArtifactRef): Promise<Readable> {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../../../config/config.js';
 import { parseKey256 } from '../../../config/parsers.js';
 import type { Logger } from '../../../logging/logger.js';
+import { syncDirectory, syncFile } from '../../../storage/durable-file.js';
 import { keyFingerprint } from './aes-gcm.js';
 
 export const KEY_SETTING = 'SERVICE_SECRETS_ENCRYPTION_KEY';
@@ -30,11 +31,14 @@ export async function loadSecretsKey(
   if (existing) return withId(existing);
   await mkdir(settings.dataDir, { recursive: true });
   // Written aside and linked into place: another process starting at the same moment either wins the
-  // link or reads the complete file, never a half-written one.
+  // link or reads the complete file, never a half-written one. Both made durable before any secret is
+  // sealed with the key: a crash must not keep secrets whose key never reached the disk.
   const staging = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(staging, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
   try {
+    await syncFile(staging);
     await link(staging, file);
+    await syncDirectory(settings.dataDir);
     log.warn({ file }, `generated the secrets encryption key into ${file}; back it up, or set ${KEY_SETTING}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
