@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileArtifactStore } from '../src/daemon/domains/artifacts/file-artifact-store.js';
 import { KEY_FILE, loadSecretsKey } from '../src/daemon/domains/secrets/key/encryption-key.js';
 import { createLogger } from '../src/daemon/logging/logger.js';
+import { FLUSH_EVERY_BYTES } from '../src/daemon/storage/durable-file-sink.js';
 import { writeFileDurably } from '../src/daemon/storage/durable-file.js';
 import { LocalBlobStore } from '../src/daemon/storage/local-blob-store.js';
 
@@ -50,6 +51,19 @@ describe('files made durable before they count as stored', () => {
     const write = writeFileDurably(Readable.from([Buffer.from('abc')]), join(dir, 'x.part'), join(dir, 'target'));
     await expect(write).rejects.toMatchObject({ code: 'EIO' });
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('flushes a large file in the background while it arrives, and a failed flush fails the write', async () => {
+    const mib = Buffer.alloc(1024 * 1024, 7);
+    const chunks = () => Readable.from(Array.from({ length: FLUSH_EVERY_BYTES / mib.length + 4 }, () => mib));
+    const real = handles.datasync;
+    const datasync = vi.spyOn(handles, 'datasync');
+    await writeFileDurably(chunks(), join(dir, 'big.part'), join(dir, 'big'));
+    expect(datasync.mock.calls.length).toBeGreaterThanOrEqual(2);
+    datasync.mockReset();
+    datasync.mockRejectedValueOnce(ioError('EIO')).mockImplementation(real);
+    await expect(writeFileDurably(chunks(), join(dir, 'lost.part'), join(dir, 'lost'))).rejects.toMatchObject({ code: 'EIO' });
+    expect((await readdir(dir)).sort()).toEqual(['big']);
   });
 
   it('takes a file system that cannot sync a directory (EINVAL) as nothing to do, and fails on any other error', async () => {

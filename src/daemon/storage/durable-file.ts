@@ -1,29 +1,24 @@
-import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-
-/**
- * How much of an upload a file write stream may hold before it asks the request to pause. Node's default
- * (16 KiB) is less than one chunk off the socket, so every chunk paused the request until the disk took
- * it, and reading the next never overlapped writing this one. With a MiB, the socket is read while the
- * disk writes: in paired rounds against the same daemon with the default, 64 MB uploads went from 0.54 to
- * 0.65-0.88 of a bare Node copy (`npm run bench -- files`).
- */
-export const FILE_WRITE_BUFFER_BYTES = 1024 * 1024;
+import { DurableFileSink } from './durable-file-sink.js';
 
 /**
  * Streams `source` into `part` (a new file) and renames it to `target`, both made durable before this
- * resolves: the file's bytes (fdatasync), then the directory entry the rename wrote, and the entry of a
+ * resolves: the file's bytes (fdatasync, `DurableFileSink`), then the directory entry the rename wrote, and the entry of a
  * directory made for it. The caller records the bytes as stored (a row committed, a 201 answered) only
  * after this, so a crash or power loss after that answer cannot leave a row over a missing or half-written
  * file, as the page cache alone would. A failure before the rename removes the part file.
  */
 export async function writeFileDurably(source: Readable | AsyncIterable<Buffer>, part: string, target: string): Promise<void> {
   try {
-    await pipeline(source, createWriteStream(part, { flags: 'wx', highWaterMark: FILE_WRITE_BUFFER_BYTES }));
-    await syncFile(part);
+    const file = await open(part, 'wx');
+    try {
+      await pipeline(source, new DurableFileSink(file));
+    } finally {
+      await file.close();
+    }
     const created = await mkdir(dirname(target), { recursive: true });
     await rename(part, target);
     await syncDirectory(dirname(target));
