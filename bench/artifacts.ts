@@ -1,9 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import { openDatabase } from '../src/daemon/db/database.js';
@@ -12,6 +10,7 @@ import { createLogger } from '../src/daemon/logging/logger.js';
 import { freePort, median, pairedRatio, settleDisk, startServer, timeToReady, type Server } from './lib.js';
 import { seedHeldRuns } from './run-events.js';
 import { openScratchDatabase } from './scratch-database.js';
+import { randomFile, timedDownload, timedUpload } from './transfer.js';
 
 const DAEMON = fileURLToPath(new URL('../src/daemon/main.js', import.meta.url));
 const BARE_COPY = fileURLToPath(new URL('./servers/bare-file-copy.js', import.meta.url));
@@ -31,40 +30,6 @@ type Line = (name: string, value: string) => void;
 export interface ArtifactsBenchOptions {
   readonly postgresUrl: string;
   readonly rounds: number;
-}
-
-/** A file of `bytes` random bytes, written 1 MiB at a time. */
-export async function randomFile(path: string, bytes: number): Promise<void> {
-  const file = await open(path, 'w');
-  try {
-    for (let left = bytes; left > 0; left -= MB) await file.write(randomBytes(Math.min(MB, left)));
-  } finally {
-    await file.close();
-  }
-}
-
-/** Seconds to send `path` as a streamed body (with its length) and have the answer. */
-export async function timedUpload(url: string, path: string, size: number, headers: Record<string, string>): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { ...headers, 'content-length': String(size), 'content-type': 'application/octet-stream' },
-    body: Readable.toWeb(createReadStream(path, { highWaterMark: MB })) as ReadableStream<Uint8Array>,
-    duplex: 'half',
-  } as RequestInit);
-  const text = await response.text();
-  if (response.status !== 201) throw new Error(`${url}: ${response.status} ${text}`);
-  return (performance.now() - started) / 1000;
-}
-
-/** Seconds to read a download to its end (the bytes counted, not kept). */
-export async function timedDownload(url: string, size: number, headers: Record<string, string> = {}): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, { headers });
-  let read = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) read += chunk.length;
-  if (response.status !== 200 || read !== size) throw new Error(`${url}: ${response.status}, ${read} of ${size} bytes`);
-  return (performance.now() - started) / 1000;
 }
 
 /** The resident set of a process (Linux /proc), in bytes. */

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomFile, timedDownload, timedUpload } from './artifacts.js';
+import { randomFile, timedDownload, timedUpload } from './transfer.js';
 import { freePort, median, pairedRatio, settleDisk, startServer, type Server } from './lib.js';
 import { openScratchDatabase } from './scratch-database.js';
 
