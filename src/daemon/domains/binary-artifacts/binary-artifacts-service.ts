@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import type { BinaryArtifact, BinaryArtifactList, BulkDeleteAnswer } from '../../../shared/api/binary-artifacts.js';
+import type { FileUsage } from '../../../shared/api/files.js';
 import { problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
@@ -37,9 +38,8 @@ export class BinaryArtifactsService {
   async list(org: OrgRef, filter: BinaryArtifactFilter): Promise<BinaryArtifactList> {
     const folder = filter.folder === undefined ? undefined : folderPath(filter.folder);
     const { rows, total } = await this.repo.list(await this.access.readableOrgIds(org.id), { ...filter, folder });
-    const items: BinaryArtifact[] = [];
-    // One at a time: PGlite has one connection, and a page is at most 500 rows.
-    for (const row of rows) items.push(await this.#view(org, row));
+    const usages = await this.files.usagesOf(org, rows);
+    const items = rows.map((row, at) => this.#view(org, row, usages[at]!));
     return { items, total, limit: filter.limit, offset: filter.offset };
   }
 
@@ -100,8 +100,7 @@ export class BinaryArtifactsService {
     return wanted.map((id) => found.get(id)!);
   }
 
-  async #view(org: OrgRef, row: BinaryArtifactRow): Promise<BinaryArtifact> {
-    const { file_id: _fileId, ...usage } = await this.files.usageOf(org, row);
+  #view(org: OrgRef, row: BinaryArtifactRow, { file_id: _fileId, ...usage }: FileUsage): BinaryArtifact {
     return { ...fileView(row), repository_name: row.repository_name, shared: row.org_id !== org.id, usage };
   }
 }
