@@ -6,8 +6,8 @@ import { DurableFileSink } from './durable-file-sink.js';
 
 /**
  * Streams `source` into `part` (a new file) and renames it to `target`, both made durable before this
- * resolves: the file's bytes (fdatasync, `DurableFileSink`), then the directory entry the rename wrote, and the entry of a
- * directory made for it. The caller records the bytes as stored (a row committed, a 201 answered) only
+ * resolves: the file's bytes (fdatasync, `DurableFileSink`), then the directory entry the rename wrote,
+ * and the entry of a directory made for it. The caller records the bytes as stored (a row committed, a 201 answered) only
  * after this, so a crash or power loss after that answer cannot leave a row over a missing or half-written
  * file, as the page cache alone would. A failure before the rename removes the part file.
  */

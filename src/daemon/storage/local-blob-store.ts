@@ -8,8 +8,8 @@ import { assertKey, BlobMissing, type BlobStore, probeChecks, type StoreCheck, t
 
 /**
  * Bytes as files under one directory: `<root>/<key>`. A write goes to `<root>/.tmp/<uuid>.part` and is
- * renamed over its key once complete and durable (`writeFileDurably`), so a reader never sees half a file and a replaced file's readers
- * keep the bytes they opened. The embedded default (one daemon); several daemons need a shared directory.
+ * renamed over its key once complete and durable (`writeFileDurably`), so a reader never sees half a
+ * file and a replaced file's readers keep the bytes they opened. The embedded default (one daemon); several daemons need a shared directory.
  */
 export class LocalBlobStore implements BlobStore {
   readonly #tmp: string;

@@ -13,8 +13,8 @@ export class ArtifactBytesMissing extends Error {
 /**
  * Artifacts as files under the daemon's data directory: `<root>/runs/<run_id>/<artifact_id>`. An upload
  * is written to `<root>/tmp/<artifact_id>.part` and renamed into place once complete and durable, so a
- * reader never sees half a file; a failed one removes its part file. One directory per run makes a purge one removal.
- * The default on embedded PGlite, where there is one daemon; several daemons on PostgreSQL would each
+ * reader never sees half a file; a failed one removes its part file. One directory per run makes a purge
+ * one removal. The default on embedded PGlite, where there is one daemon; several daemons on PostgreSQL would each
  * see only their own files (use the database store there).
  */
 export class FileArtifactStore implements ArtifactStore {
