@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
+import type { Knex } from 'knex';
 
 /** A port free on loopback right now, so a server can run with its request logging off and still be found. */
 export function freePort(): Promise<number> {
@@ -61,6 +62,17 @@ export async function startServer(args: string[], port: number, probePath: strin
  */
 export function settleDisk(): void {
   execFileSync('sync');
+}
+
+/**
+ * `settleDisk` for a figure on PostgreSQL: a CHECKPOINT first. An earlier round's rows sit in
+ * PostgreSQL's shared buffers, not in the page cache, so `sync` alone leaves them for the checkpointer or
+ * a backend to write back during whichever upload comes next: the database store's own, the bare copy's,
+ * or the next store's.
+ */
+export async function settlePostgresAndDisk(db: Knex): Promise<void> {
+  await db.raw('CHECKPOINT');
+  settleDisk();
 }
 
 /** Requests per second over loopback, bounded in connections and seconds. */
