@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const TEST_DIR = new URL('.', import.meta.url).pathname;
+const TEST_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * What would leak from one test file into the next: vitest runs with `isolate: false` (vitest.config.ts),
@@ -23,7 +24,7 @@ async function testSources(dir: string): Promise<string[]> {
 
 describe('the test suite, run without isolation', () => {
   it('has no file that mocks modules, fakes timers, stubs globals, sets process.env or changes directory', async () => {
-    const self = new URL(import.meta.url).pathname;
+    const self = fileURLToPath(import.meta.url);
     const found: string[] = [];
     for (const path of await testSources(TEST_DIR)) {
       if (path === self) continue;
