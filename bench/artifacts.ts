@@ -62,8 +62,6 @@ interface Subject {
   readonly label: string;
   readonly daemon: Server;
   readonly run: string;
-  /** Writes back what earlier rounds left dirty, before a timed upload. */
-  readonly settle: () => Promise<void>;
 }
 
 /** The routes of one daemon's held run, as the worker and a viewer call them. */
@@ -80,22 +78,26 @@ function endpoints(subject: Subject) {
   return { internal, viewer, uploadUrl, downloadUrl };
 }
 
-/** Upload and download throughput of one store against the bare copy: interleaved rounds, same files, same client. */
+/**
+ * Upload and download throughput of one store against the bare copy: interleaved rounds, same files, same
+ * client. `settle` writes back what earlier rounds left dirty, before each timed upload.
+ */
 async function throughputFigures(
   line: Line,
   subject: Subject,
   bare: Server,
   files: Files,
   rounds: number,
+  settle: () => Promise<void>,
 ): Promise<{ bareUpload: number }> {
   const { internal, viewer, uploadUrl, downloadUrl } = endpoints(subject);
   const up = { bare: [] as number[], svcd: [] as number[] };
   const down = { bare: [] as number[], svcd: [] as number[] };
   for (let round = 0; round <= rounds; round += 1) {
     // Round 0 warms both up and is not counted.
-    await subject.settle();
+    await settle();
     const b = await timedUpload(`${bare.url}/files/r${round}`, files.small, SIZE, {});
-    await subject.settle();
+    await settle();
     const s = await timedUpload(uploadUrl(`r${round}`), files.small, SIZE, internal);
     const bd = await timedDownload(`${bare.url}/files/r${round}`, SIZE);
     const sd = await timedDownload(await downloadUrl(`r${round}`), SIZE, viewer);
@@ -235,12 +237,11 @@ export async function artifactsBenchmark(line: (name: string, value: string) => 
     const label = 'file store (PGlite)';
     // PGlite's directory has one user: each daemon stops before the next starts.
     const pglite = await startServer([DAEMON], await freePort(), '/ready', pgliteEnv);
-    const settle = async () => settleDisk();
-    await throughputFigures(line, { label, daemon: pglite, run, settle }, bare, files, options.rounds);
+    await throughputFigures(line, { label, daemon: pglite, run }, bare, files, options.rounds, async () => settleDisk());
     await pglite.stop();
     const capped = await startServer([CAPPED, DAEMON], await freePort(), '/ready', pgliteEnv);
     servers.push(capped);
-    await memoryFigures(line, { label, daemon: capped, run, settle }, files);
+    await memoryFigures(line, { label, daemon: capped, run }, files);
     await capped.stop();
 
     const scratch = await openScratchDatabase(options.postgresUrl, 'svc_bench_artifacts');
@@ -252,7 +253,7 @@ export async function artifactsBenchmark(line: (name: string, value: string) => 
       scratch.servers.push(daemon);
       const [pgRun, repositoryRun] = await seedHeldRuns(scratch.db as Knex);
       const settle = () => settlePostgresAndDisk(scratch.db as Knex);
-      const { bareUpload } = await throughputFigures(line, { label, daemon, run: pgRun!, settle }, bare, files, options.rounds);
+      const { bareUpload } = await throughputFigures(line, { label, daemon, run: pgRun! }, bare, files, options.rounds, settle);
       line('  database alone: the store reading a 64 MB artifact, no HTTP (MB/s)', (await storeReadRate(scratch.url)).toFixed(0));
       const alone = median(await storeWriteRates(scratch.url, pgRun!, options.rounds));
       line('  database alone: the store writing a 64 MB artifact, no HTTP (MB/s, median)', alone.toFixed(0));
@@ -260,7 +261,7 @@ export async function artifactsBenchmark(line: (name: string, value: string) => 
       await daemon.stop();
       const capped = await startServer([CAPPED, DAEMON], await freePort(), '/ready', pgEnv);
       scratch.servers.push(capped);
-      await memoryFigures(line, { label, daemon: capped, run: pgRun!, settle }, files);
+      await memoryFigures(line, { label, daemon: capped, run: pgRun! }, files);
       await capped.stop();
       // The repository store on the same daemon and database: the organization's default repository, a
       // local one (made by ensure-default on the first upload). S3 is measured only against a real store:
@@ -269,13 +270,8 @@ export async function artifactsBenchmark(line: (name: string, value: string) => 
       const repositoryLabel = 'local repository store (PostgreSQL)';
       const inRepository = await startServer([DAEMON], await freePort(), '/ready', repositoryEnv);
       scratch.servers.push(inRepository);
-      await throughputFigures(
-        line,
-        { label: repositoryLabel, daemon: inRepository, run: repositoryRun!, settle },
-        bare,
-        files,
-        options.rounds,
-      );
+      const inRepositorySubject = { label: repositoryLabel, daemon: inRepository, run: repositoryRun! };
+      await throughputFigures(line, inRepositorySubject, bare, files, options.rounds, settle);
     } finally {
       await scratch.close();
     }
