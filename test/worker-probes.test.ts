@@ -1,5 +1,7 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -177,6 +179,56 @@ describe('probe.http', () => {
   });
 });
 
+/** A self-signed certificate and its key, made by the system's openssl; undefined (the test skips) without one. */
+function selfSignedCertificate(): { key: string; cert: string } | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
+  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  try {
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'].concat([
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ]),
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
+  } catch {
+    return undefined;
+  }
+}
+
+describe('probe.http over https', () => {
+  const tls = selfSignedCertificate();
+  let httpsPort = 0;
+
+  beforeAll(async () => {
+    if (!tls) return;
+    const server = createHttpsServer(tls, (_request, response) => response.writeHead(200).end('secure'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    httpsPort = (server.address() as AddressInfo).port;
+    servers.push(server);
+  });
+
+  it.skipIf(!tls)(
+    'fails tls_error on a certificate it cannot verify, and passes it with verify_tls false (skips without openssl)',
+    async () => {
+      const https = (config: Record<string, unknown>) =>
+        runProbeHttp(context('probe.http', { scheme: 'https', port: httpsPort, body_contains: 'secure', ...config }));
+      const refused = await failure(https({}));
+      expect((refused.details.failed_targets as Failed)[0]!.code).toBe('tls_error');
+      const { outputs } = await https({ verify_tls: false });
+      expect(outputs).toMatchObject({ passed: 1, scheme: 'https', port: httpsPort });
+    },
+  );
+});
+
 describe('probe.dns', () => {
   it('queries the resolver given and checks every expected value', async () => {
     const dns = await startDnsServer({ 'router.lab.test': ['10.1.2.3', '10.1.2.4'] });
@@ -243,6 +295,21 @@ describe('monitor.connectivity', () => {
     expect(recorder.updates.map((u) => [u.id, u.changes.status, (u.changes.summary as { samples: number }).samples])).toEqual([
       ['m-1', 'closed', 3],
       ['m-2', 'closed', 3],
+    ]);
+  });
+
+  it('duration mode: samples every interval until the next would pass duration_sec, then closes', async () => {
+    const recorder = new RecordingMonitors();
+    const monitors = new RunMonitors(recorder);
+    const config = { port: openPort, interval_ms: 250, schedule_mode: 'duration', duration_sec: 1 };
+    const { outputs } = await runMonitorConnectivity(context('monitor.connectivity', config, { monitors }));
+    expect(outputs).toMatchObject({ schedule_mode: 'duration' });
+    await monitors.settle(true);
+    // Ticks are at least interval_ms apart and none starts past the duration: at most 1000 / 250 + 1.
+    expect(recorder.samples.length).toBeGreaterThanOrEqual(1);
+    expect(recorder.samples.length).toBeLessThanOrEqual(5);
+    expect(recorder.updates.map((u) => [u.changes.status, (u.changes.summary as { ended_by: string }).ended_by])).toEqual([
+      ['closed', 'duration'],
     ]);
   });
 
