@@ -14,6 +14,7 @@ const LEAKS: readonly { readonly name: string; readonly pattern: RegExp }[] = [
   { name: 'fake timers', pattern: /\bvi\.useFakeTimers\(/ },
   { name: 'a stubbed global or environment variable', pattern: /\bvi\.stub(Env|Global)\(/ },
   { name: 'an assignment to process.env', pattern: /process\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)|delete\s+process\.env/ },
+  { name: 'a merge into process.env', pattern: /Object\.assign\(\s*process\.env\b/ },
   { name: 'a change of directory', pattern: /process\.chdir\(/ },
 ];
 
@@ -42,9 +43,11 @@ describe('the test suite, run without isolation', () => {
       "process.env.SERVICE_X = 'y'",
       "process.env['SERVICE_X'] = 'y'",
       'delete process.env.SERVICE_X',
+      "Object.assign(process.env, { SERVICE_X: 'y' })",
       "process.chdir('/tmp')",
     ];
     for (const sample of samples) expect(LEAKS.some((leak) => leak.pattern.test(sample))).toBe(true);
-    expect(LEAKS.some((leak) => leak.pattern.test("if (process.env.SERVICE_X === 'y') {}"))).toBe(false);
+    for (const read of ["if (process.env.SERVICE_X === 'y') {}", 'const env = Object.assign({}, process.env)'])
+      expect(LEAKS.some((leak) => leak.pattern.test(read))).toBe(false);
   });
 });
