@@ -1,17 +1,40 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { open, rm, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { DurableFileSink } from '../../src/daemon/storage/durable-file-sink.js';
 
 /**
  * The artifacts' baseline: a plain Node HTTP server that copies a request body into a file
  * (`POST /files/<name>`), streams a file back with its length (`GET /files/<name>`) and deletes one
- * (`DELETE /files/<name>`), nothing else.
+ * (`DELETE /files/<name>`), nothing else. `POST /hashed/<name>` is the same copy doing what every store
+ * must, with the daemon's own file sink: a SHA-256 of the bytes as they pass and fdatasyncs spread over the
+ * write. Between it and the bare copy is what the contract costs; between it and a file store, the daemon.
  */
 const dir = process.env.BENCH_FILES_DIR!;
+
+async function hashedDurableCopy(req: IncomingMessage, path: string): Promise<void> {
+  const hash = createHash('sha256');
+  const hashing = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  const file = await open(path, 'w');
+  try {
+    await pipeline(req, hashing, new DurableFileSink(file));
+    hash.digest();
+  } finally {
+    await file.close();
+  }
+}
+
 const server = createServer((req, res) => {
-  const name = /^\/files\/([\w.-]+)$/.exec(req.url ?? '')?.[1];
+  const [, kind, name] = /^\/(files|hashed)\/([\w.-]+)$/.exec(req.url ?? '') ?? [];
   if (req.url === '/ready') return res.end('ok');
   if (!name) return res.writeHead(404).end();
   const path = join(dir, name);
@@ -19,7 +42,8 @@ const server = createServer((req, res) => {
     if (error && !res.headersSent) res.writeHead(500).end();
   };
   if (req.method === 'POST') {
-    pipeline(req, createWriteStream(path)).then(() => res.writeHead(201).end('{}'), done);
+    const copy = kind === 'hashed' ? hashedDurableCopy(req, path) : pipeline(req, createWriteStream(path));
+    copy.then(() => res.writeHead(201).end('{}'), done);
     return;
   }
   if (req.method === 'DELETE') {
