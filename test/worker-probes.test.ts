@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
@@ -183,24 +183,16 @@ describe('probe.http', () => {
 function selfSignedCertificate(): { key: string; cert: string } | undefined {
   const dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
   const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  const curve = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'];
   try {
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'].concat([
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-      ]),
-      { stdio: 'ignore' },
-    );
+    execFileSync('openssl', ['req', '-x509', ...curve, '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1'], {
+      stdio: 'ignore',
+    });
     return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
   } catch {
     return undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
