@@ -105,7 +105,7 @@ async function throughputFigures(
     const bd = await timedDownload(`${bare.url}/files/r${round}`, SIZE);
     const sd = await timedDownload(await downloadUrl(`r${round}`), SIZE, viewer);
     await fetch(`${bare.url}/files/r${round}`, { method: 'DELETE' });
-    await fetch(`${bare.url}/files/h${round}`, { method: 'DELETE' });
+    await fetch(`${bare.url}/hashed/h${round}`, { method: 'DELETE' });
     if (round === 0) continue;
     up.bare.push(SIZE / MB / b);
     up.svcd.push(SIZE / MB / s);

@@ -1,36 +1,26 @@
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DurableFileSink } from '../../src/daemon/storage/durable-file-sink.js';
+import { writeFileDurably } from '../../src/daemon/storage/durable-file.js';
+import { StreamMeter } from '../../src/daemon/storage/stream-meter.js';
 
 /**
  * The artifacts' baseline: a plain Node HTTP server that copies a request body into a file
  * (`POST /files/<name>`), streams a file back with its length (`GET /files/<name>`) and deletes one
  * (`DELETE /files/<name>`), nothing else. `POST /hashed/<name>` is the same copy doing what every store
- * must, with the daemon's own file sink: a SHA-256 of the bytes as they pass and fdatasyncs spread over the
- * write. Between it and the bare copy is what the contract costs; between it and a file store, the daemon.
+ * must, with the daemon's own pieces: a SHA-256 of the bytes as they pass (`StreamMeter`) and a durable write
+ * (`writeFileDurably`). Between it and the bare copy is what the contract costs; between it and a file store,
+ * the daemon.
  */
 const dir = process.env.BENCH_FILES_DIR!;
 
+/** The stores' own metering and durable write (part file, spread fdatasyncs, rename, directory sync). */
 async function hashedDurableCopy(req: IncomingMessage, path: string): Promise<void> {
-  const hash = createHash('sha256');
-  const hashing = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
-  const file = await open(path, 'w');
-  try {
-    await pipeline(req, hashing, new DurableFileSink(file));
-    hash.digest();
-  } finally {
-    await file.close();
-  }
+  const meter = new StreamMeter(Number.POSITIVE_INFINITY, () => new Error('no limit'));
+  await writeFileDurably(meter.pass(req), `${path}.part`, path);
+  meter.measured();
 }
 
 const server = createServer((req, res) => {
