@@ -240,6 +240,24 @@ describe('svc runs watch without a terminal', () => {
     expect(Object.keys(events[0]!).sort()).toEqual(['attempt', 'data', 'seq', 'step_id', 'ts', 'type']);
   });
 
+  it('replays a finished run that passed an approval without saying it is still waiting', async () => {
+    const id = await queuedRun('watch-approved');
+    await start(id);
+    await w.knex().transaction(async (trx) => {
+      await appendDaemonEvent(trx, id, {
+        type: 'run.status',
+        data: { from: 'running', to: 'awaiting_approval', reason: 'approval_requested', approval_id: 'ap-8', step_id: 'gate' },
+      });
+      await appendDaemonEvent(trx, id, { type: 'run.status', data: { from: 'awaiting_approval', to: 'queued', reason: 'approved' } });
+    });
+    await finish(id, 'succeeded');
+    const result = await svc(['runs', 'watch', id]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/run running -> awaiting_approval \(approval_requested\)/);
+    expect(result.stderr).not.toContain('is awaiting approval');
+    expect(result.stderr).toContain(`Run ${id} succeeded.`);
+  });
+
   it('keeps waiting while the run awaits approval, saying so on stderr, and exits as the run ends', async () => {
     const id = await queuedRun('watch-approval');
     const cli = background(['runs', 'watch', id]);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { isFinishedRun } from '../../../shared/run-statuses.js';
 import type { Context } from '../../runtime/context.js';
 import { renderRunWatch } from '../../ui/render.js';
 import { flag, jsonFlag } from '../shared.js';
@@ -54,10 +55,12 @@ export async function runRunsWatch(options: RunsWatchOptions, ctx: Context): Pro
     if (stopped === 'quit') return void ctx.io.err(`Stopped watching run ${run.id}; the run goes on.\n`);
     return endFollowing(ctx, run.id, ending);
   }
+  // A run that had ended is only replayed: its approvals were decided, none is "still waiting".
+  const replayOnly = isFinishedRun(run.status);
   const ending = await followRun(ctx, run.id, {
     event: (event) => {
       ctx.io.out(options.json ? `${JSON.stringify(event)}\n` : `${progressLine(event)}\n`);
-      const note = awaitingApprovalNote(run.id, event);
+      const note = replayOnly ? undefined : awaitingApprovalNote(run.id, event);
       if (note !== undefined) ctx.io.err(`${note}\n`);
     },
     reconnecting: sayReconnecting(ctx),
