@@ -100,6 +100,7 @@ describe('embedded OpenID provider', () => {
       azp: DEV_CLIENTS.automation,
       realm_access: { roles: ['operator', 'approver'] },
       resource_access: { 'service-api': { roles: ['operator', 'approver'] } },
+      groups: ['/automation'],
     });
     expect(claims.aud).toEqual(['service-api']);
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(300);

@@ -3,13 +3,28 @@ import { loadWorkerSettings } from '../worker/settings.js';
 import { ReferenceWorker } from '../worker/worker.js';
 import type { WorkerLog } from '../worker/log.js';
 import type { Config } from './config/config.js';
-import { DEV_AUTOMATION_CLIENT_SECRET, DEV_CLIENTS, DEV_USERS, startDevIdp, type DevIdp } from './dev-idp/index.js';
+import {
+  DEV_AUTOMATION_CLIENT_SECRET,
+  DEV_CLIENTS,
+  DEV_GROUP_CLAIM,
+  DEV_ORG_MAPPINGS,
+  DEV_USERS,
+  startDevIdp,
+  type DevIdp,
+} from './dev-idp/index.js';
+import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
+import type { Services } from './services.js';
 
 /**
  * `svcd dev`: the daemon with authentication on, beside an embedded OpenID provider with seeded users,
- * so a newcomer can sign in without installing an identity provider. Never in production.
+ * so a newcomer can sign in without installing an identity provider. Never in production. With the
+ * embedded provider, memberships follow the group claim (SERVICE_ORG_IDP_SYNC) unless `env` sets it:
+ * `seedDevOrgMappings` gives the groups their roles.
  */
-export async function devEnvironment(given: Config): Promise<{ config: Config; idp?: DevIdp; banner: string }> {
+export async function devEnvironment(
+  given: Config,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ config: Config; idp?: DevIdp; banner: string }> {
   if (given.isProduction) throw new Error('svcd dev is for development; SERVICE_ENVIRONMENT is production');
   // The in-process worker speaks to the internal routes like any other: they need a token, made for this session when unset.
   const config: Config = { ...given, internalApiToken: given.internalApiToken ?? randomBytes(32).toString('base64url') };
@@ -28,7 +43,29 @@ export async function devEnvironment(given: Config): Promise<{ config: Config; i
     '  A token for scripts (client credentials, realm role operator):',
     `    curl -s -u ${DEV_CLIENTS.automation}:${DEV_AUTOMATION_CLIENT_SECRET} -d grant_type=client_credentials ${idp.issuer}/token`,
   ].join('\n');
-  return { config: { ...config, idpIssuer: idp.issuer }, idp, banner };
+  const orgIdpSync = env.SERVICE_ORG_IDP_SYNC === undefined ? true : config.orgIdpSync;
+  return { config: { ...config, idpIssuer: idp.issuer, orgIdpSync }, idp, banner };
+}
+
+/**
+ * Gives the embedded provider's groups their roles in the default organization (DEV_ORG_MAPPINGS), as
+ * IdP mappings an administrator sees and may change, each created and audited as through the API. Only
+ * while the default organization has no mappings at all (in practice: on the first start), so mappings
+ * changed or removed since are left as they are, and only when logins sync memberships from the claim
+ * the provider fills. Answers a line for the banner, or undefined when it seeded nothing.
+ */
+export async function seedDevOrgMappings(services: Services): Promise<string | undefined> {
+  const { config } = services;
+  if (!config.orgIdpSync || config.orgIdpGroupClaim !== DEV_GROUP_CLAIM) return undefined;
+  const org = await services.orgs.findDefault();
+  if (!org || (await services.idpMappings.list(org.id)).length > 0) return undefined;
+  const settings = { groupClaim: config.orgIdpGroupClaim, authoritative: config.orgIdpSyncAuthoritative };
+  const mappings = new IdpMappingsService(services.idpMappings, services.users, services.audit, settings, services.mappingIndex);
+  for (const { group, role } of DEV_ORG_MAPPINGS) {
+    await mappings.create(org, { claim: DEV_GROUP_CLAIM, value: group, role, is_active: true });
+  }
+  const pairs = DEV_ORG_MAPPINGS.map(({ group, role }) => `${group} ${role}`).join(', ');
+  return `  Seeded the IdP mappings of organization "${org.slug}" (group: role there): ${pairs}.`;
 }
 
 /**

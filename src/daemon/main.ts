@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { startDaemon, type RunningDaemon } from './daemon.js';
 import { loadWorkerSettings, WorkerSettingError, type WorkerSettings } from '../worker/settings.js';
 import { ReferenceWorker } from '../worker/worker.js';
-import { devEnvironment, startDevWorker } from './dev-command.js';
+import { devEnvironment, seedDevOrgMappings, startDevWorker } from './dev-command.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './logging/logger.js';
@@ -34,12 +34,20 @@ async function serve(): Promise<void> {
 }
 
 async function dev(): Promise<void> {
-  const dev = await devEnvironment(configOrExit());
+  const dev = await devEnvironment(configOrExit(), process.env);
   const log = createLogger(dev.config.logLevel);
   const daemon = await startDaemon(dev.config, log);
+  // A convenience of the first start: the daemon serves without it (memberships are then granted by hand).
+  const seeded = dev.idp
+    ? await seedDevOrgMappings(daemon.services).catch((error: unknown) => {
+        log.warn({ err: error }, 'could not seed the IdP mappings of the default organization');
+        return undefined;
+      })
+    : undefined;
   const worker = startDevWorker(daemon.url, dev.config, log, process.env);
+  const banner = seeded ? `${dev.banner}\n${seeded}` : dev.banner;
   process.stderr.write(
-    `\nsvcd dev: API on ${daemon.url} (docs: ${daemon.url}/docs)\n${dev.banner}\nA worker (${worker.workerId}) runs flows in-process.\n\n`,
+    `\nsvcd dev: API on ${daemon.url} (docs: ${daemon.url}/docs)\n${banner}\nA worker (${worker.workerId}) runs flows in-process.\n\n`,
   );
   // The worker first: it hands its runs back through the daemon, which must still be up.
   stopOnSignals({ stop: async () => (await worker.stop(), await daemon.stop(), await dev.idp?.stop()) }, log);

@@ -11,10 +11,14 @@ export const DEV_CLIENTS = Object.freeze({
 /** The dev-only secret of the confidential `service-automation` client. */
 export const DEV_AUTOMATION_CLIENT_SECRET = 'service-automation-dev-secret';
 
-/** Keycloak names a client's service account `service-account-<client id>` and gives it a user id of its own. */
+/**
+ * Keycloak names a client's service account `service-account-<client id>` and gives it a user id of its
+ * own; like any user it may be put in groups, which its tokens then carry.
+ */
 export const DEV_SERVICE_ACCOUNT = Object.freeze({
   sub: '5d0c8a1e-0100-4000-8000-000000000100',
   username: `service-account-${DEV_CLIENTS.automation}`,
+  groups: Object.freeze(['/automation']),
 });
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';

@@ -4,3 +4,4 @@ export type { DevIdp, DevIdpOptions, MintOptions } from './types.js';
 export { DEV_USERS, type DevUser } from './users.js';
 export { DevBrowser, readForm, type BrowserPage } from './browser.js';
 export { approveDeviceCode, authorizeInBrowser, signInFrom, LOGIN_FORM_ID, type Credentials } from './login-flows.js';
+export { DEV_GROUP_CLAIM, DEV_ORG_MAPPINGS } from './org-mappings.js';

@@ -38,7 +38,7 @@ function tokenClaims(settings: ProviderSettings): NonNullable<Configuration['ext
         username: DEV_SERVICE_ACCOUNT.username,
         realmRoles: roles,
         clientRoles: mirroredClientRoles(audience, roles),
-        groups: [],
+        groups: DEV_SERVICE_ACCOUNT.groups,
       });
     }
     const user = findDevUserBySub(token.accountId);
