@@ -11,7 +11,7 @@ import {
   type workerEvent,
 } from '../shared/api/run-callbacks.js';
 import type { Readable } from 'node:stream';
-import type { artifact } from '../shared/api/artifacts.js';
+import type { Artifact } from '../shared/api/artifacts.js';
 import type { AttachmentManifest } from '../shared/api/flow-attachments.js';
 import type { InternalDestination } from '../shared/api/notifications.js';
 import type { InternalVariables } from '../shared/api/variables.js';
@@ -24,7 +24,7 @@ export type PatchRun = z.input<typeof patchInternalRunBody>;
 export type ChildRunRequest = z.input<typeof childRunBody>;
 export type RunOutputs = z.infer<typeof runOutputs>;
 export type ApprovalRequest = z.input<typeof createApprovalBody>;
-export type StoredArtifact = z.infer<typeof artifact>;
+export type StoredArtifact = Artifact;
 
 /** An artifact's name (a relative path, unique in the run), the step that made it, and its media type. */
 export interface ArtifactMeta {

@@ -9,7 +9,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   members: 'Members of an organization (--org ORG).',
   'idp-mappings': 'IdP group mappings of the organization given by --org.',
   tokens: 'Personal access tokens.',
-  runs: 'Runs of flows in the organization given by --org: start (and wait for) them, list, follow, read their monitors, cancel.',
+  runs: 'Runs of flows in the organization given by --org: start (and wait for) them, list, follow, read their monitors and artifacts, cancel.',
   approvals:
     'Approvals of runs waiting at a gate in the organization given by --org: list (--pending: yours to decide), read, approve, reject.',
   schedules: 'Schedules of the organization given by --org: flows run on a cron expression in a time zone.',
@@ -91,6 +91,8 @@ const VERBS: readonly VerbEntry[] = [
   verb('runs get', () => import('./runs/get.js')),
   verb('runs watch', () => import('./runs/watch.js')),
   verb('runs monitors', () => import('./runs/monitors.js')),
+  verb('runs artifacts', () => import('./runs/artifacts.js')),
+  verb('runs download', () => import('./runs/download.js')),
   verb('runs cancel', () => import('./runs/cancel.js')),
   verb('runs pause', () => import('./runs/pause.js')),
   verb('runs resume', () => import('./runs/resume.js')),

@@ -32,9 +32,10 @@ export async function refuseExisting(target: string, clobber: boolean): Promise<
 /**
  * Streams a download's body to `target` (written beside it as `.part` and renamed once whole and
  * matching `sha256`, so a failed download leaves nothing) or to stdout with `-`. The answer's ETag, when
- * it has one, is the SHA-256 the daemon recorded: bytes that do not hash to it are not the file.
+ * it has one, is the SHA-256 the daemon recorded: bytes that do not hash to it are not the file. A body
+ * made while it is sent (a zip) has neither, and `sha256` undefined: only its completeness is checked.
  */
-export async function saveDownload(io: IO, response: Response, target: string, sha256: string, what: string): Promise<void> {
+export async function saveDownload(io: IO, response: Response, target: string, sha256: string | undefined, what: string): Promise<void> {
   const body = Readable.fromWeb(response.body as ReadableStream<Uint8Array>);
   const hash = hashing();
   const part = `${target}.part`;
@@ -45,9 +46,10 @@ export async function saveDownload(io: IO, response: Response, target: string, s
     if (target !== '-') await rm(part, { force: true });
     throw new CliError('error', `the download of ${what} broke off: ${(error as Error).message}`);
   }
-  const expected = (response.headers.get('etag') ?? `"${sha256}"`).replace(/"/g, '');
+  const tag = response.headers.get('etag') ?? (sha256 === undefined ? undefined : `"${sha256}"`);
+  const expected = tag?.replace(/"/g, '');
   const actual = hash.digest();
-  if (actual !== expected) {
+  if (expected !== undefined && actual !== expected) {
     if (target !== '-') await rm(part, { force: true });
     throw new CliError('error', `the bytes received hash to ${actual}, not ${expected}`);
   }

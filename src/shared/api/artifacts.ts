@@ -57,6 +57,7 @@ export const artifact = z.object({
   attempt: z.number().int(),
   created_at: z.string(),
 });
+export type Artifact = z.infer<typeof artifact>;
 
 /** A download's body: the artifact's bytes (or the run's zip), streamed. */
 export const artifactBytes = z.string().describe('binary');

@@ -32,6 +32,7 @@ export const runEventsPage = z.object({
   /** The run's status now: a client stops paging a finished run once `next_after` is null. */
   run_status: z.string(),
 });
+export type RunEventsPage = z.infer<typeof runEventsPage>;
 
 /**
  * The live stream: `?ticket=` (single use), the position to resume after (with `Last-Event-ID`, the larger

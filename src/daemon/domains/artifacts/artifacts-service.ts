@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import type { artifact, createArtifactBody } from '../../../shared/api/artifacts.js';
+import type { Artifact, createArtifactBody } from '../../../shared/api/artifacts.js';
 import { problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
@@ -14,7 +14,7 @@ import { ArtifactBytesMissing } from './file-artifact-store.js';
 import { isStoreFailure } from '../../storage/blob-store.js';
 import { type ByteSource, StreamMeter } from '../../storage/stream-meter.js';
 
-export type ArtifactView = z.infer<typeof artifact>;
+export type ArtifactView = Artifact;
 
 /** Where a stored artifact's bytes are: its row's store and repository. */
 export type StoredAt = Pick<ArtifactRow, 'storage' | 'repository_id'>;

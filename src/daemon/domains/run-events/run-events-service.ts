@@ -1,10 +1,7 @@
-import type { z } from 'zod';
-import type { runEventsPage } from '../../../shared/api/run-events.js';
+import type { RunEventsPage } from '../../../shared/api/run-events.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { RunEventsRepo } from './run-events-repo.js';
-
-type RunEventsPage = z.infer<typeof runEventsPage>;
 
 /** A run's events, paged; the live stream is `live-streams/run-stream.ts` over the daemon's hub. */
 export class RunEventsService {
