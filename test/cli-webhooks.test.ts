@@ -95,6 +95,20 @@ describe('svc webhooks create and send', () => {
     expect(sent.stdout).toContain(delivery.id);
   });
 
+  it('takes --flow as a name as well as an id, on create and update; an unknown name exits 3 and writes nothing', async () => {
+    const created = await json<{ id: string; flow_id: string }>(
+      svc('alice', ['webhooks', 'create', '--name', 'by flow name', '--flow', 'deploy', '--secret', ids.key!, '--json']),
+    );
+    expect(created.flow_id).toBe(ids.deploy);
+    await ok(svc('alice', ['webhooks', 'update', created.id, '--flow', 'other']));
+    expect(await row(created.id)).toMatchObject({ flow_id: ids.other });
+
+    const before = await endpointCount();
+    const unknown = await svc('alice', ['webhooks', 'create', '--name', 'nowhere', '--flow', 'no-such-flow', '--secret', ids.key!]);
+    expect(unknown.code, unknown.stderr).toBe(3);
+    expect(await endpointCount()).toBe(before);
+  });
+
   it('prints the daemon record with --json, with the flags mapped to the API fields', async () => {
     const before = await endpointCount();
     const created = await json(

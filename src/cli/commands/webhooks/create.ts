@@ -4,7 +4,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson, styles } from '../../runtime/io.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
-import { endpointFieldFlags, endpointFields, type EndpointFields } from './fields.js';
+import { endpointFieldFlags, endpointFields, withFlowId, type EndpointFields } from './fields.js';
 import { triggerUrl } from './resolve.js';
 import type { Endpoint } from './types.js';
 
@@ -29,7 +29,7 @@ export const invoke: Invoke = ({ raw, ctx }) => runWebhooksCreate(parseWebhooksC
 export function parseWebhooksCreateOptions(raw: Record<string, unknown>): WebhooksCreateOptions {
   const fields = endpointFields(raw);
   if (fields.name === undefined) throw usageError('svc webhooks create needs a name', 'pass --name NAME');
-  if (fields.flow_id === undefined) throw usageError('svc webhooks create needs the flow to trigger', 'pass --flow FLOW_ID');
+  if (fields.flow_id === undefined) throw usageError('svc webhooks create needs the flow to trigger', 'pass --flow FLOW');
   const authMode = flag.string(raw, 'authMode');
   if (authMode !== undefined) fields.auth_mode = authMode;
   if (raw.disabled === true) fields.enabled = false;
@@ -47,7 +47,9 @@ function sendHint(url: string, authMode: string): string {
  * record and how to send to it on stderr; `--json` prints the daemon's answer instead.
  */
 export async function runWebhooksCreate(options: WebhooksCreateOptions, ctx: Context): Promise<void> {
-  const created = (await ctx.apiClient().request({ method: 'POST', path: '/webhooks', body: options.body })).body as Endpoint;
+  const client = ctx.apiClient();
+  const body = await withFlowId(client, options.body);
+  const created = (await client.request({ method: 'POST', path: '/webhooks', body })).body as Endpoint;
   const url = await triggerUrl(ctx, created.trigger_path);
   const s = styles(ctx.io.colorErr);
   ctx.io.err(

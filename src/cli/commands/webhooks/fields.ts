@@ -1,5 +1,7 @@
 import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
+import type { ApiClient } from '../../http/client.js';
+import { flowId } from '../runs/resolve.js';
 import { collect, flag } from '../shared.js';
 
 /**
@@ -26,7 +28,7 @@ export function endpointFieldFlags(command: Command): Command {
   return command
     .option('--name <name>', 'label (the endpoint is addressed by its token, not its name)')
     .option('--description <text>', 'description')
-    .option('--flow <flow_id>', 'the flow a trigger starts')
+    .option('--flow <flow>', 'the flow a trigger starts (id, or its name as svc runs start takes it)')
     .option('--flow-version <n>', 'pin this committed version (default: the newest committed)')
     .option('--secret <secret_id>', 'the secret holding the signing key (hmac_sha256) or the bearer token')
     .option('--rate <per_minute>', 'deliveries accepted per minute (default 60)')
@@ -91,4 +93,9 @@ export function endpointFields(raw: Record<string, unknown>): EndpointFields {
   const payloadMapping = mapping(raw);
   if (payloadMapping !== undefined) fields.payload_mapping_json = payloadMapping;
   return fields;
+}
+
+/** The fields with `flow_id` resolved from what `--flow` gave: an id as is, a name to the one flow of that name. */
+export async function withFlowId<Fields extends EndpointFields>(client: ApiClient, fields: Fields): Promise<Fields> {
+  return fields.flow_id === undefined ? fields : { ...fields, flow_id: await flowId(client, fields.flow_id) };
 }

@@ -4,7 +4,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { enc, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
-import { endpointFieldFlags, endpointFields, type EndpointFields } from './fields.js';
+import { endpointFieldFlags, endpointFields, withFlowId, type EndpointFields } from './fields.js';
 import { endpointArgument, endpointId } from './resolve.js';
 import type { Endpoint } from './types.js';
 
@@ -52,7 +52,8 @@ export function parseWebhooksUpdateOptions(endpoint: string, raw: Record<string,
 export async function runWebhooksUpdate(options: WebhooksUpdateOptions, ctx: Context): Promise<void> {
   const client = ctx.apiClient();
   const id = await endpointId(client, options.endpoint);
-  const endpoint = (await client.request({ method: 'PATCH', path: `/webhooks/${enc(id)}`, body: options.changes })).body as Endpoint;
+  const body = await withFlowId(client, options.changes);
+  const endpoint = (await client.request({ method: 'PATCH', path: `/webhooks/${enc(id)}`, body })).body as Endpoint;
   if (options.json) printJson(ctx.io, endpoint);
   else ctx.io.err(`Updated webhook endpoint ${endpoint.name} (${endpoint.id}): ${Object.keys(options.changes).sort().join(', ')}.\n`);
 }
