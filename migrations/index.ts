@@ -99,6 +99,8 @@ import * as m96 from './20261128150000_add_run_artifacts_repository_id.js';
 import * as m97 from './20261128150001_allow_run_artifacts_repository_storage.js';
 import * as m98 from './20261128150002_index_run_artifacts_repository_id.js';
 import * as m99 from './20261128170000_add_secrets_declared_keys.js';
+import * as m100 from './20261128180000_release_iac_locks_on_run_end.js';
+import * as m101 from './20261128180001_index_iac_states_lock_run_id.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -206,4 +208,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261128150001_allow_run_artifacts_repository_storage', up: m97.up, down: m97.down },
   { name: '20261128150002_index_run_artifacts_repository_id', up: m98.up, down: m98.down },
   { name: '20261128170000_add_secrets_declared_keys', up: m99.up, down: m99.down },
+  { name: '20261128180000_release_iac_locks_on_run_end', up: m100.up, down: m100.down },
+  { name: '20261128180001_index_iac_states_lock_run_id', up: m101.up, down: m101.down },
 ];

@@ -145,6 +145,41 @@ describe('the http backend, replayed as Terraform sends it', () => {
   });
 });
 
+describe('a lock held by a run', () => {
+  it('is released when the run ends, with an audit entry; a lock of another run or of a user stays', async () => {
+    const ending = await mintStateToken(world, 'held-by-run');
+    const going = await mintStateToken(world, 'held-by-other-run');
+    expect((await lock(ending, 'held-by-run', 'lock-r1')).status).toBe(200);
+    expect((await lock(going, 'held-by-other-run', 'lock-r2')).status).toBe(200);
+    expect((await lock(admin, 'held-by-user', 'lock-u')).status).toBe(200);
+
+    const ended = await callback(world, 'PATCH', `/internal/runs/${ending.runId}`, { body: { status: 'failed' } });
+    expect(ended.status).toBe(200);
+
+    const states = await knex()('iac_states')
+      .whereIn('name', ['held-by-run', 'held-by-other-run', 'held-by-user'])
+      .select('name', 'lock_id', 'lock_run_id', 'lock_json');
+    const byName = Object.fromEntries(states.map((row: { name: string }) => [row.name, row]));
+    expect(byName['held-by-run']).toMatchObject({ lock_id: null, lock_run_id: null, lock_json: null });
+    expect(byName['held-by-other-run']).toMatchObject({ lock_id: 'lock-r2', lock_run_id: going.runId });
+    expect(byName['held-by-user']).toMatchObject({ lock_id: 'lock-u', lock_run_id: null });
+
+    const released = await knex()('audit_logs').where({ event_type: 'iac_state.lock_released' });
+    expect(released).toHaveLength(1);
+    expect(released[0]).toMatchObject({ resource_type: 'iac_state', actor_sub: null, outcome: 'success' });
+    expect(released[0].details_json).toMatchObject({
+      name: 'held-by-run',
+      lock_id: 'lock-r1',
+      run_id: ending.runId,
+      step_id: 'apply',
+      reason: 'run_ended',
+      run_status: 'failed',
+    });
+    // Another holder may take it at once.
+    expect((await lock(admin, 'held-by-run', 'lock-next')).status).toBe(200);
+  });
+});
+
 describe('run tokens on the backend', () => {
   it('answers 401 invalid_run_token with a Basic challenge for a wrong, revoked or ended token', async () => {
     const wrong = await backend(basicWith('svc_run_nope'), 'GET', 'x', 'state');
