@@ -11,7 +11,7 @@ async function startDev(database: DatabaseLocation, env: Record<string, string> 
   const child = spawnTs('src/daemon/main.ts', ['dev'], { ...database.env, SERVICE_PORT: '0', SERVICE_DEV_IDP_PORT: '0', ...env });
   const { output, finished } = collect(child);
   const url = await waitForListening(child);
-  for (let i = 0; i < 200 && !output().stderr.includes('runs flows in-process'); i += 1)
+  for (let i = 0; i < 1200 && !output().stderr.includes('runs flows in-process'); i += 1)
     await new Promise((resolve) => setTimeout(resolve, 50));
   const issuer = /Embedded OpenID provider \(development only\): (\S+)/.exec(output().stderr)?.[1];
   if (!issuer) throw new Error(`svcd dev printed no issuer: ${output().stderr}`);
@@ -105,6 +105,7 @@ describe('svcd dev', () => {
     }
   });
 
+  // Two starts of svcd dev (each a process loading the daemon) and two openings of its database: slow on a loaded CI host.
   it("gives the seeded accounts' groups their roles in the default organization, once, unless told not to", async () => {
     const database = await ownDatabase();
     const first = await startDev(database);
@@ -136,7 +137,7 @@ describe('svcd dev', () => {
       await second.stop();
     }
     await withKnex(database, async (knex) => expect(await knex('org_idp_mappings').where({ value: '/viewers' })).toHaveLength(0));
-  });
+  }, 120_000);
 
   it('leaves memberships to the administrators when SERVICE_ORG_IDP_SYNC is set to false', async () => {
     const dev = await startDev(await ownDatabase(), { SERVICE_ORG_IDP_SYNC: 'false' });
@@ -147,7 +148,7 @@ describe('svcd dev', () => {
     } finally {
       await dev.stop();
     }
-  });
+  }, 60_000);
 
   it('refuses to run in production', async () => {
     const { code } = await collect(
