@@ -16,7 +16,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   variables:
     "Variables of the organization given by --org (and the shared organization's, read-only): typed values steps read as {{ variables.<name> }}.",
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
-  flows: 'Flows of the organization given by --org: pull from and push to their linked git files, subscribe them to notifications.',
+  flows:
+    'Flows of the organization given by --org: list, export and apply them as files, commit, pull from and push to their linked git files, subscribe them to notifications.',
   'git-repos': 'Git repositories of the organization given by --org: list them, pull every linked flow.',
   // notifications (issue 24)
   notifications: 'Notifications of the organization given by --org: where they go.',
@@ -113,6 +114,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('variables get', () => import('./variables/get.js')),
   verb('variables set', () => import('./variables/set.js')),
   verb('variables delete', () => import('./variables/delete.js')),
+  verb('flows list', () => import('./flows/list.js')),
+  verb('flows export', () => import('./flows/export.js')),
+  verb('flows apply', () => import('./flows/apply.js')),
+  verb('flows commit', () => import('./flows/commit.js')),
   verb('flows pull', () => import('./flows/pull.js')),
   verb('flows push', () => import('./flows/push.js')),
   verb('git-repos list', () => import('./git-repos/list.js')),

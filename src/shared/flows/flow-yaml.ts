@@ -32,8 +32,15 @@ export interface YamlIssue {
   readonly column: number;
 }
 
+/** The reader's members of a flow file, when they are there and of their type (pull ignores them; `svc flows apply` names the flow by them). */
+export interface FlowYamlLabels {
+  readonly name?: string;
+  readonly description?: string | null;
+}
+
 export type FlowYamlResult =
-  { readonly ok: true; readonly definition: FlowDefinition } | { readonly ok: false; readonly issues: YamlIssue[] };
+  | { readonly ok: true; readonly definition: FlowDefinition; readonly labels: FlowYamlLabels }
+  | { readonly ok: false; readonly issues: YamlIssue[] };
 
 /**
  * Reads a flow file. `rules`: check everything commit checks (a pull that commits a version), else only
@@ -65,7 +72,15 @@ export function flowFromYaml(text: string, rules: boolean): FlowYamlResult {
         issues: issues.map((issue) => located(doc, lines, `definition.${issue.path}`.replace(/\.$/, ''), issue.message)),
       };
   }
-  return { ok: true, definition: shape.definition };
+  return { ok: true, definition: shape.definition, labels: labelsOf(root as Record<string, unknown>) };
+}
+
+function labelsOf(root: Record<string, unknown>): FlowYamlLabels {
+  const { name, description } = root;
+  return {
+    ...(typeof name === 'string' ? { name } : {}),
+    ...(typeof description === 'string' || description === null ? { description } : {}),
+  };
 }
 
 /** `definition.steps[0].handler` -> ['definition', 'steps', 0, 'handler']. */

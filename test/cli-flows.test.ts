@@ -1,0 +1,179 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flowToYaml } from '../src/shared/flows/flow-yaml.js';
+import { runSvc, type SvcRun } from './helpers/cli.js';
+import { seedFlow, startWorld, TARGETED, type World } from './helpers/webhooks-fixtures.js';
+
+/**
+ * `svc flows list|export|apply|commit` as built (a subprocess, no terminal) against a real daemon: flows as
+ * files. In acme, dave is an operator, carol a viewer; commons is the shared organization.
+ */
+let w: World;
+let root: string;
+const flowsOf = (name: string) => w.knex()('flows').where({ name });
+
+beforeAll(async () => {
+  w = await startWorld();
+  root = await mkdtemp(join(tmpdir(), 'svc-cli-flows-'));
+  await seedFlow(w.knex(), w.ids.commons!, { name: 'shared-one', versions: [TARGETED] });
+});
+afterAll(async () => {
+  await w?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+function svc(who: string, args: string[], stdin?: string): Promise<SvcRun> {
+  return runSvc(['--server', w.url, '--org', 'acme', ...args], {
+    configHome: root,
+    env: { SVC_TOKEN: w.as[who]!.replace(/^Bearer /, '') },
+    ...(stdin === undefined ? {} : { stdin }),
+  });
+}
+
+async function file(name: string, text: string): Promise<string> {
+  const path = join(root, name);
+  await writeFile(path, text);
+  return path;
+}
+
+const DEFINITION = {
+  steps: [{ id: 'noop', handler: 'general.noop', config: {} }],
+  edges: [],
+  inputs: [],
+  target_roles: [],
+};
+
+describe('svc flows apply', () => {
+  it('creates the flow of the file, then updates its draft; --commit commits it; export gives the file back', async () => {
+    const path = await file(
+      'edge.yaml',
+      flowToYaml({ name: 'edge', description: 'edge routers', version: 'draft', definition: DEFINITION }),
+    );
+    const created = await svc('dave', ['flows', 'apply', path]);
+    expect(created.code, created.stderr).toBe(0);
+    const [row] = await flowsOf('edge');
+    expect(created.stdout).toBe(`${row.id}\n`);
+    expect(row).toMatchObject({ org_id: w.ids.acme, description: 'edge routers', latest_version: 0 });
+
+    const changed = { ...DEFINITION, steps: [{ id: 'wait', handler: 'general.sleep', config: { seconds: 1 } }] };
+    const again = await file('edge-2.yaml', flowToYaml({ name: 'edge', description: 'edge routers', version: 1, definition: changed }));
+    const committed = await svc('dave', ['flows', 'apply', again, '--commit', '-m', 'from a file', '--json']);
+    expect(committed.code, committed.stderr).toBe(0);
+    expect(JSON.parse(committed.stdout)).toMatchObject({ id: row.id, latest_version: 1, draft_dirty: false });
+    expect(await flowsOf('edge')).toHaveLength(1);
+    const version = await w.knex()('flow_versions').where({ flow_id: row.id, version: 1 }).first();
+    expect(version).toMatchObject({ message: 'from a file' });
+
+    const exported = await svc('carol', ['flows', 'export', 'edge']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain('kind: svc/flow');
+    expect(exported.stdout).toContain('handler: general.sleep');
+    // What export prints, apply takes back unchanged.
+    const roundTrip = await svc('dave', ['flows', 'apply', '-'], exported.stdout);
+    expect(roundTrip.code, roundTrip.stderr).toBe(0);
+    expect(roundTrip.stdout).toBe(`${row.id}\n`);
+  });
+
+  it('takes JSON, --name over the file, and keeps the description when the file has none', async () => {
+    const path = await file('plain.json', JSON.stringify({ definition: DEFINITION }));
+    const unnamed = await svc('dave', ['flows', 'apply', path]);
+    expect(unnamed.code).toBe(2);
+    const created = await svc('dave', ['flows', 'apply', path, '--name', 'from-json']);
+    expect(created.code, created.stderr).toBe(0);
+    await w.knex()('flows').where({ name: 'from-json' }).update({ description: 'kept' });
+    expect((await svc('dave', ['flows', 'apply', path, '--name', 'from-json'])).code).toBe(0);
+    expect(await flowsOf('from-json')).toEqual([expect.objectContaining({ description: 'kept' })]);
+  });
+
+  it('refuses a file that is not a flow with each issue at its line, and sends nothing', async () => {
+    const broken = await file(
+      'broken.yaml',
+      'name: broken\ndefinition:\n  steps:\n    - id: a\n      handler: general.noop\n      config: {}\n      bogus: 1\n',
+    );
+    const result = await svc('dave', ['flows', 'apply', broken]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/broken\.yaml:4:\d+: definition\.steps\[0\]/);
+    expect(await flowsOf('broken')).toHaveLength(0);
+
+    // With --commit every rule is checked first: an unknown handler passes the shape, not the rules.
+    const unknownHandler = await file(
+      'rules.yaml',
+      flowToYaml({
+        name: 'rules',
+        description: null,
+        version: 'draft',
+        definition: { ...DEFINITION, steps: [{ id: 'x', handler: 'no.such', config: {} }] },
+      }),
+    );
+    const refused = await svc('dave', ['flows', 'apply', unknownHandler, '--commit']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/rules\.yaml:\d+:\d+: definition\.steps\[0\]/);
+    expect(await flowsOf('rules')).toHaveLength(0);
+    // Without it the draft is saved, and the rules it breaks are said.
+    const saved = await svc('dave', ['flows', 'apply', unknownHandler]);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stderr).toContain('a commit would refuse it');
+    expect(await flowsOf('rules')).toHaveLength(1);
+  });
+
+  it("makes the organization's own flow rather than writing to the shared organization's of the same name", async () => {
+    const path = await file('shared.yaml', flowToYaml({ name: 'shared-one', description: null, version: 'draft', definition: DEFINITION }));
+    const result = await svc('dave', ['flows', 'apply', path]);
+    expect(result.code, result.stderr).toBe(0);
+    const rows = await flowsOf('shared-one');
+    expect(rows.map((r: { org_id: string }) => r.org_id).sort()).toEqual([w.ids.acme, w.ids.commons].sort());
+  });
+
+  it('is refused to a viewer (exit 5), writing nothing', async () => {
+    const path = await file('viewer.yaml', flowToYaml({ name: 'by-viewer', description: null, version: 'draft', definition: DEFINITION }));
+    expect((await svc('carol', ['flows', 'apply', path])).code).toBe(5);
+    expect(await flowsOf('by-viewer')).toHaveLength(0);
+  });
+});
+
+describe('svc flows list, export and commit', () => {
+  it('lists flows (table and --json), with the shared ones marked', async () => {
+    const table = await svc('carol', ['flows', 'list']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+VERSION\s+DRAFT\s+SHARED\s+UPDATED/);
+    const page = JSON.parse((await svc('carol', ['flows', 'list', '--json', '--q', 'shared-one'])).stdout) as {
+      items: { name: string; read_only: boolean }[];
+    };
+    expect(page.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'shared-one', read_only: true }),
+        expect.objectContaining({ name: 'shared-one', read_only: false }),
+      ]),
+    );
+  });
+
+  it('exports a given version to a file, refusing to overwrite one without --clobber', async () => {
+    const out = join(root, 'edge-v1.yaml');
+    const written = await svc('carol', ['flows', 'export', 'edge', '--flow-version', '1', '-o', out]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(await readFile(out, 'utf8')).toContain('version: 1');
+    expect((await svc('carol', ['flows', 'export', 'edge', '-o', out])).code).toBe(1);
+    expect((await svc('carol', ['flows', 'export', 'edge', '--flow-version', 'latest'])).code).toBe(2);
+    expect((await svc('carol', ['flows', 'export', 'no-such-flow'])).code).toBe(3);
+  });
+
+  it('commits a draft: the version on stdout; an invalid draft is 422 (exit 1) and commits nothing; nothing new is 409', async () => {
+    const [edge] = await flowsOf('edge');
+    await w
+      .knex()('flows')
+      .where({ id: edge.id })
+      .update({ draft_json: JSON.stringify(DEFINITION) });
+    const committed = await svc('dave', ['flows', 'commit', 'edge', '-m', 'back to noop']);
+    expect(committed.code, committed.stderr).toBe(0);
+    expect(committed.stdout).toBe('2\n');
+    const refused = await svc('dave', ['flows', 'commit', 'rules']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('code: validation_failed');
+    expect(await flowsOf('rules')).toEqual([expect.objectContaining({ latest_version: 0 })]);
+    const nothing = await svc('dave', ['flows', 'commit', 'edge']);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain('code: nothing_to_commit');
+  });
+});
