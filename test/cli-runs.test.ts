@@ -149,6 +149,21 @@ describe('svc runs start', () => {
     expect(await runCount()).toBe(before + 1);
   });
 
+  it('takes --target devices by name as well as by id; an unknown name exits 3 and a name two devices share exits 2', async () => {
+    const run = await json(svc('dave', ['runs', 'start', 'typed', '--target', `routers=r2,${ids.r1}`, '--json']));
+    expect(run.targets).toEqual({ routers: [ids.r2, ids.r1] });
+    const before = await runCount();
+    const unknown = await svc('dave', ['runs', 'start', 'typed', '--target', 'routers=r9']);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('r9');
+    const sharedTwin = await seedDevice(w.knex(), w.ids.commons!, 'r1');
+    const twin = await svc('dave', ['runs', 'start', 'typed', '--target', 'routers=r1']);
+    expect(twin.code).toBe(2);
+    expect(twin.stderr).toContain(`${sharedTwin} (shared)`);
+    expect(await runCount()).toBe(before);
+    await w.knex()('devices').where({ id: sharedTwin }).delete();
+  });
+
   it('refuses bad usage with exit 2 before sending anything', async () => {
     const before = await runCount();
     for (const args of [

@@ -99,8 +99,10 @@ describe('svc schedules create, list, get, update, pause, resume, run, delete', 
     expect(got).toMatchObject({ id, params: { change_id: 'CHG9' }, targets: { routers: [ids.r1] } });
     expect((await ok(svc('carol', ['schedules', 'get', id]))).stdout).toMatch(/cron:\s+0 3 \* \* \* \(At 03:00\)/);
 
-    const updated = await json(svc('dave', ['schedules', 'update', 'nightly', '--cron', '0 4 * * *', '--json']));
+    // Devices by name as well as by id.
+    const updated = await json(svc('dave', ['schedules', 'update', 'nightly', '--cron', '0 4 * * *', '--target', 'routers=r1', '--json']));
     expect(updated.next_fire_at).toBe('2026-06-02T04:00:00.000Z');
+    expect(updated.targets).toEqual({ routers: [ids.r1] });
 
     const paused = await json(svc('dave', ['schedules', 'pause', id, '--json']));
     expect(paused).toMatchObject({ enabled: false, next_fire_at: null });

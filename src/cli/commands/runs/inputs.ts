@@ -54,7 +54,7 @@ export function paramsOf(raw: Record<string, unknown>): Record<string, unknown> 
   return params;
 }
 
-/** `--target role=device_id` (repeat; ids may be comma-separated): device ids per role, in order given. */
+/** `--target role=device` (repeat; several may be comma-separated): devices (ids or names, `withDeviceIds`) per role, in order given. */
 export function targetsOf(raw: Record<string, unknown>): Record<string, string[]> | undefined {
   const entries = flag.strings(raw, 'target');
   if (entries.length === 0) return undefined;

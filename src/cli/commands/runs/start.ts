@@ -6,7 +6,7 @@ import type { Invoke } from '../verb.js';
 import { endFollowing, followRun, sayReconnecting } from './follow.js';
 import { paramsOf, positiveNumber, targetsOf } from './inputs.js';
 import { awaitingApprovalNote, progressLine } from './progress.js';
-import { flowId, getRun } from './resolve.js';
+import { flowId, getRun, withDeviceIds } from './resolve.js';
 import type { Run } from './types.js';
 
 export interface RunsStartOptions {
@@ -38,7 +38,9 @@ export function define(command: Command): void {
       )
       .option('--params-json <json>', 'params as one JSON object, or @FILE to read it; --param entries go over it')
       .addOption(
-        new Option('--target <role=device_id>', 'devices of a target role (repeat; ids may be comma-separated)').argParser(collect),
+        new Option('--target <role=device>', 'devices of a target role, by id or name (repeat; several may be comma-separated)').argParser(
+          collect,
+        ),
       )
       .option('--name <name>', "the run's label (default: the flow's name)")
       .option('--force', "start even if the flow's manual runs are switched off (platform admins)")
@@ -71,13 +73,13 @@ export function parseRunsStartOptions(flow: string, raw: Record<string, unknown>
  */
 export async function runRunsStart(options: RunsStartOptions, ctx: Context): Promise<void> {
   const client = ctx.apiClient();
-  const body = {
+  const body = await withDeviceIds(client, {
     flow_id: await flowId(client, options.flow),
     ...(options.version === undefined ? {} : { version: options.version }),
     ...(options.params === undefined ? {} : { params: options.params }),
     ...(options.targets === undefined ? {} : { targets: options.targets }),
     ...(options.name === undefined ? {} : { name: options.name }),
-  };
+  });
   const run = (await client.request({ method: 'POST', path: '/runs', body, query: options.force ? { force: 'true' } : {} })).body as Run;
   ctx.io.err(`Started run ${run.name} (${run.id}) of flow ${run.flow_name} version ${run.flow_version}: ${run.status}.\n`);
   if (!options.wait) {

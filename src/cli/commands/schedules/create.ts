@@ -3,7 +3,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
-import { needs, resolveFlow, scheduleFieldFlags, scheduleFields, type ScheduleFields } from './fields.js';
+import { needs, resolveNames, scheduleFieldFlags, scheduleFields, type ScheduleFields } from './fields.js';
 import type { Schedule } from './types.js';
 
 export interface SchedulesCreateOptions {
@@ -41,7 +41,7 @@ export function parseSchedulesCreateOptions(raw: Record<string, unknown>): Sched
 /** `POST /schedules`. The id alone on stdout (`ID=$(svc schedules create …)`), the record on stderr; `--json` the schedule. */
 export async function runSchedulesCreate(options: SchedulesCreateOptions, ctx: Context): Promise<void> {
   const client = ctx.apiClient();
-  const body = await resolveFlow(client, options.body);
+  const body = await resolveNames(client, options.body);
   const created = (await client.request({ method: 'POST', path: '/schedules', body })).body as Schedule;
   const next = created.next_fire_at === null ? 'paused' : `next fire ${created.next_fire_at}`;
   ctx.io.err(

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import { paramsOf, positiveNumber, targetsOf } from '../runs/inputs.js';
-import { flowId } from '../runs/resolve.js';
+import { withDeviceIds, withFlowId } from '../runs/resolve.js';
 import { collect, flag } from '../shared.js';
 
 export const MISFIRE_POLICIES = ['last', 'none', 'all'] as const;
@@ -11,7 +11,7 @@ export const MISFIRE_POLICIES = ['last', 'none', 'all'] as const;
 export interface ScheduleFields {
   name?: string;
   description?: string | null;
-  /** A flow id, or a name resolved when the request is made (`resolveFlow`). */
+  /** A flow id, or a name resolved when the request is made (`resolveNames`). */
   flow_id?: string;
   flow_version?: number | null;
   cron?: string;
@@ -32,7 +32,11 @@ export function scheduleFieldFlags(command: Command): Command {
     .option('--tz <zone>', 'IANA time zone of the expression (default UTC)')
     .addOption(new Option('--param <key=value>', 'a param (repeat); the value is sent as JSON when it parses as JSON').argParser(collect))
     .option('--params-json <json>', 'params as one JSON object, or @FILE to read it; --param entries go over it')
-    .addOption(new Option('--target <role=device_id>', 'devices of a target role (repeat; ids may be comma-separated)').argParser(collect))
+    .addOption(
+      new Option('--target <role=device>', 'devices of a target role, by id or name (repeat; several may be comma-separated)').argParser(
+        collect,
+      ),
+    )
     .addOption(
       new Option('--misfire <policy>', 'after downtime: last (run once, default), none, all (each, up to a cap)').choices(MISFIRE_POLICIES),
     );
@@ -61,9 +65,9 @@ export function scheduleFields(raw: Record<string, unknown>): ScheduleFields {
   return fields;
 }
 
-/** The body with `--flow`'s name (if it is one) made the flow's id. */
-export async function resolveFlow(client: ApiClient, fields: ScheduleFields): Promise<ScheduleFields> {
-  return fields.flow_id === undefined ? fields : { ...fields, flow_id: await flowId(client, fields.flow_id) };
+/** The body with `--flow`'s name and `--target`'s device names (where they are names) made ids. */
+export async function resolveNames(client: ApiClient, fields: ScheduleFields): Promise<ScheduleFields> {
+  return withDeviceIds(client, await withFlowId(client, fields));
 }
 
 export function needs(value: unknown, what: string, hint: string): void {

@@ -4,7 +4,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { enc, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
-import { resolveFlow, scheduleFieldFlags, scheduleFields, type ScheduleFields } from './fields.js';
+import { resolveNames, scheduleFieldFlags, scheduleFields, type ScheduleFields } from './fields.js';
 import { scheduleArgument, scheduleId } from './resolve.js';
 import type { Schedule } from './types.js';
 
@@ -42,7 +42,7 @@ export function parseSchedulesUpdateOptions(schedule: string, raw: Record<string
 export async function runSchedulesUpdate(options: SchedulesUpdateOptions, ctx: Context): Promise<void> {
   const client = ctx.apiClient();
   const id = await scheduleId(client, options.schedule);
-  const body = await resolveFlow(client, options.changes);
+  const body = await resolveNames(client, options.changes);
   const schedule = (await client.request({ method: 'PATCH', path: `/schedules/${enc(id)}`, body })).body as Schedule;
   if (options.json) return printJson(ctx.io, schedule);
   ctx.io.err(

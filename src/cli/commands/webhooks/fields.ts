@@ -1,7 +1,5 @@
 import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
-import type { ApiClient } from '../../http/client.js';
-import { flowId } from '../runs/resolve.js';
 import { collect, flag } from '../shared.js';
 
 /**
@@ -93,9 +91,4 @@ export function endpointFields(raw: Record<string, unknown>): EndpointFields {
   const payloadMapping = mapping(raw);
   if (payloadMapping !== undefined) fields.payload_mapping_json = payloadMapping;
   return fields;
-}
-
-/** The fields with `flow_id` resolved from what `--flow` gave: an id as is, a name to the one flow of that name. */
-export async function withFlowId<Fields extends EndpointFields>(client: ApiClient, fields: Fields): Promise<Fields> {
-  return fields.flow_id === undefined ? fields : { ...fields, flow_id: await flowId(client, fields.flow_id) };
 }

@@ -4,7 +4,8 @@ import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { enc, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
-import { endpointFieldFlags, endpointFields, withFlowId, type EndpointFields } from './fields.js';
+import { withFlowId } from '../runs/resolve.js';
+import { endpointFieldFlags, endpointFields, type EndpointFields } from './fields.js';
 import { endpointArgument, endpointId } from './resolve.js';
 import type { Endpoint } from './types.js';
 
