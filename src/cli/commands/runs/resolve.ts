@@ -16,21 +16,41 @@ export async function getRun(client: ApiClient, runId: string): Promise<Run> {
   return (await client.request({ method: 'GET', path: `/runs/${enc(runId)}` })).body as Run;
 }
 
+/** A listed row the organization reads, under the name it may be given by. */
+interface Named {
+  readonly id: string;
+  readonly name: string;
+  /** The shared organization's, seen from another one. */
+  readonly shared: boolean;
+}
+
 /**
- * FLOW as the run routes take it: a UUID as is; anything else the exact name of one live flow the
- * organization can run (its own or the shared organization's, as `GET /flows` lists them). Flow
- * names are unique within an organization but the shared organization may hold the same name, so two
- * matches are refused with their ids (exit 2) rather than guessed between; none is exit 3.
+ * REF as a UUID: a UUID as is; anything else the exact name of one live row of `path`'s list the
+ * organization reads (its own or the shared organization's). Names are unique within an organization but
+ * the shared organization may hold the same one, so two matches are refused with their ids (exit 2)
+ * rather than guessed between; none is exit 3.
  */
-export async function flowId(client: ApiClient, ref: string): Promise<string> {
+async function idOfNamed(
+  client: ApiClient,
+  what: 'flow' | 'device',
+  path: string,
+  ref: string,
+  rows: (body: unknown) => Named[],
+): Promise<string> {
   if (UUID.test(ref)) return ref;
-  const page = (await client.request({ method: 'GET', path: '/flows', query: { q: ref, limit: '500' } })).body as { items?: FlowSummary[] };
-  const matches = (page.items ?? []).filter((f) => f.name === ref);
+  const matches = rows((await client.request({ method: 'GET', path, query: { q: ref, limit: '500' } })).body).filter((r) => r.name === ref);
   if (matches.length === 1) return matches[0]!.id;
-  if (matches.length === 0) throw new CliError('not_found', `no flow named "${ref}" in this organization or the shared one`);
+  if (matches.length === 0) throw new CliError('not_found', `no ${what} named "${ref}" in this organization or the shared one`);
   throw usageError(
-    `${matches.length} flows are named "${ref}": ${matches.map((f) => `${f.id}${f.read_only ? ' (shared)' : ''}`).join(', ')}`,
-    'pass the flow id instead of the name',
+    `${matches.length} ${what}s are named "${ref}": ${matches.map((r) => `${r.id}${r.shared ? ' (shared)' : ''}`).join(', ')}`,
+    `pass the ${what} id instead of the name`,
+  );
+}
+
+/** FLOW as the run routes take it: its id, or the exact name of one live flow the organization can run (`GET /flows`). */
+export function flowId(client: ApiClient, ref: string): Promise<string> {
+  return idOfNamed(client, 'flow', '/flows', ref, (body) =>
+    ((body as { items?: FlowSummary[] }).items ?? []).map((f) => ({ id: f.id, name: f.name, shared: f.read_only })),
   );
 }
 
@@ -39,21 +59,9 @@ export async function withFlowId<Body extends { flow_id?: string }>(client: ApiC
   return body.flow_id === undefined ? body : { ...body, flow_id: await flowId(client, body.flow_id) };
 }
 
-/**
- * DEVICE as `--target` takes it: a UUID as is; anything else the exact name of one live device the
- * organization reads (its own or the shared organization's, as `GET /devices` lists them). Two matches
- * are refused with their ids (exit 2), none is exit 3.
- */
-export async function deviceId(client: ApiClient, ref: string): Promise<string> {
-  if (UUID.test(ref)) return ref;
-  const page = (await client.request({ method: 'GET', path: '/devices', query: { q: ref, limit: '500' } })).body as { items?: Device[] };
-  const matches = (page.items ?? []).filter((d) => d.name === ref);
-  if (matches.length === 1) return matches[0]!.id;
-  if (matches.length === 0) throw new CliError('not_found', `no device named "${ref}" in this organization or the shared one`);
-  throw usageError(
-    `${matches.length} devices are named "${ref}": ${matches.map((d) => `${d.id}${d.shared ? ' (shared)' : ''}`).join(', ')}`,
-    'pass the device id instead of the name',
-  );
+/** DEVICE as `--target` takes it: its id, or the exact name of one live device the organization reads (`GET /devices`). */
+export function deviceId(client: ApiClient, ref: string): Promise<string> {
+  return idOfNamed(client, 'device', '/devices', ref, (body) => (body as { items?: Device[] }).items ?? []);
 }
 
 /** A request body's `targets` (role to devices, each an id or a name) with every device named by its id. */
