@@ -375,7 +375,7 @@ export const SETTINGS = {
   orgIdpSync: setting({
     env: 'SERVICE_ORG_IDP_SYNC',
     default: 'false',
-    doc: 'Derive organization memberships from the group claim at login, through the IdP mappings.',
+    doc: 'Derive organization memberships from the group claim at login, through the IdP mappings. `svcd dev` with its embedded provider: `true` unless set.',
     parse: parseBoolean,
   }),
   orgIdpGroupClaim: setting({
