@@ -230,8 +230,24 @@ describe('svc runs list, get', () => {
     expect(plain.stdout).toMatch(/^params:\s+\{"count":3\}$/m);
     const run = await json(svc('carol', ['runs', 'get', id, '--json']));
     expect(run).toMatchObject({ id, name: 'one', status: 'queued', params: { count: 3 } });
+    expect(plain.stdout).not.toMatch(/^(error|outputs):/m);
     expectRefused(await svc('carol', ['runs', 'get', UNKNOWN_ID]), 3, 'resource_not_found');
     expect((await svc('carol', ['runs', 'get'])).code).toBe(2);
+
+    // A failed run says why, and what it produced.
+    const error = { code: 'step_failed', step_id: 'push', message: 'the router said no' };
+    await w
+      .knex()('runs')
+      .where({ id })
+      .update({
+        status: 'failed',
+        finished_at: w.knex().fn.now(),
+        error_json: JSON.stringify(error),
+        outputs_json: JSON.stringify({ pushed: 2 }),
+      });
+    const failed = await ok(svc('carol', ['runs', 'get', id]));
+    expect(failed.stdout).toMatch(/^error:\s+\{.*"code":"step_failed".*"step_id":"push".*\}$/m);
+    expect(failed.stdout).toMatch(/^outputs:\s+\{"pushed":2\}$/m);
   });
 });
 

@@ -25,6 +25,11 @@ afterAll(async () => {
 const row = (id: string) => knex()('runs').where({ id }).first();
 const audit = (eventType: string, id: string) => knex()('audit_logs').where({ event_type: eventType, resource_id: id }).select();
 
+/** `GET /runs/{run_id}` as a user of the run's organization sees it. */
+async function userView(runId: string): Promise<Record<string, unknown>> {
+  return json(await fetch(`${world.daemon.url}/runs/${runId}`, { headers: { authorization: world.operator, 'x-org-id': 'acme' } }));
+}
+
 function control(runId: string, command: string): Promise<Response> {
   return fetch(`${world.daemon.url}/runs/${runId}/${command}`, {
     method: 'POST',
@@ -65,6 +70,7 @@ describe('PATCH /internal/runs/{run_id}', () => {
     const [entry] = await audit('run.finished', id);
     expect(entry).toMatchObject({ action: 'internal:run_callbacks', resource_type: 'run', org_id: world.orgId });
     expect(entry.details_json).toMatchObject({ status: 'succeeded', workflow_id: `run-${id}` });
+    expect(await userView(id)).toMatchObject({ status: 'succeeded', outputs: { answer: 42 }, error: null });
   });
 
   it('ends a paused run failed with its error: run.failed entry naming it', async () => {
@@ -76,6 +82,12 @@ describe('PATCH /internal/runs/{run_id}', () => {
     expect(await row(id)).toMatchObject({ status: 'failed', error_json: error, paused_at: null, lease_expires_at: null });
     const [entry] = await audit('run.failed', id);
     expect(entry.details_json).toMatchObject({ status: 'failed', error });
+    // Why it failed is in its event, which a follower reads, and in the run its users read.
+    const events = await eventsOf(knex(), id);
+    expect(events.map((e) => e.data)).toEqual([
+      { from: 'paused', to: 'failed', worker_id: 'w1', attempt: 1, reason: 'step_failed', error },
+    ]);
+    expect(await userView(id)).toMatchObject({ status: 'failed', outputs: {}, error });
   });
 
   it('answers 409 invalid_run_state from a terminal state (a run its user cancelled), changing nothing', async () => {

@@ -103,6 +103,10 @@ export const run = z.object({
   cancelled_by: z.string().nullable(),
   deleted_at: z.string().nullable(),
   deleted_by: z.string().nullable(),
+  /** What the run produced (its flow's outputs), `{}` until its worker ends it. */
+  outputs: z.record(z.string(), z.unknown()),
+  /** Why it failed (`code`, and as its failure has them `message`, `step_id`, …); null unless it failed with a reason. */
+  error: z.record(z.string(), z.unknown()).nullable(),
 });
 export type Run = z.infer<typeof run>;
 

@@ -26,6 +26,8 @@ export const runFields = (r: Run) =>
     ['id', r.id],
     ['name', r.name],
     ['status', r.status],
+    ...(r.error === null ? [] : [['error', json(r.error)] as const]),
+    ...(Object.keys(r.outputs).length === 0 ? [] : [['outputs', json(r.outputs)] as const]),
     ['flow', `${r.flow_name} (${r.flow_id ?? 'purged'})`],
     ['flow_version', r.flow_version],
     ['params', json(r.params)],

@@ -41,7 +41,7 @@ export class RunCallbacksService {
       const after = await this.repo.finish(trx, runId, end);
       await appendDaemonEvent(trx, runId, {
         type: 'run.status',
-        data: { from: before.status, to: after.status, worker_id: holder.workerId, attempt: holder.attempt },
+        data: { from: before.status, to: after.status, worker_id: holder.workerId, attempt: holder.attempt, ...failure(end.error) },
       });
       await recordRunEnd(this.audit, trx, context, after, end.status, end.error);
       return internalRunView(after);
@@ -90,4 +90,10 @@ export class RunCallbacksService {
     if (!run) throw runNotFound();
     return run;
   }
+}
+
+/** A failed end's error in its `run.status` event: `reason` its code (as the daemon's own ends say theirs), and the error whole. */
+function failure(error: Record<string, unknown> | undefined): { reason?: unknown; error?: Record<string, unknown> } {
+  if (error === undefined) return {};
+  return typeof error.code === 'string' ? { reason: error.code, error } : { error };
 }

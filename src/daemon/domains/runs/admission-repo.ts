@@ -53,6 +53,8 @@ function newRunRow(run: NewRun, createdAt: Date): RunRow {
     cancelled_by: null,
     deleted_at: null,
     deleted_by: null,
+    outputs_json: {},
+    error_json: null,
   };
 }
 

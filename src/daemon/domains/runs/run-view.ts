@@ -28,6 +28,8 @@ export interface RunRow {
   readonly cancelled_by: string | null;
   readonly deleted_at: Date | string | null;
   readonly deleted_by: string | null;
+  readonly outputs_json: Record<string, unknown>;
+  readonly error_json: Record<string, unknown> | null;
 }
 
 export const RUN_COLUMNS = [
@@ -54,6 +56,8 @@ export const RUN_COLUMNS = [
   'cancelled_by',
   'deleted_at',
   'deleted_by',
+  'outputs_json',
+  'error_json',
 ] as const;
 
 /** A run on the wire (`GET /runs/{run_id}`, list items, and what admission answers): the shared `run` schema. */
@@ -91,5 +95,7 @@ export function runView(row: RunRow): RunView {
     cancelled_by: row.cancelled_by,
     deleted_at: iso(row.deleted_at),
     deleted_by: row.deleted_by,
+    outputs: row.outputs_json,
+    error: row.error_json,
   };
 }
