@@ -26,8 +26,9 @@ export const runFields = (r: Run) =>
     ['id', r.id],
     ['name', r.name],
     ['status', r.status],
-    ...(r.error === null ? [] : [['error', json(r.error)] as const]),
-    ...(Object.keys(r.outputs).length === 0 ? [] : [['outputs', json(r.outputs)] as const]),
+    // A daemon older than these fields sends neither: nothing is shown rather than a crash.
+    ...((r.error ?? null) === null ? [] : [['error', json(r.error)] as const]),
+    ...(Object.keys(r.outputs ?? {}).length === 0 ? [] : [['outputs', json(r.outputs)] as const]),
     ['flow', `${r.flow_name} (${r.flow_id ?? 'purged'})`],
     ['flow_version', r.flow_version],
     ['params', json(r.params)],
