@@ -74,34 +74,16 @@ afterAll(async () => {
 
 describe('svcd dev', () => {
   it('serves with authentication on beside an embedded provider, and says how to sign in', async () => {
-    const child = spawnTs('src/daemon/main.ts', ['dev'], { ...location.env, SERVICE_PORT: '0', SERVICE_DEV_IDP_PORT: '0' });
-    const { output, finished } = collect(child);
+    const dev = await startDev(location);
     try {
-      const url = await waitForListening(child);
-      let issuer: string | undefined;
-      for (let i = 0; i < 100 && !issuer; i += 1) {
-        issuer = /Embedded OpenID provider \(development only\): (\S+)/.exec(output().stderr)?.[1];
-        if (!issuer) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(issuer).toBeDefined();
-      expect(output().stderr).toContain('operator-password');
-
-      expect((await fetch(`${url}/auth/me`)).status).toBe(401);
-      const token = await fetch(`${issuer}/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from('service-automation:service-automation-dev-secret').toString('base64')}`,
-        },
-        body: 'grant_type=client_credentials',
-      });
-      const { access_token } = (await token.json()) as { access_token: string };
-      const me = await fetch(`${url}/auth/me`, { headers: { authorization: `Bearer ${access_token}` } });
+      expect(dev.stderr()).toContain('operator-password');
+      expect(dev.stderr()).toContain('-u service-automation:service-automation-dev-secret');
+      expect((await fetch(`${dev.url}/auth/me`)).status).toBe(401);
+      const me = await fetch(`${dev.url}/auth/me`, { headers: { authorization: `Bearer ${await automationToken(dev.issuer)}` } });
       expect(me.status).toBe(200);
       expect(((await me.json()) as { auth_method: string }).auth_method).toBe('jwt');
     } finally {
-      child.kill('SIGTERM');
-      expect((await finished).code).toBe(0);
+      await dev.stop();
     }
   });
 

@@ -17,7 +17,7 @@ import { binaryArtifactsModule } from './domains/binary-artifacts/module.js';
 import { filesModule } from './domains/files/module.js';
 import { flowAttachmentsModule } from './domains/flow-attachments/module.js';
 import { flowsModule } from './domains/flows/module.js';
-import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
+import { idpMappingsServiceOf } from './domains/idp-mappings/idp-mappings-service.js';
 import { idpMappingRoutes } from './domains/idp-mappings/routes.js';
 import { inventoryModule } from './domains/inventory/module.js';
 import { inventoryProvidersModule } from './domains/inventory-providers/module.js';
@@ -322,13 +322,12 @@ function makeDomains(
 
 /** Organizations, their members and their IdP mappings. */
 function tenancyRoutes(services: Services): DomainRoutes[] {
-  const { config, db } = services;
+  const { db } = services;
   const onOrgChange = async () => {
     services.orgAccess.invalidate();
     services.triggerConfig.invalidate();
     await services.mappingIndex.refresh();
   };
-  const mappingOptions = { groupClaim: config.orgIdpGroupClaim, authoritative: config.orgIdpSyncAuthoritative };
   return [
     orgRoutes({
       orgs: new OrgsService(services.orgs, services.audit, onOrgChange),
@@ -336,7 +335,7 @@ function tenancyRoutes(services: Services): DomainRoutes[] {
         services.membershipCache.invalidate(),
       ),
     }),
-    idpMappingRoutes(new IdpMappingsService(services.idpMappings, services.users, services.audit, mappingOptions, services.mappingIndex)),
+    idpMappingRoutes(idpMappingsServiceOf(services)),
   ];
 }
 

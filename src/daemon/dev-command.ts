@@ -12,7 +12,7 @@ import {
   startDevIdp,
   type DevIdp,
 } from './dev-idp/index.js';
-import { IdpMappingsService } from './domains/idp-mappings/idp-mappings-service.js';
+import { idpMappingsServiceOf } from './domains/idp-mappings/idp-mappings-service.js';
 import type { Services } from './services.js';
 
 /**
@@ -59,8 +59,7 @@ export async function seedDevOrgMappings(services: Services): Promise<string | u
   if (!config.orgIdpSync || config.orgIdpGroupClaim !== DEV_GROUP_CLAIM) return undefined;
   const org = await services.orgs.findDefault();
   if (!org || (await services.idpMappings.list(org.id)).length > 0) return undefined;
-  const settings = { groupClaim: config.orgIdpGroupClaim, authoritative: config.orgIdpSyncAuthoritative };
-  const mappings = new IdpMappingsService(services.idpMappings, services.users, services.audit, settings, services.mappingIndex);
+  const mappings = idpMappingsServiceOf(services);
   for (const { group, role } of DEV_ORG_MAPPINGS) {
     await mappings.create(org, { claim: DEV_GROUP_CLAIM, value: group, role, is_active: true });
   }

@@ -9,6 +9,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson, readStdin } from '../../runtime/io.js';
 import { enc, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
+import { flowsNamed } from '../runs/resolve.js';
 import { commitFlow } from './commit.js';
 
 export interface FlowsApplyOptions {
@@ -93,8 +94,7 @@ function invalidFile(ctx: Context, file: string, issues: readonly YamlIssue[]): 
 
 /** The active organization's own live flow of exactly this name (names are unique there), if any. */
 async function ownFlowNamed(client: ApiClient, name: string): Promise<FlowSummary | undefined> {
-  const page = (await client.request({ method: 'GET', path: '/flows', query: { q: name, limit: '500' } })).body as { items: FlowSummary[] };
-  return page.items.find((flow) => flow.name === name && !flow.read_only);
+  return (await flowsNamed(client, name)).find((flow) => !flow.read_only);
 }
 
 async function create(

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { YamlPreview } from '../../../shared/api/git.js';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { refuseExisting } from '../../runtime/download.js';
+import { positiveNumber } from '../runs/inputs.js';
 import { flowId } from '../runs/resolve.js';
 import { enc, flag } from '../shared.js';
 import type { Invoke } from '../verb.js';
@@ -30,10 +30,7 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ positionals, raw, ctx }) => runFlowsExport(parseFlowsExportOptions(positionals[0]!, raw), ctx);
 
 export function parseFlowsExportOptions(flow: string, raw: Record<string, unknown>): FlowsExportOptions {
-  const given = flag.string(raw, 'flowVersion');
-  if (given !== undefined && given !== 'draft' && !/^[1-9]\d{0,8}$/.test(given))
-    throw usageError(`--flow-version must be a version number or "draft", not "${given}"`);
-  const version = given === undefined || given === 'draft' ? given : Number(given);
+  const version = flag.string(raw, 'flowVersion') === 'draft' ? 'draft' : positiveNumber(raw, 'flowVersion', '--flow-version');
   return { flow, version, output: flag.string(raw, 'output'), clobber: raw.clobber === true };
 }
 

@@ -1,6 +1,6 @@
 import type { Artifact } from '../../../shared/api/artifacts.js';
 import type { RunEventsPage } from '../../../shared/api/run-events.js';
-import { CliError, usageError } from '../../errors.js';
+import { CliError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import { enc } from '../shared.js';
 
@@ -46,10 +46,4 @@ export async function artifactOf(client: ApiClient, runId: string, ref: string):
   throw new CliError('not_found', `run ${runId} has no artifact "${ref}"`, {
     hint: names.length === 0 ? 'it has no artifacts' : `its artifacts: ${names.join(', ')}`,
   });
-}
-
-/** ARTIFACT and --all: exactly one of them. */
-export function oneOf(artifact: string | undefined, all: boolean): void {
-  if (artifact === undefined && !all) throw usageError('name an artifact (its id or name), or pass --all for a zip of them all');
-  if (artifact !== undefined && all) throw usageError('name an artifact or pass --all, not both');
 }

@@ -1,10 +1,11 @@
 import { posix } from 'node:path';
 import type { Command } from 'commander';
+import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { refuseExisting, saveDownload } from '../../runtime/download.js';
 import { enc, flag } from '../shared.js';
 import type { Invoke } from '../verb.js';
-import { artifactOf, oneOf } from './artifacts-of.js';
+import { artifactOf } from './artifacts-of.js';
 import { runArgument } from './resolve.js';
 
 export interface RunsDownloadOptions {
@@ -37,7 +38,8 @@ export const invoke: Invoke = ({ positionals, raw, ctx }) => runRunsDownload(par
 export function parseRunsDownloadOptions(positionals: readonly string[], raw: Record<string, unknown>): RunsDownloadOptions {
   const artifact = positionals[1];
   const all = raw.all === true;
-  oneOf(artifact, all);
+  if (artifact === undefined && !all) throw usageError('name an artifact (its id or name), or pass --all for a zip of them all');
+  if (artifact !== undefined && all) throw usageError('name an artifact or pass --all, not both');
   return { run: positionals[0]!, artifact, all, output: flag.string(raw, 'output'), clobber: raw.clobber === true };
 }
 

@@ -24,21 +24,23 @@ interface Named {
   readonly shared: boolean;
 }
 
+/** The rows of `path`'s list (own and shared organization's) named exactly `name`, among the first 500 its `q` finds. */
+async function listedNamed<Row extends { readonly name: string }>(client: ApiClient, path: string, name: string): Promise<Row[]> {
+  const page = (await client.request({ method: 'GET', path, query: { q: name, limit: '500' } })).body as { items?: Row[] };
+  return (page.items ?? []).filter((row) => row.name === name);
+}
+
+/** The live flows the organization reads (its own and the shared organization's) named exactly `name`. */
+export function flowsNamed(client: ApiClient, name: string): Promise<FlowSummary[]> {
+  return listedNamed<FlowSummary>(client, '/flows', name);
+}
+
 /**
- * REF as a UUID: a UUID as is; anything else the exact name of one live row of `path`'s list the
- * organization reads (its own or the shared organization's). Names are unique within an organization but
+ * The id of the one row of `matches`, the rows named `ref`. Names are unique within an organization but
  * the shared organization may hold the same one, so two matches are refused with their ids (exit 2)
  * rather than guessed between; none is exit 3.
  */
-async function idOfNamed(
-  client: ApiClient,
-  what: 'flow' | 'device',
-  path: string,
-  ref: string,
-  rows: (body: unknown) => Named[],
-): Promise<string> {
-  if (UUID.test(ref)) return ref;
-  const matches = rows((await client.request({ method: 'GET', path, query: { q: ref, limit: '500' } })).body).filter((r) => r.name === ref);
+function theOneNamed(what: 'flow' | 'device', ref: string, matches: readonly Named[]): string {
   if (matches.length === 1) return matches[0]!.id;
   if (matches.length === 0) throw new CliError('not_found', `no ${what} named "${ref}" in this organization or the shared one`);
   throw usageError(
@@ -47,11 +49,11 @@ async function idOfNamed(
   );
 }
 
-/** FLOW as the run routes take it: its id, or the exact name of one live flow the organization can run (`GET /flows`). */
-export function flowId(client: ApiClient, ref: string): Promise<string> {
-  return idOfNamed(client, 'flow', '/flows', ref, (body) =>
-    ((body as { items?: FlowSummary[] }).items ?? []).map((f) => ({ id: f.id, name: f.name, shared: f.read_only })),
-  );
+/** FLOW as the run routes take it: a UUID as is, else the exact name of one live flow the organization can run (`GET /flows`). */
+export async function flowId(client: ApiClient, ref: string): Promise<string> {
+  if (UUID.test(ref)) return ref;
+  const matches = (await flowsNamed(client, ref)).map((f) => ({ id: f.id, name: f.name, shared: f.read_only }));
+  return theOneNamed('flow', ref, matches);
 }
 
 /** A request body with `flow_id` given as `--flow` gave it (an id or a name) made the flow's id. */
@@ -59,9 +61,10 @@ export async function withFlowId<Body extends { flow_id?: string }>(client: ApiC
   return body.flow_id === undefined ? body : { ...body, flow_id: await flowId(client, body.flow_id) };
 }
 
-/** DEVICE as `--target` takes it: its id, or the exact name of one live device the organization reads (`GET /devices`). */
-export function deviceId(client: ApiClient, ref: string): Promise<string> {
-  return idOfNamed(client, 'device', '/devices', ref, (body) => (body as { items?: Device[] }).items ?? []);
+/** DEVICE as `--target` takes it: a UUID as is, else the exact name of one live device the organization reads (`GET /devices`). */
+export async function deviceId(client: ApiClient, ref: string): Promise<string> {
+  if (UUID.test(ref)) return ref;
+  return theOneNamed('device', ref, await listedNamed<Device>(client, '/devices', ref));
 }
 
 /** A request body's `targets` (role to devices, each an id or a name) with every device named by its id. */

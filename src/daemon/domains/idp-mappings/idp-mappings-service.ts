@@ -8,6 +8,7 @@ import { isUuid } from '../../../shared/ids.js';
 import type { MappingIndex } from '../../tenancy/mapping-index.js';
 import type { UsersRepo } from '../../tenancy/users-repo.js';
 import type { IdpMappingRow, IdpMappingsRepo } from '../../tenancy/idp-mappings-repo.js';
+import type { Services } from '../../services.js';
 
 export interface OrgRef {
   readonly id: string;
@@ -237,4 +238,13 @@ function notFound() {
 
 function duplicate() {
   return problems.conflict('This organization already maps this claim value.');
+}
+
+/** The service over the daemon's own pieces and settings: what its routes use, and `svcd dev`'s first-start mappings. */
+export function idpMappingsServiceOf(
+  services: Pick<Services, 'config' | 'idpMappings' | 'users' | 'audit' | 'mappingIndex'>,
+): IdpMappingsService {
+  const { config } = services;
+  const settings = { groupClaim: config.orgIdpGroupClaim, authoritative: config.orgIdpSyncAuthoritative };
+  return new IdpMappingsService(services.idpMappings, services.users, services.audit, settings, services.mappingIndex);
 }
