@@ -15,6 +15,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   schedules: 'Schedules of the organization given by --org: flows run on a cron expression in a time zone.',
   variables:
     "Variables of the organization given by --org (and the shared organization's, read-only): typed values steps read as {{ variables.<name> }}.",
+  secrets:
+    'Secrets of the organization given by --org: where each is kept, its reference and key names; values go in from the environment, files or stdin and never come out.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
   flows:
     'Flows of the organization given by --org: list, export and apply them as files, commit, pull from and push to their linked git files, subscribe them to notifications.',
@@ -114,6 +116,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('variables get', () => import('./variables/get.js')),
   verb('variables set', () => import('./variables/set.js')),
   verb('variables delete', () => import('./variables/delete.js')),
+  verb('secrets list', () => import('./secrets/list.js')),
+  verb('secrets get', () => import('./secrets/get.js')),
+  verb('secrets set', () => import('./secrets/set.js')),
+  verb('secrets delete', () => import('./secrets/delete.js')),
   verb('flows list', () => import('./flows/list.js')),
   verb('flows export', () => import('./flows/export.js')),
   verb('flows apply', () => import('./flows/apply.js')),

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { CliError } from '../../errors.js';
+import type { ApiClient } from '../../http/client.js';
+import type { SecretList, SecretView } from './types.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PAGE = 500;
+
+/** SECRET, the argument of the verbs that act on one secret. */
+export const secretArgument = (command: Command) => command.argument('<secret>', 'secret name, or its id');
+
+/**
+ * The organization's secret of this name, or undefined. `GET /secrets` has no name filter, so the pages
+ * are read in order until it turns up; names are unique in an organization and secrets are never shared.
+ */
+export async function secretByName(client: ApiClient, name: string): Promise<SecretView | undefined> {
+  for (let offset = 0; ; offset += PAGE) {
+    const query = { limit: String(PAGE), offset: String(offset) };
+    const page = (await client.request({ method: 'GET', path: '/secrets', query })).body as SecretList;
+    const found = page.items.find((s) => s.name === name);
+    if (found || page.items.length < PAGE || offset + PAGE >= page.total) return found;
+  }
+}
+
+/** An id as it is; a name looked up (exit 3 when the organization has no secret of that name). */
+export async function secretId(client: ApiClient, ref: string): Promise<string> {
+  if (UUID.test(ref)) return ref;
+  const found = await secretByName(client, ref);
+  if (!found) throw new CliError('not_found', `no secret named "${ref}" in this organization`);
+  return found.id;
+}
