@@ -31,6 +31,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   'file-repos': 'File repositories of the organization given by --org: list them, test their connection.',
   'inventory-providers':
     'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
+  audit: 'The audit trail of every organization (platform admins): list entries by filters, read one.',
   config: 'Configuration exchange (platform admins): export the configuration as a YAML bundle, plan a bundle, apply a plan.',
   // platform sync (issue 27)
   'platform-sync': 'Platform sync (platform admins): profiles, plans, conflicts, destructive authorizations, apply, runs.',
@@ -135,6 +136,8 @@ const VERBS: readonly VerbEntry[] = [
   verb('inventory-providers list', () => import('./inventory-providers/list.js')),
   verb('inventory-providers sync', () => import('./inventory-providers/sync.js')),
   verb('inventory-providers history', () => import('./inventory-providers/history.js')),
+  verb('audit list', () => import('./audit/list.js')),
+  verb('audit get', () => import('./audit/get.js')),
   verb('config export', () => import('./config/export.js')),
   verb('config plan', () => import('./config/plan.js')),
   verb('config apply', () => import('./config/apply.js')),
