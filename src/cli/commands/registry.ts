@@ -15,6 +15,9 @@ const GROUPS: Readonly<Record<string, string>> = {
   schedules: 'Schedules of the organization given by --org: flows run on a cron expression in a time zone.',
   variables:
     "Variables of the organization given by --org (and the shared organization's, read-only): typed values steps read as {{ variables.<name> }}.",
+  sites: "Sites of the organization given by --org and the shared organization's: list, the tree.",
+  devices:
+    "Devices of the organization given by --org and the shared organization's: search, read, set the local maintenance override and tags.",
   secrets:
     'Secrets of the organization given by --org: where each is kept, its reference and key names; values go in from the environment, files or stdin and never come out.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
@@ -117,6 +120,11 @@ const VERBS: readonly VerbEntry[] = [
   verb('variables get', () => import('./variables/get.js')),
   verb('variables set', () => import('./variables/set.js')),
   verb('variables delete', () => import('./variables/delete.js')),
+  verb('sites list', () => import('./sites/list.js')),
+  verb('sites tree', () => import('./sites/tree.js')),
+  verb('devices list', () => import('./devices/list.js')),
+  verb('devices get', () => import('./devices/get.js')),
+  verb('devices annotate', () => import('./devices/annotate.js')),
   verb('secrets list', () => import('./secrets/list.js')),
   verb('secrets get', () => import('./secrets/get.js')),
   verb('secrets set', () => import('./secrets/set.js')),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Device } from '../../../shared/api/devices.js';
 import type { FlowSummary } from '../../../shared/api/flows.js';
+import type { Site } from '../../../shared/api/sites.js';
 import { CliError, usageError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import { enc } from '../shared.js';
@@ -40,7 +41,7 @@ export function flowsNamed(client: ApiClient, name: string): Promise<FlowSummary
  * the shared organization may hold the same one, so two matches are refused with their ids (exit 2)
  * rather than guessed between; none is exit 3.
  */
-function theOneNamed(what: 'flow' | 'device', ref: string, matches: readonly Named[]): string {
+function theOneNamed(what: 'flow' | 'device' | 'site', ref: string, matches: readonly Named[]): string {
   if (matches.length === 1) return matches[0]!.id;
   if (matches.length === 0) throw new CliError('not_found', `no ${what} named "${ref}" in this organization or the shared one`);
   throw usageError(
@@ -65,6 +66,12 @@ export async function withFlowId<Body extends { flow_id?: string }>(client: ApiC
 export async function deviceId(client: ApiClient, ref: string): Promise<string> {
   if (UUID.test(ref)) return ref;
   return theOneNamed('device', ref, await listedNamed<Device>(client, '/devices', ref));
+}
+
+/** SITE as a device search takes it: a UUID as is, else the exact name of one live site the organization reads (`GET /sites`). */
+export async function siteId(client: ApiClient, ref: string): Promise<string> {
+  if (UUID.test(ref)) return ref;
+  return theOneNamed('site', ref, await listedNamed<Site>(client, '/sites', ref));
 }
 
 /** A request body's `targets` (role to devices, each an id or a name) with every device named by its id. */
