@@ -29,17 +29,8 @@ function svcTree() {
       (path) =>
         ![
           ...['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules'],
-          ...[
-            'variables',
-            'secrets',
-            'audit',
-            'flows',
-            'git-repos',
-            'notifications',
-            'notifications destinations',
-            'inventory-providers',
-            'config',
-          ],
+          ...['variables', 'secrets', 'audit', 'sites', 'devices', 'iac-states', 'flows', 'git-repos'],
+          ...['notifications', 'notifications destinations', 'inventory-providers', 'config'],
           ...['files', 'attachments', 'file-repos', 'platform-sync'],
         ].includes(path),
     );

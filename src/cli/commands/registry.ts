@@ -18,6 +18,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   sites: "Sites of the organization given by --org and the shared organization's: list, the tree.",
   devices:
     "Devices of the organization given by --org and the shared organization's: search, read, set the local maintenance override and tags.",
+  'iac-states':
+    'Terraform/OpenTofu states of the organization given by --org: list, versions, pull a document, roll back, force the lock off.',
   secrets:
     'Secrets of the organization given by --org: where each is kept, its reference and key names; values go in from the environment, files or stdin and never come out.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
@@ -125,6 +127,12 @@ const VERBS: readonly VerbEntry[] = [
   verb('devices list', () => import('./devices/list.js')),
   verb('devices get', () => import('./devices/get.js')),
   verb('devices annotate', () => import('./devices/annotate.js')),
+  verb('iac-states list', () => import('./iac-states/list.js')),
+  verb('iac-states get', () => import('./iac-states/get.js')),
+  verb('iac-states versions', () => import('./iac-states/versions.js')),
+  verb('iac-states pull', () => import('./iac-states/pull.js')),
+  verb('iac-states rollback', () => import('./iac-states/rollback.js')),
+  verb('iac-states unlock', () => import('./iac-states/unlock.js')),
   verb('secrets list', () => import('./secrets/list.js')),
   verb('secrets get', () => import('./secrets/get.js')),
   verb('secrets set', () => import('./secrets/set.js')),
