@@ -29,7 +29,7 @@ function svcTree() {
       (path) =>
         ![
           ...['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules'],
-          ...['variables', 'secrets', 'audit', 'sites', 'devices', 'iac-states', 'flows', 'git-repos'],
+          ...['variables', 'secrets', 'audit', 'sites', 'devices', 'iac-states', 'workers', 'flows', 'git-repos'],
           ...['notifications', 'notifications destinations', 'inventory-providers', 'config'],
           ...['files', 'attachments', 'file-repos', 'platform-sync'],
         ].includes(path),
@@ -42,7 +42,7 @@ function svcTree() {
   return { tree, defined, ran, run };
 }
 
-const TOP_LEVEL = ['login', 'logout', 'whoami', 'api', 'perms', 'completion'];
+const TOP_LEVEL = ['login', 'logout', 'whoami', 'api', 'perms', 'health', 'completion'];
 const ORGS = ['orgs list', 'orgs get', 'orgs create', 'orgs update', 'orgs delete'];
 
 describe('the command registry: verbs defined from their modules when a command line needs them', () => {

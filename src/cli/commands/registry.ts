@@ -20,6 +20,7 @@ const GROUPS: Readonly<Record<string, string>> = {
     "Devices of the organization given by --org and the shared organization's: search, read, set the local maintenance override and tags.",
   'iac-states':
     'Terraform/OpenTofu states of the organization given by --org: list, versions, pull a document, roll back, force the lock off.',
+  workers: 'Workers of the platform (realm viewers): which are online, what they run.',
   secrets:
     'Secrets of the organization given by --org: where each is kept, its reference and key names; values go in from the environment, files or stdin and never come out.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
@@ -152,6 +153,8 @@ const VERBS: readonly VerbEntry[] = [
   verb('inventory-providers list', () => import('./inventory-providers/list.js')),
   verb('inventory-providers sync', () => import('./inventory-providers/sync.js')),
   verb('inventory-providers history', () => import('./inventory-providers/history.js')),
+  verb('health', () => import('./health/health.js')),
+  verb('workers list', () => import('./workers/list.js')),
   verb('audit list', () => import('./audit/list.js')),
   verb('audit get', () => import('./audit/get.js')),
   verb('config export', () => import('./config/export.js')),
