@@ -49,7 +49,12 @@ export interface OffsetPage<Row> {
 }
 
 /** A page's rows as a table; when the page holds fewer than the total, says so on stderr. */
-export function printPage<Row>(io: IO, page: OffsetPage<Row>, columns: readonly Column<Row>[], empty: string): void {
+export function printPage<Row>(
+  io: IO,
+  page: Pick<OffsetPage<Row>, 'items' | 'total'>,
+  columns: readonly Column<Row>[],
+  empty: string,
+): void {
   printTable(io, page.items, columns, empty);
   if (page.total > page.items.length && page.items.length > 0)
     io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);

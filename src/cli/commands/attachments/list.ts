@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { printTable } from '../../runtime/table.js';
+import { printPage } from '../../runtime/table.js';
 import { flowId } from '../runs/resolve.js';
 import { positiveNumber } from '../runs/inputs.js';
 import { flag, jsonFlag } from '../shared.js';
@@ -49,7 +49,5 @@ export async function runAttachmentsList(options: AttachmentsListOptions, ctx: C
   if (options.limit !== undefined) query.limit = String(options.limit);
   const page = (await client.request({ method: 'GET', path: attachmentsPath(id), query })).body as AttachmentList;
   if (options.json) return printJson(ctx.io, page);
-  printTable(ctx.io, page.items, ATTACHMENT_COLUMNS, 'No attachments.');
-  if (page.total > page.items.length && page.items.length > 0)
-    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+  printPage(ctx.io, page, ATTACHMENT_COLUMNS, 'No attachments.');
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { printTable } from '../../runtime/table.js';
+import { printPage } from '../../runtime/table.js';
 import { positiveNumber } from '../runs/inputs.js';
 import { siteId } from '../runs/resolve.js';
 import { collect, flag, jsonFlag } from '../shared.js';
@@ -85,7 +85,5 @@ export async function runDevicesList(options: DevicesListOptions, ctx: Context):
   if (options.limit !== undefined) query.limit = String(options.limit);
   const page = (await client.request({ method: 'GET', path: '/devices/search', query })).body as DevicePage;
   if (options.json) return printJson(ctx.io, page);
-  printTable(ctx.io, page.items, DEVICE_COLUMNS, 'No devices.');
-  if (page.total > page.items.length && page.items.length > 0)
-    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+  printPage(ctx.io, page, DEVICE_COLUMNS, 'No devices.');
 }

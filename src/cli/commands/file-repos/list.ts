@@ -3,7 +3,7 @@ import type { FileRepository } from '../../../shared/api/file-repositories.js';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { printTable, type Column } from '../../runtime/table.js';
+import { printPage, type Column } from '../../runtime/table.js';
 import { positiveNumber } from '../runs/inputs.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
@@ -56,7 +56,5 @@ export async function runFileReposList(options: FileReposListOptions, ctx: Conte
   if (options.limit !== undefined) query.limit = String(options.limit);
   const page = (await ctx.apiClient().request({ method: 'GET', path: '/file-repositories', query })).body as FileRepositoryList;
   if (options.json) return printJson(ctx.io, page);
-  printTable(ctx.io, page.items, COLUMNS, 'No file repositories.');
-  if (page.total > page.items.length && page.items.length > 0)
-    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+  printPage(ctx.io, page, COLUMNS, 'No file repositories.');
 }

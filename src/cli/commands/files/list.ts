@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { printTable } from '../../runtime/table.js';
+import { printPage } from '../../runtime/table.js';
 import { positiveNumber } from '../runs/inputs.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
@@ -55,7 +55,5 @@ export async function runFilesList(options: FilesListOptions, ctx: Context): Pro
   if (options.limit !== undefined) query.limit = String(options.limit);
   const page = (await client.request({ method: 'GET', path: '/files', query })).body as FileList;
   if (options.json) return printJson(ctx.io, page);
-  printTable(ctx.io, page.items, FILE_COLUMNS, 'No files.');
-  if (page.total > page.items.length && page.items.length > 0)
-    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+  printPage(ctx.io, page, FILE_COLUMNS, 'No files.');
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { GitRepository, GitRepositoryList } from '../../../shared/api/git.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { printTable, type Column } from '../../runtime/table.js';
+import { printPage, type Column } from '../../runtime/table.js';
 import { positiveNumber } from '../runs/inputs.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
@@ -45,7 +45,5 @@ export async function runGitReposList(options: GitReposListOptions, ctx: Context
   if (options.limit !== undefined) query.limit = String(options.limit);
   const page = (await ctx.apiClient().request({ method: 'GET', path: '/git-repositories', query })).body as GitRepositoryList;
   if (options.json) return printJson(ctx.io, page);
-  printTable(ctx.io, page.items, COLUMNS, 'No git repositories.');
-  if (page.total > page.items.length && page.items.length > 0)
-    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+  printPage(ctx.io, page, COLUMNS, 'No git repositories.');
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { printTable } from '../../runtime/table.js';
+import { printPage } from '../../runtime/table.js';
 import { positiveNumber } from '../runs/inputs.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
@@ -32,7 +32,5 @@ export async function runIacStatesList(options: IacStatesListOptions, ctx: Conte
   if (options.limit !== undefined) query.limit = String(options.limit);
   const page = (await ctx.apiClient().request({ method: 'GET', path: '/iac-states', query })).body as IacStateList;
   if (options.json) return printJson(ctx.io, page);
-  printTable(ctx.io, page.items, STATE_COLUMNS, 'No IaC states.');
-  if (page.total > page.items.length && page.items.length > 0)
-    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+  printPage(ctx.io, page, STATE_COLUMNS, 'No IaC states.');
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { printTable } from '../../runtime/table.js';
+import { printPage } from '../../runtime/table.js';
 import { positiveNumber } from '../runs/inputs.js';
 import { flowId } from '../runs/resolve.js';
 import { flag, jsonFlag } from '../shared.js';
@@ -52,7 +52,5 @@ export async function runSchedulesList(options: SchedulesListOptions, ctx: Conte
   if (options.limit !== undefined) query.limit = String(options.limit);
   const page = (await client.request({ method: 'GET', path: '/schedules', query })).body as ScheduleList;
   if (options.json) return printJson(ctx.io, page);
-  printTable(ctx.io, page.items, SCHEDULE_COLUMNS, 'No schedules.');
-  if (page.total > page.items.length && page.items.length > 0)
-    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+  printPage(ctx.io, page, SCHEDULE_COLUMNS, 'No schedules.');
 }

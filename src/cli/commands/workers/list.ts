@@ -3,7 +3,7 @@ import type { Worker } from '../../../shared/api/workers.js';
 import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { type Column, type OffsetPage, printTable } from '../../runtime/table.js';
+import { type Column, type OffsetPage, printPage } from '../../runtime/table.js';
 import { positiveNumber } from '../runs/inputs.js';
 import { flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
@@ -49,7 +49,5 @@ export async function runWorkersList(options: WorkersListOptions, ctx: Context):
   if (options.limit !== undefined) query.limit = String(options.limit);
   const page = (await ctx.apiClient().request({ method: 'GET', path: '/workers', query })).body as OffsetPage<Worker>;
   if (options.json) return printJson(ctx.io, page);
-  printTable(ctx.io, page.items, COLUMNS, options.status === 'online' ? 'No worker is online: queued runs wait.' : 'No workers.');
-  if (page.total > page.items.length && page.items.length > 0)
-    ctx.io.err(`Showing ${page.items.length} of ${page.total}; use --limit for more.\n`);
+  printPage(ctx.io, page, COLUMNS, options.status === 'online' ? 'No worker is online: queued runs wait.' : 'No workers.');
 }
