@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc, type SvcRun } from './helpers/cli.js';
+import { ok, runSvc, type SvcRun } from './helpers/cli.js';
 import { startApprovalsWorld, waitingRun, type ApprovalsWorld, type People } from './helpers/approvals-fixtures.js';
 
 /**
@@ -28,12 +28,6 @@ function svc(who: keyof People, args: string[]): Promise<SvcRun> {
     configHome,
     env: { SVC_TOKEN: world.people[who].replace(/^Bearer /, '') },
   });
-}
-
-async function ok(run: Promise<SvcRun>): Promise<SvcRun> {
-  const result = await run;
-  expect(result.code, result.stderr).toBe(0);
-  return result;
 }
 
 const json = async <T = Record<string, unknown>>(run: Promise<SvcRun>): Promise<T> => JSON.parse((await ok(run)).stdout) as T;

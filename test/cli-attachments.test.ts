@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc, type SvcRun } from './helpers/cli.js';
+import { json, ok, runSvc, type SvcRun } from './helpers/cli.js';
 import { sha256 } from './helpers/files-fixtures.js';
 import { BARE, call, startWorld, UNKNOWN_ID, type World } from './helpers/webhooks-fixtures.js';
 
@@ -30,14 +30,6 @@ function svc(who: string, args: string[]): Promise<SvcRun> {
     env: { SVC_TOKEN: w.as[who]!.replace(/^Bearer /, '') },
   });
 }
-
-async function ok(run: Promise<SvcRun>): Promise<SvcRun> {
-  const result = await run;
-  expect(result.code, result.stderr).toBe(0);
-  return result;
-}
-
-const json = async <T = Record<string, any>>(run: Promise<SvcRun>): Promise<T> => JSON.parse((await ok(run)).stdout) as T;
 
 const paths = async () =>
   (await json<{ items: { path: string }[] }>(svc('carol', ['attachments', 'list', 'deploy', '--json']))).items.map((a) => a.path);

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc, type SvcRun } from './helpers/cli.js';
+import { json, ok, runSvc, type SvcRun } from './helpers/cli.js';
 import { sha256, uploadStream } from './helpers/files-fixtures.js';
 import { BARE, call, seedFlow, startWorld, type World } from './helpers/webhooks-fixtures.js';
 
@@ -27,14 +27,6 @@ function svc(who: string, args: string[], stdin?: string): Promise<SvcRun> {
     ...(stdin === undefined ? {} : { stdin }),
   });
 }
-
-async function ok(run: Promise<SvcRun>): Promise<SvcRun> {
-  const result = await run;
-  expect(result.code, result.stderr).toBe(0);
-  return result;
-}
-
-const json = async <T = Record<string, any>>(run: Promise<SvcRun>): Promise<T> => JSON.parse((await ok(run)).stdout) as T;
 
 describe('svc files and svc file-repos', () => {
   it('uploads from a path (to the default repository) and stdin, lists, gets, downloads to a path and stdout byte-identical', async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc, type SvcRun } from './helpers/cli.js';
+import { ok, runSvc, type SvcRun } from './helpers/cli.js';
 import { call, startWorld, type World } from './helpers/webhooks-fixtures.js';
 
 /**
@@ -52,12 +52,6 @@ afterAll(async () => {
 
 function svc(who: string, args: string[]): Promise<SvcRun> {
   return runSvc(['--server', w.url, '--org', 'acme', ...args], { configHome, env: { SVC_TOKEN: w.as[who]!.replace(/^Bearer /, '') } });
-}
-
-async function ok(run: Promise<SvcRun>): Promise<SvcRun> {
-  const result = await run;
-  expect(result.code, result.stderr).toBe(0);
-  return result;
 }
 
 const names = async (args: string[]) =>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowDefinition } from '../src/shared/flows/definition.js';
-import { runSvc, type SvcRun } from './helpers/cli.js';
+import { ok, runSvc, type SvcRun } from './helpers/cli.js';
 import { BARE, seedDevice, seedFlow, startWorld, UNKNOWN_ID, type World } from './helpers/webhooks-fixtures.js';
 
 /**
@@ -47,12 +47,6 @@ afterAll(async () => {
 /** `svc --server … --org acme <args>` as `who`, whose bearer travels in SVC_TOKEN. */
 function svc(who: string, args: string[]): Promise<SvcRun> {
   return runSvc(['--server', w.url, '--org', 'acme', ...args], { configHome, env: { SVC_TOKEN: w.as[who]!.replace(/^Bearer /, '') } });
-}
-
-async function ok(run: Promise<SvcRun>): Promise<SvcRun> {
-  const result = await run;
-  expect(result.code, result.stderr).toBe(0);
-  return result;
 }
 
 const json = async <T = Record<string, unknown>>(run: Promise<SvcRun>): Promise<T> => JSON.parse((await ok(run)).stdout) as T;

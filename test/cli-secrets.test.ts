@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSecretsModule, type SecretsModule } from '../src/daemon/domains/secrets/module.js';
-import { runSvc, type SvcRun } from './helpers/cli.js';
+import { json, ok, runSvc, type SvcRun } from './helpers/cli.js';
 import { startWorld, type World } from './helpers/webhooks-fixtures.js';
 
 /**
@@ -33,14 +33,6 @@ function svc(who: string, args: string[], options: { env?: Record<string, string
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
   });
 }
-
-async function ok(run: Promise<SvcRun>): Promise<SvcRun> {
-  const result = await run;
-  expect(result.code, result.stderr).toBe(0);
-  return result;
-}
-
-const json = async <T = Record<string, any>>(run: Promise<SvcRun>): Promise<T> => JSON.parse((await ok(run)).stdout) as T;
 const secretRows = async () => (await w.knex()('secrets').count<{ count: string }[]>('* as count'))[0]!.count;
 
 describe('svc secrets', () => {

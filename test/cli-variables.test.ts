@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc, type SvcRun } from './helpers/cli.js';
+import { json, ok, runSvc, type SvcRun } from './helpers/cli.js';
 import { call, startWorld, type World } from './helpers/webhooks-fixtures.js';
 
 /** `svc variables` as built (a subprocess, no terminal) against a real daemon: alice (admin) manages, carol (viewer) reads. */
@@ -22,14 +22,6 @@ afterAll(async () => {
 function svc(who: string, args: string[]): Promise<SvcRun> {
   return runSvc(['--server', w.url, '--org', 'acme', ...args], { configHome, env: { SVC_TOKEN: w.as[who]!.replace(/^Bearer /, '') } });
 }
-
-async function ok(run: Promise<SvcRun>): Promise<SvcRun> {
-  const result = await run;
-  expect(result.code, result.stderr).toBe(0);
-  return result;
-}
-
-const json = async <T = Record<string, any>>(run: Promise<SvcRun>): Promise<T> => JSON.parse((await ok(run)).stdout) as T;
 
 describe('svc variables', () => {
   it('sets (creates, then changes by name), lists, gets and deletes, values parsed by type', async () => {

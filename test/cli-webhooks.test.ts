@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc, type SvcRun } from './helpers/cli.js';
+import { ok, runSvc, type SvcRun } from './helpers/cli.js';
 import { BARE, count, createSecret, deliveriesOf, seedFlow, startWorld, type World } from './helpers/webhooks-fixtures.js';
 
 /**
@@ -37,12 +37,6 @@ function svc(who: string, args: string[], env: Record<string, string> = {}): Pro
     configHome,
     env: { SVC_TOKEN: w.as[who]!.replace(/^Bearer /, ''), ...env },
   });
-}
-
-async function ok(run: Promise<SvcRun>): Promise<SvcRun> {
-  const result = await run;
-  expect(result.code, result.stderr).toBe(0);
-  return result;
 }
 
 const json = async <T = Record<string, unknown>>(run: Promise<SvcRun>): Promise<T> => JSON.parse((await ok(run)).stdout) as T;

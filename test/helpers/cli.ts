@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { expect } from 'vitest';
 import { join } from 'node:path';
 import { REPO_ROOT } from './spawn.js';
 
@@ -25,3 +26,13 @@ export function runSvc(args: string[], options: { configHome: string; env?: Reco
   child.stdin.end(options.stdin ?? '');
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
+
+/** The run, once it has exited 0 (its stderr is the failure's message otherwise). */
+export async function ok(run: Promise<SvcRun>): Promise<SvcRun> {
+  const result = await run;
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+/** A successful run's stdout, parsed as JSON. */
+export const json = async <T = Record<string, any>>(run: Promise<SvcRun>): Promise<T> => JSON.parse((await ok(run)).stdout) as T;
