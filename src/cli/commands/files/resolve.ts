@@ -2,13 +2,9 @@ import type { Command } from 'commander';
 import type { FileRepository } from '../../../shared/api/file-repositories.js';
 import { CliError, usageError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
+import { isUuid } from '../../../shared/ids.js';
+import { idByName } from '../named.js';
 import type { FileList, FileView } from './types.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface RepositoryList {
-  readonly items: FileRepository[];
-}
 
 /** FILE, the argument of the verbs that act on one file. */
 export const fileArgument = (command: Command) => command.argument('<file>', 'file id, or its path (folder/name) in a repository');
@@ -20,15 +16,8 @@ export const repoFlag = (command: Command, what: string) => command.option('--re
  * REPO as an id: an id as it is, a name the one repository of that name the organization reads; a name
  * both it and the shared organization use is refused with both ids (exit 2), none exits 3.
  */
-export async function repositoryId(client: ApiClient, ref: string): Promise<string> {
-  if (UUID.test(ref)) return ref;
-  const page = (await client.request({ method: 'GET', path: '/file-repositories', query: { q: ref, limit: '500' } }))
-    .body as RepositoryList;
-  const matches = page.items.filter((r) => r.name === ref);
-  if (matches.length === 0) throw new CliError('not_found', `no file repository named "${ref}" in this organization or the shared one`);
-  if (matches.length > 1)
-    throw usageError(`several file repositories are named "${ref}": ${matches.map((r) => r.id).join(', ')}`, 'pass the id');
-  return matches[0]!.id;
+export function repositoryId(client: ApiClient, ref: string): Promise<string> {
+  return idByName(client, '/file-repositories', 'file repository', ref);
 }
 
 /** The organization's default repository, made (local, `default`) when it has none: `POST /file-repositories/ensure-default`. */
@@ -41,7 +30,7 @@ export async function defaultRepositoryId(client: ApiClient): Promise<string> {
  * reads (in `repo` when given); a path two repositories hold is refused with both ids (exit 2), none exits 3.
  */
 export async function fileId(client: ApiClient, ref: string, repo?: string): Promise<string> {
-  if (UUID.test(ref)) return ref;
+  if (isUuid(ref)) return ref;
   const name = ref.split('/').at(-1)!;
   const query: Record<string, string> = { q: name, limit: '500' };
   if (repo !== undefined) query.repository_id = await repositoryId(client, repo);

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
+import { isUuid } from '../../../shared/ids.js';
 import { CliError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import type { SecretList, SecretView } from './types.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PAGE = 500;
 
 /** SECRET, the argument of the verbs that act on one secret. */
@@ -24,7 +24,7 @@ export async function secretByName(client: ApiClient, name: string): Promise<Sec
 
 /** An id as it is; a name looked up (exit 3 when the organization has no secret of that name). */
 export async function secretId(client: ApiClient, ref: string): Promise<string> {
-  if (UUID.test(ref)) return ref;
+  if (isUuid(ref)) return ref;
   const found = await secretByName(client, ref);
   if (!found) throw new CliError('not_found', `no secret named "${ref}" in this organization`);
   return found.id;

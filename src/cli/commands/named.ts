@@ -1,0 +1,48 @@
+import { isUuid } from '../../shared/ids.js';
+import { CliError, usageError } from '../errors.js';
+import type { ApiClient } from '../http/client.js';
+
+/** A row a list route answers, under the name it may be given by. */
+export interface NamedRow {
+  readonly id: string;
+  readonly name: string;
+  /** The shared organization's, seen from another one. */
+  readonly shared?: boolean;
+}
+
+/** The rows of `path`'s list named exactly `name`, among the first 500 its `q` finds (`query` narrows further). */
+export async function listedNamed<Row extends { readonly name: string }>(
+  client: ApiClient,
+  path: string,
+  name: string,
+  query: Record<string, string> = {},
+): Promise<Row[]> {
+  const page = (await client.request({ method: 'GET', path, query: { ...query, q: name, limit: '500' } })).body as { items?: Row[] };
+  return (page.items ?? []).filter((row) => row.name === name);
+}
+
+/**
+ * The id of the one row of `matches`, the rows named `ref` `where` (in this organization, or it and the
+ * shared one). Names are labels or unique only per organization, so several matches are refused with
+ * their ids (exit 2) rather than guessed between; none is exit 3.
+ */
+export function theOneNamed(what: string, ref: string, matches: readonly NamedRow[], where: string): string {
+  if (matches.length === 1) return matches[0]!.id;
+  if (matches.length === 0) throw new CliError('not_found', `no ${what} named "${ref}" ${where}`);
+  throw usageError(
+    `more than one ${what} is named "${ref}": ${matches.map((r) => `${r.id}${r.shared ? ' (shared)' : ''}`).join(', ')}`,
+    `pass the ${what} id instead of the name`,
+  );
+}
+
+/** REF as a route takes it: a UUID as is, else the id of the one row of `path`'s list named exactly REF. */
+export async function idByName(
+  client: ApiClient,
+  path: string,
+  what: string,
+  ref: string,
+  where = 'in this organization or the shared one',
+): Promise<string> {
+  if (isUuid(ref)) return ref;
+  return theOneNamed(what, ref, await listedNamed<NamedRow>(client, path, ref), where);
+}
