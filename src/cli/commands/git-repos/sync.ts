@@ -7,6 +7,7 @@ import { printJson } from '../../runtime/io.js';
 import { printTable, type Column } from '../../runtime/table.js';
 import { enc, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
+import { isUuid } from '../../../shared/ids.js';
 
 export interface GitReposSyncOptions {
   /** A repository id or its name. */
@@ -14,8 +15,6 @@ export interface GitReposSyncOptions {
   readonly force: boolean;
   readonly json: boolean;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const COLUMNS: Column<SyncEntry>[] = [
   { header: 'FLOW', value: (e) => e.flow_id },
@@ -42,7 +41,7 @@ export function parseGitReposSyncOptions(repo: string, raw: Record<string, unkno
 
 /** REPO as a name: the one repository of the organization with exactly that name. */
 async function repositoryId(client: ApiClient, ref: string): Promise<string> {
-  if (UUID.test(ref)) return ref;
+  if (isUuid(ref)) return ref;
   const page = (await client.request({ method: 'GET', path: '/git-repositories', query: { q: ref, limit: '500' } }))
     .body as GitRepositoryList;
   const match = page.items.find((r) => r.name === ref);

@@ -4,7 +4,7 @@ import { printJson } from '../../runtime/io.js';
 import type { Member } from '../orgs/types.js';
 import { enc, flag, jsonFlag, orgOf, roleOf, ROLES_HELP } from '../shared.js';
 import type { Invoke } from '../verb.js';
-import { UUID } from './resolve.js';
+import { isUuid } from '../../../shared/ids.js';
 
 export interface MembersAddOptions {
   readonly org: string;
@@ -30,7 +30,7 @@ export function parseMembersAddOptions(user: string, raw: Record<string, unknown
 /** `POST /orgs/{org_ref}/members` (role default viewer, source manual). */
 export async function runMembersAdd(options: MembersAddOptions, ctx: Context): Promise<void> {
   const body = {
-    ...(UUID.test(options.user) ? { user_id: options.user } : { username: options.user }),
+    ...(isUuid(options.user) ? { user_id: options.user } : { username: options.user }),
     ...(options.role === undefined ? {} : { role: options.role }),
   };
   const member = (await ctx.apiClient().request({ method: 'POST', path: `/orgs/${enc(options.org)}/members`, body })).body as Member;

@@ -2,12 +2,11 @@ import { CliError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import type { Member, Page } from '../orgs/types.js';
 import { enc } from '../shared.js';
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../../shared/ids.js';
 
 /** The member routes take a user id; people type usernames. A UUID is taken as is, a username looked up among the members. */
 export async function memberId(client: ApiClient, org: string, user: string): Promise<string> {
-  if (UUID.test(user)) return user;
+  if (isUuid(user)) return user;
   for (let offset = 0; ; offset += 500) {
     const page = (
       await client.request({ method: 'GET', path: `/orgs/${enc(org)}/members`, query: { limit: '500', offset: String(offset) } })

@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import { CliError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import type { Variable, VariableList } from './types.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../../shared/ids.js';
 
 /** VARIABLE, the argument of the verbs that act on one variable. */
 export const variableArgument = (command: Command) => command.argument('<variable>', 'variable name, or its id');
@@ -20,7 +19,7 @@ export async function variableByName(client: ApiClient, name: string): Promise<V
 
 /** An id as it is; a name looked up (exit 3 when none is live). */
 export async function variableId(client: ApiClient, ref: string): Promise<string> {
-  if (UUID.test(ref)) return ref;
+  if (isUuid(ref)) return ref;
   const found = await variableByName(client, ref);
   if (!found) throw new CliError('not_found', `no variable named "${ref}" in this organization or the shared one`);
   return found.id;

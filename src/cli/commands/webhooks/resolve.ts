@@ -4,8 +4,7 @@ import { resolveServer } from '../../auth/session.js';
 import type { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import type { EndpointListItem } from './types.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../../shared/ids.js';
 
 /** ENDPOINT, the argument of the verbs that act on one endpoint: read by `endpointId`. */
 export const endpointArgument = (command: Command) => command.argument('<endpoint>', 'endpoint id, or its name');
@@ -29,7 +28,7 @@ export function itemsOf<T>(body: unknown): T[] {
  * two matches are refused with their ids rather than guessed between).
  */
 export async function endpointId(client: ApiClient, ref: string, state: EndpointState = 'live'): Promise<string> {
-  if (UUID.test(ref)) return ref;
+  if (isUuid(ref)) return ref;
   const query: Record<string, string> = state === 'live' ? {} : { include_deleted: 'true' };
   const all = itemsOf<EndpointListItem>((await client.request({ method: 'GET', path: '/webhooks', query })).body);
   const matches = all.filter((e) => e.name === ref && (state === 'any' || (state === 'deleted') === (e.deleted_at !== null)));
