@@ -88,12 +88,9 @@ function openPostgres(url: string, limits: LinkLimits, log: Logger): Database {
       },
     },
   });
-  const listen: Database['listen'] = (channel, onSignal) => {
-    // Without the statement limits: a LISTEN session runs no statements worth cutting.
-    const listener = new NotificationListener({ connection: pgConnection(url, limits, false), channel, onSignal, log });
-    listener.start();
-    return listener;
-  };
+  // One session for every channel; without the statement limits: a LISTEN session runs no statements worth cutting.
+  const listener = new NotificationListener({ connection: pgConnection(url, limits, false), log });
+  const listen: Database['listen'] = (channel, onSignal) => listener.listen(channel, onSignal);
   return wrap('postgres', knex, listen, async (work) => {
     const unlimited = knexFactory({
       client: 'pg',

@@ -4,16 +4,23 @@ import type { Logger } from '../logging/logger.js';
 /** Why a listener calls back: a notification, or a (re)connection after which everything must be reread. */
 export type Signal = 'notification' | 'connected';
 
+/**
+ * Called for each notification on its channel (with its payload), and once its channel is listened on
+ * after every (re)connection, since notifications sent while disconnected are lost.
+ */
+export type OnSignal = (reason: Signal, payload?: string) => void;
+
 export interface ListenerOptions {
   /** The pool's connection settings (connect timeout, TCP keepalive), so a dead link is noticed here too. */
   readonly connection: Readonly<Record<string, unknown>>;
-  readonly channel: string;
-  /**
-   * Called for each notification (with its payload), and after every (re)connection, since notifications
-   * sent while disconnected are lost.
-   */
-  readonly onSignal: (reason: Signal, payload?: string) => void;
   readonly log: Logger;
+}
+
+/** One subscription: its channel, its callback, and the session it was last told `connected` on. */
+interface Subscriber {
+  readonly channel: string;
+  readonly onSignal: OnSignal;
+  toldOn: pg.Client | undefined;
 }
 
 /** The wait after the first failed attempt in a row, doubled after each further failure up to RETRY_MAX_MS. */
@@ -25,61 +32,127 @@ const RETRY_FIRST_MS = 100;
  */
 const RETRY_MAX_MS = 500;
 
+/** Channels are the code's own names, put in LISTEN as identifiers: nothing else gets there. */
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+
 /**
- * A dedicated PostgreSQL connection that LISTENs on one channel and reconnects whenever it is lost: at
- * once (a killed session or a restarted pooler is usually back already), then backing off from
- * RETRY_FIRST_MS to RETRY_MAX_MS while attempts fail. A connection lost before it had lived
- * RETRY_MAX_MS goes on backing off instead, so a server that drops every session is not asked in a
- * loop. Outside knex's pool, because a listening connection must stay checked out.
+ * One dedicated PostgreSQL connection that LISTENs on every channel this instance subscribes to (ten
+ * domains listen; a session each would take ten of the server's connections per daemon) and reconnects
+ * whenever it is lost: at once (a killed session or a restarted pooler is usually back already), then
+ * backing off from RETRY_FIRST_MS to RETRY_MAX_MS while attempts fail. A connection lost before it had
+ * lived RETRY_MAX_MS goes on backing off instead, so a server that drops every session is not asked in
+ * a loop. Outside knex's pool, because a listening connection must stay checked out. The session opens
+ * with the first subscription and closes with the last.
  */
 export class NotificationListener {
+  readonly #subscribers = new Set<Subscriber>();
+  /** The connected session, once its connection is up. */
   #client: pg.Client | undefined;
-  #stopped = false;
+  /** A session being opened, or open: set from the start of an attempt to the loss or the close. */
+  #session: pg.Client | undefined;
+  /** Channels LISTENed on the current session. */
+  #listened = new Set<string>();
+  /** LISTEN and UNLISTEN statements, one after another on the session. */
+  #syncing: Promise<void> = Promise.resolve();
   #failures = 0;
   #connectedAt = 0;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ListenerOptions) {}
 
-  start(): void {
-    void this.#connect();
+  /** Subscribes `onSignal` to `channel`; the handle's `stop` ends the subscription (and the session, with the last). */
+  listen(channel: string, onSignal: OnSignal): { stop(): Promise<void> } {
+    if (!CHANNEL.test(channel)) throw new TypeError(`not a channel name: ${channel}`);
+    const subscriber: Subscriber = { channel, onSignal, toldOn: undefined };
+    this.#subscribers.add(subscriber);
+    if (this.#session === undefined && this.#timer === undefined) void this.#connect();
+    else this.#sync();
+    return {
+      stop: async () => {
+        if (!this.#subscribers.delete(subscriber)) return;
+        if (this.#subscribers.size > 0) return this.#sync();
+        await this.#close();
+      },
+    };
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
+  async #close(): Promise<void> {
     clearTimeout(this.#timer);
-    await this.#client?.end().catch(() => {});
+    this.#timer = undefined;
+    const session = this.#session;
+    this.#session = undefined;
+    this.#client = undefined;
+    await session?.end().catch(() => {});
   }
 
   async #connect(): Promise<void> {
-    if (this.#stopped) return;
+    this.#timer = undefined;
+    if (this.#subscribers.size === 0) return;
     const client = new pg.Client({ ...(this.options.connection as pg.ClientConfig), application_name: 'svcd-listener' });
+    this.#session = client;
     client.on('error', (error) => this.options.log.warn({ err: error }, 'notification listener connection failed'));
     client.on('end', () => this.#lost(client));
-    client.on('notification', (message) => this.options.onSignal('notification', message.payload));
+    client.on('notification', (message) => {
+      for (const subscriber of this.#subscribers)
+        if (subscriber.channel === message.channel) subscriber.onSignal('notification', message.payload);
+    });
     try {
       await client.connect();
-      await client.query(`LISTEN ${this.options.channel}`);
-      this.#client = client;
-      this.#connectedAt = Date.now();
-      this.options.onSignal('connected');
     } catch (error) {
+      if (this.#session !== client) return;
       this.options.log.warn({ err: error }, 'notification listener could not connect; retrying');
+      this.#session = undefined;
       await client.end().catch(() => {});
-      this.#schedule();
+      return this.#schedule();
     }
+    if (this.#session !== client) return void client.end().catch(() => {});
+    this.#client = client;
+    this.#listened = new Set();
+    this.#connectedAt = Date.now();
+    return this.#sync();
   }
 
+  /**
+   * Brings the session's channels in line with the subscriptions, then tells each subscriber whose
+   * channel is listened on and who was not told on this session yet that it is connected.
+   */
+  #sync(): Promise<void> {
+    this.#syncing = this.#syncing.then(async () => {
+      const client = this.#client;
+      if (!client) return;
+      try {
+        const wanted = new Set([...this.#subscribers].map((s) => s.channel));
+        for (const channel of wanted)
+          if (!this.#listened.has(channel)) (await client.query(`LISTEN ${channel}`), this.#listened.add(channel));
+        for (const channel of this.#listened)
+          if (!wanted.has(channel)) (await client.query(`UNLISTEN ${channel}`), this.#listened.delete(channel));
+      } catch (error) {
+        // The session is failing (or was closed): its end event reconnects, and the next session listens afresh.
+        if (client === this.#client) this.options.log.warn({ err: error }, 'notification listener could not LISTEN');
+        return;
+      }
+      if (client !== this.#client) return;
+      for (const subscriber of this.#subscribers) {
+        if (subscriber.toldOn === client || !this.#listened.has(subscriber.channel)) continue;
+        subscriber.toldOn = client;
+        subscriber.onSignal('connected');
+      }
+    });
+    return this.#syncing;
+  }
+
+  /** A connected session ended (one that never connected is retried by `#connect` itself). */
   #lost(client: pg.Client): void {
-    if (this.#stopped || client !== this.#client) return;
+    if (client !== this.#client) return;
+    this.#session = undefined;
     this.#client = undefined;
+    if (this.#subscribers.size === 0) return;
     if (Date.now() - this.#connectedAt < RETRY_MAX_MS) return this.#schedule();
     this.#failures = 0;
     void this.#connect();
   }
 
   #schedule(): void {
-    if (this.#stopped) return;
     const delay = Math.min(RETRY_FIRST_MS * 2 ** this.#failures, RETRY_MAX_MS);
     this.#failures += 1;
     this.#timer = setTimeout(() => void this.#connect(), delay);
