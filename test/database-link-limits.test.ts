@@ -71,6 +71,7 @@ describe.skipIf(!available)('the database link limits on PostgreSQL', () => {
         dataDir: '',
         databaseQueryTimeoutMs: 400,
         databaseStatementTimeoutMs: 200,
+        databasePoolMax: 2,
       },
       createLogger('silent'),
     );
@@ -115,5 +116,26 @@ describe.skipIf(!available)('the database link limits on PostgreSQL', () => {
   it('migrations run without the statement limits', async () => {
     const slept = await db.withoutStatementLimits((knex) => knex.raw('select pg_sleep(0.6) as slept'));
     expect((slept as { rows: unknown[] }).rows).toHaveLength(1);
+  });
+
+  it('runs no more statements at once than SERVICE_DATABASE_POOL_MAX, however many wait', async () => {
+    // Sessions running one of these sleeps (sessions discarded by the tests above may still be finishing theirs).
+    const sleeping = async () =>
+      Number(
+        (
+          (await admin.raw(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = ? AND query = 'select pg_sleep(0.15)'`, [
+            database,
+          ])) as {
+            rows: { n: string }[];
+          }
+        ).rows[0]!.n,
+      );
+    let done = false;
+    const busy = Promise.all(Array.from({ length: 6 }, () => db.knex.raw('select pg_sleep(0.15)'))).finally(() => (done = true));
+    let most = 0;
+    while (!done) most = Math.max(most, await sleeping());
+    await busy;
+    // Six at once with the default of ten.
+    expect(most).toBe(2);
   });
 });

@@ -63,10 +63,16 @@ export const SETTINGS = {
     doc: 'Time limit for opening a connection to PostgreSQL (TCP and start-up); past it the request answers 503 `database_unavailable`.',
     parse: integerBetween(100, 60_000),
   }),
+  databasePoolMax: setting({
+    env: 'SERVICE_DATABASE_POOL_MAX',
+    default: '10',
+    doc: "Most connections of the instance's PostgreSQL pool. Each instance also holds one listening session (and one more while it migrates): keep instances × (this + 2) under the server's `max_connections` or the pooler's limit.",
+    parse: integerBetween(1, 1000),
+  }),
   databaseAcquireTimeoutMs: setting({
     env: 'SERVICE_DATABASE_ACQUIRE_TIMEOUT_MS',
     default: '4000',
-    doc: "Time limit for a request to get one of the pool's 10 connections (waiting for a free one or opening one); past it 503 `database_unavailable`.",
+    doc: "Time limit for a request to get one of the pool's connections (SERVICE_DATABASE_POOL_MAX; waiting for a free one or opening one); past it 503 `database_unavailable`.",
     parse: integerBetween(100, 60_000),
   }),
   databaseQueryTimeoutMs: setting({

@@ -43,6 +43,7 @@ export interface DatabaseOptions extends Partial<LinkLimits> {
 /** The settings' defaults, for a caller (a test, a bench) that names no limits. */
 const DEFAULT_LIMITS: LinkLimits = {
   databaseConnectTimeoutMs: Number(SETTINGS.databaseConnectTimeoutMs.default),
+  databasePoolMax: Number(SETTINGS.databasePoolMax.default),
   databaseAcquireTimeoutMs: Number(SETTINGS.databaseAcquireTimeoutMs.default),
   databaseQueryTimeoutMs: Number(SETTINGS.databaseQueryTimeoutMs.default),
   databaseStatementTimeoutMs: Number(SETTINGS.databaseStatementTimeoutMs.default),
@@ -78,7 +79,7 @@ function openPostgres(url: string, limits: LinkLimits, log: Logger): Database {
     acquireConnectionTimeout: limits.databaseAcquireTimeoutMs,
     pool: {
       min: 0,
-      max: 10,
+      max: limits.databasePoolMax,
       afterCreate: (
         connection: Parameters<typeof discardAfterQueryTimeout>[0],
         done: (error: Error | null, connection: unknown) => void,

@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 /** The limits that make a failed link answer in time (settings SERVICE_DATABASE_*; docs/decisions.md). */
 export interface LinkLimits {
   readonly databaseConnectTimeoutMs: number;
+  /** The pool's size. */
+  readonly databasePoolMax: number;
   readonly databaseAcquireTimeoutMs: number;
   /** 0: none. */
   readonly databaseQueryTimeoutMs: number;
