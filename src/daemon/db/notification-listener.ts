@@ -117,27 +117,38 @@ export class NotificationListener {
    * channel is listened on and who was not told on this session yet that it is connected.
    */
   #sync(): Promise<void> {
-    this.#syncing = this.#syncing.then(async () => {
-      const client = this.#client;
-      if (!client) return;
-      try {
+    this.#syncing = this.#syncing
+      .then(async () => {
+        // The session and its channels as they were when this turn began: a reconnection replaces both.
+        const client = this.#client;
+        const listened = this.#listened;
+        if (!client) return;
         const wanted = new Set([...this.#subscribers].map((s) => s.channel));
-        for (const channel of wanted)
-          if (!this.#listened.has(channel)) (await client.query(`LISTEN ${channel}`), this.#listened.add(channel));
-        for (const channel of this.#listened)
-          if (!wanted.has(channel)) (await client.query(`UNLISTEN ${channel}`), this.#listened.delete(channel));
-      } catch (error) {
-        // The session is failing (or was closed): its end event reconnects, and the next session listens afresh.
-        if (client === this.#client) this.options.log.warn({ err: error }, 'notification listener could not LISTEN');
-        return;
-      }
-      if (client !== this.#client) return;
-      for (const subscriber of this.#subscribers) {
-        if (subscriber.toldOn === client || !this.#listened.has(subscriber.channel)) continue;
-        subscriber.toldOn = client;
-        subscriber.onSignal('connected');
-      }
-    });
+        try {
+          for (const channel of wanted) {
+            if (listened.has(channel)) continue;
+            await client.query(`LISTEN ${channel}`);
+            listened.add(channel);
+          }
+          for (const channel of listened) {
+            if (wanted.has(channel)) continue;
+            await client.query(`UNLISTEN ${channel}`);
+            listened.delete(channel);
+          }
+        } catch (error) {
+          // The session is failing (or was closed): its end event reconnects, and the next session listens afresh.
+          if (client === this.#client) this.options.log.warn({ err: error }, 'notification listener could not LISTEN');
+          return;
+        }
+        for (const subscriber of this.#subscribers) {
+          if (client !== this.#client) return;
+          if (subscriber.toldOn === client || !listened.has(subscriber.channel)) continue;
+          subscriber.toldOn = client;
+          subscriber.onSignal('connected');
+        }
+      })
+      // A subscriber's callback that throws must not stop every later turn of the chain.
+      .catch((error: unknown) => this.options.log.warn({ err: error }, 'a notification subscriber failed on connection'));
     return this.#syncing;
   }
 
