@@ -98,6 +98,7 @@ describe('svc secrets', () => {
       [['secrets', 'set', 'x', '--from-env', '1bad=V'], { V: 'v' }],
       [['secrets', 'set', 'x', '--from-env', 'k=V', '--from-file', `k=${join(work, 'f')}`], { V: 'v' }],
       [['secrets', 'set', 'x', '--from-file', `k=${join(work, 'no-such-file')}`]],
+      [['secrets', 'set', 'x', '--from-file', `k=${work}`]],
       [['secrets', 'set', 'x', '--remove-key', 'k']],
       [['secrets', 'set', 'fixed', '--from-env', 'k=V', '--remove-key', 'k'], { V: 'v' }],
       [['secrets', 'set', 'fixed', '--path', 'elsewhere']],

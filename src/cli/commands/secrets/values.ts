@@ -56,26 +56,28 @@ function text(bytes: Uint8Array, what: string): string {
   }
 }
 
+const unreadable = (path: string, error: unknown) =>
+  usageError(`--from-file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+
 /** A file's content as it is, read only when it is small enough to be a value. */
 async function fileValue(path: string): Promise<string> {
-  let handle;
+  // One byte past the limit tells a file too large without reading it whole.
+  const buffer = Buffer.alloc(SECRET_VALUE_MAX_BYTES + 1);
+  let length = 0;
+  const handle = await open(path, 'r').catch((error: unknown) => {
+    throw unreadable(path, error);
+  });
   try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw usageError(`--from-file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  try {
-    // One byte past the limit tells a file too large without reading it whole.
-    const buffer = Buffer.alloc(SECRET_VALUE_MAX_BYTES + 1);
-    let length = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length);
       if (bytesRead === 0 || (length += bytesRead) === buffer.length) break;
     }
-    return text(buffer.subarray(0, length), path);
+  } catch (error) {
+    throw unreadable(path, error);
   } finally {
     await handle.close();
   }
+  return text(buffer.subarray(0, length), path);
 }
 
 /** stdin's bytes, up to one past the largest value (the rest is never read). */
@@ -96,7 +98,7 @@ function withoutFinalNewline(bytes: Buffer): Buffer {
 
 /**
  * The values of `sources`, read: an environment variable must be set (to anything, the empty string
- * too), a file is taken as it is, and stdin loses one trailing newline, as `$(…)` in a shell does, so
+ * too), a file is taken as it is, and stdin loses one final newline, the one `echo` adds, so
  * `echo "$PASSWORD" | svc secrets set …` stores the password and not a newline after it.
  */
 export async function readValues(sources: readonly ValueSource[], env: NodeJS.ProcessEnv, io: IO): Promise<Record<string, string>> {
