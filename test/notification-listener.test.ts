@@ -141,4 +141,19 @@ describe.skipIf(!available)('NotificationListener', () => {
       counting.server.close();
     }
   });
+
+  it('closes its session with the database, subscriptions left or not', async () => {
+    const counting = await countingProxy();
+    try {
+      const listener = new NotificationListener({ connection: { connectionString: counting.url }, log: createLogger('silent') });
+      let connected = false;
+      listener.listen('svc_test_left', (signal) => void (signal === 'connected' && (connected = true)));
+      await until(() => connected && counting.open() === 1);
+      await listener.close();
+      await until(() => counting.open() === 0);
+      expect(counting.opened()).toBe(1);
+    } finally {
+      counting.server.close();
+    }
+  });
 });

@@ -92,7 +92,7 @@ function openPostgres(url: string, limits: LinkLimits, log: Logger): Database {
   // One session for every channel; without the statement limits: a LISTEN session runs no statements worth cutting.
   const listener = new NotificationListener({ connection: pgConnection(url, limits, false), log });
   const listen: Database['listen'] = (channel, onSignal) => listener.listen(channel, onSignal);
-  return wrap('postgres', knex, listen, async (work) => {
+  const withoutStatementLimits: Database['withoutStatementLimits'] = async (work) => {
     const unlimited = knexFactory({
       client: 'pg',
       log: knexLog(log),
@@ -105,7 +105,8 @@ function openPostgres(url: string, limits: LinkLimits, log: Logger): Database {
     } finally {
       await unlimited.destroy();
     }
-  });
+  };
+  return wrap('postgres', knex, listen, withoutStatementLimits, () => listener.close());
 }
 
 /**
@@ -147,6 +148,8 @@ function wrap(
   knex: Knex,
   listen: Database['listen'],
   withoutStatementLimits: Database['withoutStatementLimits'],
+  /** What else closes with it: on PostgreSQL the listening session, whatever subscriptions are left. */
+  closeListening: () => Promise<void> = async () => {},
 ): Database {
   return {
     kind,
@@ -165,6 +168,7 @@ function wrap(
       }
     },
     async close() {
+      await closeListening();
       await knex.destroy();
     },
   };

@@ -76,6 +76,12 @@ export class NotificationListener {
     };
   }
 
+  /** Ends every subscription and the session (the database closing). */
+  async close(): Promise<void> {
+    this.#subscribers.clear();
+    await this.#close();
+  }
+
   async #close(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
