@@ -29,7 +29,7 @@ function svcTree() {
       (path) =>
         ![
           ...['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules'],
-          ...['variables', 'secrets', 'audit', 'sites', 'devices', 'iac-states', 'workers', 'flows', 'git-repos'],
+          ...['variables', 'secrets', 'audit', 'sites', 'devices', 'iac-states', 'workers', 'images', 'flows', 'git-repos'],
           ...['notifications', 'notifications destinations', 'inventory-providers', 'config'],
           ...['files', 'attachments', 'file-repos', 'platform-sync'],
         ].includes(path),

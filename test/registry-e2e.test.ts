@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, ok, runSvc } from './helpers/cli.js';
 import { seedUser } from './helpers/seed.js';
 import {
   basic,
@@ -150,12 +151,39 @@ describe.skipIf('skip' in binaries)('registry end to end (nginx auth_request -> 
     expect((await api('opal', 'GET', `/images/repository?name=orgs/globex/x/y`)).status).toBe(404);
   });
 
+  it('svc images lists the repositories and a repository’s tags, and refuses what may not be deleted, deleting nothing', async () => {
+    const svc = (who: string, args: string[]) =>
+      runSvc(['--server', world.daemon.url, '--org', 'acme', 'images', ...args], {
+        configHome: image,
+        env: { SVC_TOKEN: as[who]!.replace(/^Bearer /, '') },
+      });
+    const listed = await json<{ items: { name: string }[] }>(svc('opal', ['list', '--json']));
+    expect(listed.items.map((r) => r.name)).toEqual([OWN, SHARED]);
+    expect((await ok(svc('opal', ['list', '--namespace', 'orgs/commons']))).stdout).toMatch(
+      /orgs\/commons\/docker\.io\/library\/base\s+orgs\/commons\s+docker\.io/,
+    );
+    expect((await ok(svc('opal', ['tags', OWN]))).stdout).toMatch(/v1\s+sha256:/);
+    expect((await svc('opal', ['tags', 'orgs/globex/x/y'])).code).toBe(3);
+    // An operator may not delete (5), the shared namespace is read-only even to an admin (5), and without
+    // a terminal a delete needs --yes (2).
+    expect((await svc('opal', ['rm', OWN, 'v1', '--yes'])).code).toBe(5);
+    const shared = await svc('ada', ['rm', SHARED, '--yes']);
+    expect([shared.code, shared.stderr.includes('shared_read_only')]).toEqual([5, true]);
+    expect((await svc('ada', ['rm', OWN, 'v1'])).code).toBe(2);
+    expect((await api('opal', 'GET', `/images/repository?name=${encodeURIComponent(OWN)}`)).body.tags).toHaveLength(1);
+  });
+
   it("deletes in the own namespace only: the shared one is read-only (403), an admin's (204)", async () => {
     expect((await api('opal', 'DELETE', `/images/repository/tag?name=${OWN}&tag=v1`)).status).toBe(403);
     const shared = await api('ada', 'DELETE', `/images/repository?name=${SHARED}`);
     expect(shared.status).toBe(403);
     expect(shared.body.code).toBe('shared_read_only');
-    expect((await api('ada', 'DELETE', `/images/repository/tag?name=${OWN}&tag=v1`)).status).toBe(204);
+    // The admin's delete through svc images rm (DELETE /images/repository/tag, 204).
+    const removed = await runSvc(['--server', world.daemon.url, '--org', 'acme', 'images', 'rm', OWN, 'v1', '--yes', '--json'], {
+      configHome: image,
+      env: { SVC_TOKEN: as.ada!.replace(/^Bearer /, '') },
+    });
+    expect([removed.code, JSON.parse(removed.stdout)]).toEqual([0, { repository: OWN, tag: 'v1', deleted: true }]);
     expect((await api('ada', 'GET', `/images/repository?name=${OWN}`)).body.tags).toEqual([]);
     expect((await api('ada', 'DELETE', `/images/repository/tag?name=${OWN}&tag=v1`)).status).toBe(404);
     expect(await world.knex('audit_logs').where({ event_type: 'image.tag_deleted' })).toHaveLength(1);

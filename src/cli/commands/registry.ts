@@ -21,6 +21,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   'iac-states':
     'Terraform/OpenTofu states of the organization given by --org: list, versions, pull a document, roll back, force the lock off.',
   workers: 'Workers of the platform (realm viewers): which are online, what they run.',
+  images: 'Container images of the registry the organization sees: repositories, their tags, deleting in its own namespace.',
   secrets:
     'Secrets of the organization given by --org: where each is kept, its reference and key names; values go in from the environment, files or stdin and never come out.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
@@ -134,6 +135,9 @@ const VERBS: readonly VerbEntry[] = [
   verb('iac-states pull', () => import('./iac-states/pull.js')),
   verb('iac-states rollback', () => import('./iac-states/rollback.js')),
   verb('iac-states unlock', () => import('./iac-states/unlock.js')),
+  verb('images list', () => import('./images/list.js')),
+  verb('images tags', () => import('./images/tags.js')),
+  verb('images rm', () => import('./images/rm.js')),
   verb('secrets list', () => import('./secrets/list.js')),
   verb('secrets get', () => import('./secrets/get.js')),
   verb('secrets set', () => import('./secrets/set.js')),
