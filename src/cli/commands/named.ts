@@ -10,23 +10,21 @@ export interface NamedRow {
   readonly shared?: boolean;
 }
 
-/** The rows of `path`'s list named exactly `name`, among the first 500 its `q` finds (`query` narrows further). */
-export async function listedNamed<Row extends { readonly name: string }>(
-  client: ApiClient,
-  path: string,
-  name: string,
-  query: Record<string, string> = {},
-): Promise<Row[]> {
-  const page = (await client.request({ method: 'GET', path, query: { ...query, q: name, limit: '500' } })).body as { items?: Row[] };
+/** The rows of `path`'s list named exactly `name`, among the first 500 its `q` finds. */
+export async function listedNamed<Row extends { readonly name: string }>(client: ApiClient, path: string, name: string): Promise<Row[]> {
+  const page = (await client.request({ method: 'GET', path, query: { q: name, limit: '500' } })).body as { items?: Row[] };
   return (page.items ?? []).filter((row) => row.name === name);
 }
+
+/** Where a name is looked for unless a caller says otherwise: the rows the organization reads. */
+const SEEN = 'in this organization or the shared one';
 
 /**
  * The id of the one row of `matches`, the rows named `ref` `where` (in this organization, or it and the
  * shared one). Names are labels or unique only per organization, so several matches are refused with
  * their ids (exit 2) rather than guessed between; none is exit 3.
  */
-export function theOneNamed(what: string, ref: string, matches: readonly NamedRow[], where: string): string {
+export function theOneNamed(what: string, ref: string, matches: readonly NamedRow[], where = SEEN): string {
   if (matches.length === 1) return matches[0]!.id;
   if (matches.length === 0) throw new CliError('not_found', `no ${what} named "${ref}" ${where}`);
   throw usageError(
@@ -36,13 +34,7 @@ export function theOneNamed(what: string, ref: string, matches: readonly NamedRo
 }
 
 /** REF as a route takes it: a UUID as is, else the id of the one row of `path`'s list named exactly REF. */
-export async function idByName(
-  client: ApiClient,
-  path: string,
-  what: string,
-  ref: string,
-  where = 'in this organization or the shared one',
-): Promise<string> {
+export async function idByName(client: ApiClient, path: string, what: string, ref: string, where = SEEN): Promise<string> {
   if (isUuid(ref)) return ref;
   return theOneNamed(what, ref, await listedNamed<NamedRow>(client, path, ref), where);
 }

@@ -32,9 +32,13 @@ export const ORG_ROLES = ['viewer', 'auditor', 'approver', 'operator', 'admin'] 
 /** The roles as a flag's help names them. */
 export const ROLES_HELP = ORG_ROLES.join('|');
 
+/** A flag's (or argument's) value when it is one of `allowed`, undefined when absent; a usage error (exit 2) naming them otherwise. */
+export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flagName: string): T | undefined {
+  if (value !== undefined && !(allowed as readonly string[]).includes(value))
+    throw usageError(`${flagName} must be one of ${allowed.join(', ')}, not "${value}"`);
+  return value as T | undefined;
+}
+
 export function roleOf(value: string | undefined, flagName: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (!(ORG_ROLES as readonly string[]).includes(value))
-    throw usageError(`${flagName} must be one of ${ORG_ROLES.join(', ')}, not "${value}"`);
-  return value;
+  return oneOf(value, ORG_ROLES, flagName);
 }

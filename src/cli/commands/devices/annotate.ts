@@ -4,7 +4,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
 import { deviceId } from '../runs/resolve.js';
-import { collect, enc, flag, jsonFlag } from '../shared.js';
+import { collect, enc, flag, jsonFlag, oneOf } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { deviceArgument } from './get.js';
 import { deviceFields, type Device } from './types.js';
@@ -33,9 +33,7 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ positionals, raw, ctx }) => runDevicesAnnotate(parseDevicesAnnotateOptions(positionals[0]!, raw), ctx);
 
 export function parseDevicesAnnotateOptions(device: string, raw: Record<string, unknown>): DevicesAnnotateOptions {
-  const maintenance = flag.string(raw, 'maintenance');
-  if (maintenance !== undefined && !['on', 'off', 'unset'].includes(maintenance))
-    throw usageError(`--maintenance must be on, off or unset, not "${maintenance}"`);
+  const maintenance = oneOf(flag.string(raw, 'maintenance'), ['on', 'off', 'unset'], '--maintenance');
   const tags = flag.strings(raw, 'tag');
   const clearTags = raw.clearTags === true;
   if (clearTags && tags.length > 0) throw usageError('--tag and --clear-tags cannot go together');

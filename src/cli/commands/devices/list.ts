@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printPage } from '../../runtime/table.js';
 import { positiveNumber } from '../runs/inputs.js';
 import { siteId } from '../runs/resolve.js';
-import { collect, flag, jsonFlag } from '../shared.js';
+import { collect, flag, jsonFlag, oneOf } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { DEVICE_COLUMNS, type DevicePage } from './types.js';
 
@@ -45,15 +44,8 @@ export function define(command: Command): void {
 
 export const invoke: Invoke = ({ raw, ctx }) => runDevicesList(parseDevicesListOptions(raw), ctx);
 
-function oneOf<T extends string>(raw: Record<string, unknown>, key: string, flagName: string, allowed: readonly T[]): T | undefined {
-  const value = flag.string(raw, key);
-  if (value !== undefined && !(allowed as readonly string[]).includes(value))
-    throw usageError(`${flagName} must be one of ${allowed.join(', ')}, not "${value}"`);
-  return value as T | undefined;
-}
-
 export function parseDevicesListOptions(raw: Record<string, unknown>): DevicesListOptions {
-  const maintenance = oneOf(raw, 'maintenance', '--maintenance', ['on', 'off']);
+  const maintenance = oneOf(flag.string(raw, 'maintenance'), ['on', 'off'], '--maintenance');
   return {
     q: flag.string(raw, 'q'),
     sites: flag.strings(raw, 'site'),
@@ -61,8 +53,8 @@ export function parseDevicesListOptions(raw: Record<string, unknown>): DevicesLi
     roles: flag.strings(raw, 'role'),
     tags: flag.strings(raw, 'tag'),
     maintenance: maintenance === undefined ? undefined : maintenance === 'on',
-    source: oneOf(raw, 'source', '--source', ['local', 'provider']),
-    scope: oneOf(raw, 'scope', '--scope', ['all', 'own', 'shared']),
+    source: oneOf(flag.string(raw, 'source'), ['local', 'provider'], '--source'),
+    scope: oneOf(flag.string(raw, 'scope'), ['all', 'own', 'shared'], '--scope'),
     sort: flag.string(raw, 'sort'),
     limit: positiveNumber(raw, 'limit', '--limit'),
     json: flag.json(raw),

@@ -1,9 +1,8 @@
 import { Option, type Command } from 'commander';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { flag, jsonFlag } from '../shared.js';
+import { flag, jsonFlag, oneOf } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { permsApi, type RouteRow } from './api.js';
 
@@ -26,10 +25,8 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ raw, ctx }) => runRoutes(parseRoutesOptions(raw), ctx);
 
 export function parseRoutesOptions(raw: Record<string, unknown>): RoutesOptions {
-  const source = flag.string(raw, 'source');
-  if (source !== undefined && !(SOURCES as readonly string[]).includes(source))
-    throw usageError(`--source must be one of ${SOURCES.join(', ')}, not "${source}"`);
-  return { json: flag.json(raw), action: flag.string(raw, 'action'), source: source as RouteRow['source'] | undefined };
+  const source = oneOf(flag.string(raw, 'source'), SOURCES, '--source');
+  return { json: flag.json(raw), action: flag.string(raw, 'action'), source };
 }
 
 /** The route matrix, filtered here (the daemon's list takes no query). `--json`: `{routes: [...]}`. */

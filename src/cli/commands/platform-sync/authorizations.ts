@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { AUTHORIZATION_STATES, type DestructiveAuthorizationList } from '../../../shared/api/platform-sync-runs.js';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { flag, jsonFlag } from '../shared.js';
+import { flag, jsonFlag, oneOf } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { AUTHORIZATION_COLUMNS, profilePath } from './types.js';
 
@@ -27,11 +26,7 @@ export const invoke: Invoke = ({ positionals, raw, ctx }) =>
   runPlatformSyncAuthorizations(parsePlatformSyncAuthorizationsOptions(positionals[0]!, raw), ctx);
 
 export function parsePlatformSyncAuthorizationsOptions(profileId: string, raw: Record<string, unknown>): PlatformSyncAuthorizationsOptions {
-  const state = flag.string(raw, 'state');
-  if (state !== undefined && !(AUTHORIZATION_STATES as readonly string[]).includes(state)) {
-    throw usageError(`--state must be one of ${AUTHORIZATION_STATES.join(', ')}, not "${state}"`);
-  }
-  return { profileId, state, json: flag.json(raw) };
+  return { profileId, state: oneOf(flag.string(raw, 'state'), AUTHORIZATION_STATES, '--state'), json: flag.json(raw) };
 }
 
 /** `GET /platform-sync/profiles/{id}/destructive-authorizations` (up to 500). `--json`: the page. */

@@ -6,9 +6,6 @@ import { idByName, listedNamed, theOneNamed } from '../named.js';
 import { enc } from '../shared.js';
 import type { Run } from './types.js';
 
-/** Where flows, devices and sites are looked for. */
-const SEEN = 'in this organization or the shared one';
-
 /** RUN, the argument of the verbs that act on one run: its id (run names are labels, many runs share one). */
 export const runArgument = (command: Command) => command.argument('<run>', 'run id');
 
@@ -26,7 +23,7 @@ export function flowsNamed(client: ApiClient, name: string): Promise<FlowSummary
 export async function flowId(client: ApiClient, ref: string): Promise<string> {
   if (isUuid(ref)) return ref;
   const matches = (await flowsNamed(client, ref)).map((f) => ({ id: f.id, name: f.name, shared: f.read_only }));
-  return theOneNamed('flow', ref, matches, SEEN);
+  return theOneNamed('flow', ref, matches);
 }
 
 /** A request body with `flow_id` given as `--flow` gave it (an id or a name) made the flow's id. */

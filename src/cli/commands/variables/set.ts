@@ -4,7 +4,7 @@ import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
-import { enc, flag, jsonFlag } from '../shared.js';
+import { enc, flag, jsonFlag, oneOf } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { variableByName } from './resolve.js';
 import { variableFields, type Variable } from './types.js';
@@ -35,10 +35,8 @@ export const invoke: Invoke = ({ positionals, raw, ctx }) =>
   runVariablesSet(parseVariablesSetOptions(positionals[0]!, positionals[1]!, raw), ctx);
 
 export function parseVariablesSetOptions(name: string, value: string, raw: Record<string, unknown>): VariablesSetOptions {
-  const type = flag.string(raw, 'type');
-  if (type !== undefined && !(VARIABLE_TYPES as readonly string[]).includes(type))
-    throw usageError(`--type must be one of ${VARIABLE_TYPES.join(', ')}`);
-  return { name, type: type as VariableType | undefined, value, description: flag.string(raw, 'description'), json: flag.json(raw) };
+  const type = oneOf(flag.string(raw, 'type'), VARIABLE_TYPES, '--type');
+  return { name, type, value, description: flag.string(raw, 'description'), json: flag.json(raw) };
 }
 
 /** The text typed on the command line as a value of `type`; a usage error (exit 2) when it is not one. */

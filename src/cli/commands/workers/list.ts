@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import type { Worker } from '../../../shared/api/workers.js';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { type Column, type OffsetPage, printPage } from '../../runtime/table.js';
 import { positiveNumber } from '../runs/inputs.js';
-import { flag, jsonFlag } from '../shared.js';
+import { flag, jsonFlag, oneOf } from '../shared.js';
 import type { Invoke } from '../verb.js';
 
 export interface WorkersListOptions {
@@ -36,10 +35,11 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ raw, ctx }) => runWorkersList(parseWorkersListOptions(raw), ctx);
 
 export function parseWorkersListOptions(raw: Record<string, unknown>): WorkersListOptions {
-  const status = flag.string(raw, 'status');
-  if (status !== undefined && status !== 'online' && status !== 'offline')
-    throw usageError(`--status must be online or offline, not "${status}"`);
-  return { status, limit: positiveNumber(raw, 'limit', '--limit'), json: flag.json(raw) };
+  return {
+    status: oneOf(flag.string(raw, 'status'), ['online', 'offline'], '--status'),
+    limit: positiveNumber(raw, 'limit', '--limit'),
+    json: flag.json(raw),
+  };
 }
 
 /** `GET /workers`. `--json`: the daemon's page `{items, total, limit, offset}`. */
