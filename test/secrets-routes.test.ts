@@ -122,6 +122,11 @@ describe('secrets', () => {
     expect(list.body.items[0].name).toBe('api-token');
     expect(list.body.items[0]).not.toHaveProperty('keys');
     expect((await call('carol', 'GET', '/secrets')).body).toMatchObject({ limit: 50, offset: 0, total: 2 });
+    // By name: the one secret of that name, or none; a name no secret may have is refused.
+    const named = await call('carol', 'GET', '/secrets?name=db%2Fprimary');
+    expect(named.body).toMatchObject({ total: 1, items: [{ id: ids.db, name: 'db/primary' }] });
+    expect((await call('carol', 'GET', '/secrets?name=db')).body).toMatchObject({ total: 0, items: [] });
+    expect(await call('carol', 'GET', '/secrets?name=%20bad')).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
 
     // A key removed behind the API's back is gone from the answer: the read goes to the backend, not to a cached list.
     await knex()('secret_values').where({ location: 'orgs/acme/secrets/db/primary', key_name: 'username' }).delete();

@@ -44,7 +44,7 @@ const values = z
   .refine((v) => Object.keys(v).length >= 1, 'give at least one key')
   .refine((v) => Object.keys(v).length <= SECRET_MAX_KEYS, `at most ${SECRET_MAX_KEYS} keys`);
 
-export const listSecretsQuery = z.object({ ...pageShape, backend_id: z.uuid().optional() }).strict();
+export const listSecretsQuery = z.object({ ...pageShape, backend_id: z.uuid().optional(), name: secretName.optional() }).strict();
 
 export const createSecretBody = z
   .object({

@@ -4,22 +4,13 @@ import { CliError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import type { SecretList, SecretView } from './types.js';
 
-const PAGE = 500;
-
 /** SECRET, the argument of the verbs that act on one secret. */
 export const secretArgument = (command: Command) => command.argument('<secret>', 'secret name, or its id');
 
-/**
- * The organization's secret of this name, or undefined. `GET /secrets` has no name filter, so the pages
- * are read in order until it turns up; names are unique in an organization and secrets are never shared.
- */
+/** The organization's secret of this name, or undefined (names are unique in an organization; secrets are never shared). */
 export async function secretByName(client: ApiClient, name: string): Promise<SecretView | undefined> {
-  for (let offset = 0; ; offset += PAGE) {
-    const query = { limit: String(PAGE), offset: String(offset) };
-    const page = (await client.request({ method: 'GET', path: '/secrets', query })).body as SecretList;
-    const found = page.items.find((s) => s.name === name);
-    if (found || page.items.length < PAGE || offset + PAGE >= page.total) return found;
-  }
+  const page = (await client.request({ method: 'GET', path: '/secrets', query: { name } })).body as SecretList;
+  return page.items[0];
 }
 
 /** An id as it is; a name looked up (exit 3 when the organization has no secret of that name). */

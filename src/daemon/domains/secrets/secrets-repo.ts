@@ -44,11 +44,12 @@ const SELECT = [
 export class SecretsRepo extends TransactionalRepo {
   async list(
     orgId: string,
-    page: { limit: number; offset: number; backendId?: string | undefined },
+    page: { limit: number; offset: number; backendId?: string | undefined; name?: string | undefined },
   ): Promise<{ rows: SecretRecord[]; total: number }> {
     const filter = (query: Knex.QueryBuilder) => {
       query.where('s.org_id', orgId);
       if (page.backendId) query.andWhere('s.backend_id', page.backendId);
+      if (page.name !== undefined) query.andWhere('s.name', page.name);
       return query;
     };
     const [count] = await filter(this.knex('secrets as s')).count<{ n: string | number }[]>('* as n');

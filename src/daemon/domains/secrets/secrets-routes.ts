@@ -57,11 +57,17 @@ const backendFailed = { description: 'The backend failed (`secret_backend_unavai
 export function secretRoutes(service: SecretsService): DomainRoutes {
   return {
     'GET /secrets': route({
-      summary: "The active organization's secrets (metadata only, no backend call); `backend_id`, `limit` (50, at most 500), `offset`.",
+      summary:
+        "The active organization's secrets (metadata only, no backend call); `backend_id`, `name` (exact: the one secret of that name), `limit` (50, at most 500), `offset`.",
       query: listSecretsQuery,
       responses: { 200: { description: '`items`, `total`, `limit`, `offset`', schema: secretList } },
       async handle(ctx, { query }) {
-        ctx.body = await service.list(activeOrg(ctx), { limit: query.limit, offset: query.offset, backendId: query.backend_id });
+        ctx.body = await service.list(activeOrg(ctx), {
+          limit: query.limit,
+          offset: query.offset,
+          backendId: query.backend_id,
+          name: query.name,
+        });
       },
     }),
     'GET /secrets/providers': route({

@@ -57,7 +57,7 @@ export class SecretsService {
 
   async list(
     org: OrgRef,
-    page: Page & { backendId?: string | undefined },
+    page: Page & { backendId?: string | undefined; name?: string | undefined },
   ): Promise<{ items: SecretView[]; total: number; limit: number; offset: number }> {
     const { rows, total } = await this.repo.list(org.id, page);
     return { items: rows.map(secretView), total, limit: page.limit, offset: page.offset };
