@@ -71,6 +71,92 @@ describe('svc sites', () => {
   });
 });
 
+describe('svc sites create|update|delete', () => {
+  it('creates a site under a parent by name, changes only the fields given, clears with "", and soft-deletes it', async () => {
+    const created = await ok(svc('alice', ['sites', 'create', 'Lyon', '--parent', 'Paris DC', '--address', '2 quai', '--tag', 'eu']));
+    const id = created.stdout.trim();
+    expect((await call(w, 'carol', 'GET', `/sites/${id}`)).body).toMatchObject({
+      name: 'Lyon',
+      parent_id: ids.paris,
+      address: '2 quai',
+      tags: ['eu'],
+    });
+    const updated = JSON.parse(
+      (await ok(svc('alice', ['sites', 'update', 'Lyon', '--name', 'Lyon DC', '--parent', '', '--clear-tags', '--json']))).stdout,
+    );
+    expect(updated).toMatchObject({ id, name: 'Lyon DC', parent_id: null, address: '2 quai', tags: [] });
+    expect((await svc('alice', ['sites', 'delete', 'Lyon DC'])).code).toBe(2);
+    expect(JSON.parse((await ok(svc('alice', ['sites', 'delete', 'Lyon DC', '--yes', '--json']))).stdout)).toEqual({ id, deleted: true });
+    expect((await call(w, 'carol', 'GET', `/sites/${id}`)).status).toBe(404);
+  });
+
+  it('exits by the refusal: 2 for nothing to change, 3 for an unknown parent, 5 for a viewer, 1 for a site still in use', async () => {
+    expect((await svc('alice', ['sites', 'update', 'Berlin'])).code).toBe(2);
+    expect((await svc('alice', ['sites', 'update', 'Berlin', '--tag', 'x', '--clear-tags'])).code).toBe(2);
+    expect((await svc('alice', ['sites', 'create', 'Nowhere', '--parent', 'Atlantis'])).code).toBe(3);
+    expect((await svc('carol', ['sites', 'create', 'Rome'])).code).toBe(5);
+    const inUse = await svc('alice', ['sites', 'delete', 'Paris DC', '--yes']);
+    expect([inUse.code, inUse.stderr.includes('site_in_use')]).toEqual([1, true]);
+    expect(await names(['sites', 'list', '--q', 'Nowhere'])).toEqual([]);
+    expect(await names(['sites', 'list', '--q', 'Rome'])).toEqual([]);
+  });
+});
+
+describe('svc devices create|update|delete', () => {
+  it('creates a device at a site by name, keeps the fields an update does not name, and soft-deletes it', async () => {
+    const created = await ok(
+      svc('alice', ['devices', 'create', 'spine-1', '--hostname', '10.0.1.1', '--platform', 'eos', '--site', 'Berlin', '--tag', 'dc']),
+    );
+    const id = created.stdout.trim();
+    const changed = JSON.parse(
+      (
+        await ok(
+          svc('alice', [
+            'devices',
+            'update',
+            'spine-1',
+            '--role',
+            'spine',
+            '--hostname',
+            '',
+            '--attributes-json',
+            '{"asn":65001}',
+            '--json',
+          ]),
+        )
+      ).stdout,
+    );
+    expect(changed).toMatchObject({
+      id,
+      name: 'spine-1',
+      hostname: null,
+      platform: 'eos',
+      role: 'spine',
+      site_id: ids.berlin,
+      tags: ['dc'],
+      attributes: { asn: 65001 },
+    });
+    expect(JSON.parse((await ok(svc('alice', ['devices', 'delete', id, '--yes', '--json']))).stdout)).toEqual({ id, deleted: true });
+    expect((await call(w, 'carol', 'GET', `/devices/${id}`)).status).toBe(404);
+  });
+
+  it('exits by the refusal: 2 for flags it cannot send, 3 for an unknown site, 5 for a viewer, 1 for a name taken', async () => {
+    for (const args of [
+      ['devices', 'update', 'core-1'],
+      ['devices', 'update', 'core-1', '--attributes-json', '[1]'],
+      ['devices', 'update', 'core-1', '--attributes-json', '{'],
+      ['devices', 'create', 'x-1', '--tag', 'a', '--clear-tags'],
+    ])
+      expect({ args, code: (await svc('alice', args)).code }).toEqual({ args, code: 2 });
+    expect((await svc('alice', ['devices', 'create', 'x-1', '--site', 'Atlantis'])).code).toBe(3);
+    expect((await svc('carol', ['devices', 'create', 'x-1'])).code).toBe(5);
+    const taken = await svc('alice', ['devices', 'update', 'fra-1', '--name', 'core-1']);
+    expect([taken.code, taken.stderr.includes('conflict')]).toEqual([1, true]);
+    expect(await names(['devices', 'list', '--q', 'x-1'])).toEqual([]);
+    expect((await call(w, 'carol', 'GET', `/devices/${ids.fra}`)).body).toMatchObject({ name: 'fra-1' });
+  });
+});
+
 describe('svc devices', () => {
   it('searches by site name, repeated platforms and roles, tags, scope and maintenance', async () => {
     expect(await names(['devices', 'list'])).toEqual(['core-1', 'edge-1', 'fra-1', 'lab-1']);

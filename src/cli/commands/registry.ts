@@ -15,9 +15,9 @@ const GROUPS: Readonly<Record<string, string>> = {
   schedules: 'Schedules of the organization given by --org: flows run on a cron expression in a time zone.',
   variables:
     "Variables of the organization given by --org (and the shared organization's, read-only): typed values steps read as {{ variables.<name> }}.",
-  sites: "Sites of the organization given by --org and the shared organization's: list, the tree.",
+  sites: "Sites of the organization given by --org and the shared organization's: list, the tree; create, change, delete its own.",
   devices:
-    "Devices of the organization given by --org and the shared organization's: search, read, set the local maintenance override and tags.",
+    "Devices of the organization given by --org and the shared organization's: search, read, set the local maintenance override and tags; create, change, delete its own.",
   'iac-states':
     'Terraform/OpenTofu states of the organization given by --org: list, versions, pull a document, roll back, force the lock off.',
   workers: 'Workers of the platform (realm viewers): which are online, what they run.',
@@ -126,9 +126,15 @@ const VERBS: readonly VerbEntry[] = [
   verb('variables delete', () => import('./variables/delete.js')),
   verb('sites list', () => import('./sites/list.js')),
   verb('sites tree', () => import('./sites/tree.js')),
+  verb('sites create', () => import('./sites/create.js')),
+  verb('sites update', () => import('./sites/update.js')),
+  verb('sites delete', () => import('./sites/delete.js')),
   verb('devices list', () => import('./devices/list.js')),
   verb('devices get', () => import('./devices/get.js')),
   verb('devices annotate', () => import('./devices/annotate.js')),
+  verb('devices create', () => import('./devices/create.js')),
+  verb('devices update', () => import('./devices/update.js')),
+  verb('devices delete', () => import('./devices/delete.js')),
   verb('iac-states list', () => import('./iac-states/list.js')),
   verb('iac-states get', () => import('./iac-states/get.js')),
   verb('iac-states versions', () => import('./iac-states/versions.js')),

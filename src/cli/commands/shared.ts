@@ -18,6 +18,13 @@ export const flag = {
     Array.isArray(raw[key]) ? (raw[key] as unknown[]).filter((v): v is string => typeof v === 'string') : [],
 };
 
+/** A flag whose empty value clears a field: its value, null for "", undefined when absent. */
+export function clearable(raw: Record<string, unknown>, key: string): string | null | undefined {
+  const value = raw[key];
+  if (typeof value !== 'string') return undefined;
+  return value === '' ? null : value;
+}
+
 /** The organization a verb acts on: its positional reference, else `--org` (global, in `raw` too). */
 export function orgOf(raw: Record<string, unknown>, positional?: string): string {
   const org = positional ?? flag.string(raw, 'org');

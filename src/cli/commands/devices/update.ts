@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { usageError } from '../../errors.js';
+import type { Context } from '../../runtime/context.js';
+import { printJson } from '../../runtime/io.js';
+import { deviceId } from '../runs/resolve.js';
+import { enc, flag, jsonFlag } from '../shared.js';
+import type { Invoke } from '../verb.js';
+import { deviceBody, deviceFieldFlags, deviceFields, type DeviceFields } from './fields.js';
+import { deviceArgument } from './get.js';
+import type { Device } from './types.js';
+
+export interface DevicesUpdateOptions {
+  readonly device: string;
+  /** Only what was given; the rest is kept as the device has it. */
+  readonly changes: DeviceFields;
+  readonly json: boolean;
+}
+
+export function define(command: Command): void {
+  jsonFlag(
+    deviceFieldFlags(
+      deviceArgument(command.description("Change a device's own fields: only those given, the others kept.")).option(
+        '--name <name>',
+        'a new name',
+      ),
+    ),
+  );
+}
+
+export const invoke: Invoke = ({ positionals, raw, ctx }) => runDevicesUpdate(parseDevicesUpdateOptions(positionals[0]!, raw), ctx);
+
+export function parseDevicesUpdateOptions(device: string, raw: Record<string, unknown>): DevicesUpdateOptions {
+  const changes = deviceFields(raw);
+  if (Object.keys(changes).length === 0)
+    throw usageError(
+      'nothing to change',
+      'pass --name, --hostname, --platform, --role, --serial, --site, --tag/--clear-tags or --attributes-json (svc devices annotate sets the local tags and maintenance)',
+    );
+  return { device, changes, json: flag.json(raw) };
+}
+
+/**
+ * `GET` then `PUT /devices/{device_id}`: the route replaces every field, so the device's own are sent back
+ * with the changes over them. A provider's device refuses (409 `provider_managed`).
+ */
+export async function runDevicesUpdate(options: DevicesUpdateOptions, ctx: Context): Promise<void> {
+  const client = ctx.apiClient();
+  const id = await deviceId(client, options.device);
+  const path = `/devices/${enc(id)}`;
+  const current = (await client.request({ method: 'GET', path })).body as Device;
+  const body = await deviceBody(client, options.changes, current);
+  const device = (await client.request({ method: 'PUT', path, body })).body as Device;
+  if (options.json) return printJson(ctx.io, device);
+  ctx.io.err(`Updated device ${device.name} (${device.id}): ${Object.keys(options.changes).sort().join(', ')}.\n`);
+}
