@@ -25,6 +25,14 @@ export function clearable(raw: Record<string, unknown>, key: string): string | n
   return value === '' ? null : value;
 }
 
+/** `--tag` (repeatable) or `--clear-tags` as the tags that replace a row's: [] to clear, undefined when neither is given. */
+export function replacementTags(raw: Record<string, unknown>): string[] | undefined {
+  const tags = flag.strings(raw, 'tag');
+  if (raw.clearTags !== true) return tags.length > 0 ? tags : undefined;
+  if (tags.length > 0) throw usageError('--tag and --clear-tags cannot go together');
+  return [];
+}
+
 /** The organization a verb acts on: its positional reference, else `--org` (global, in `raw` too). */
 export function orgOf(raw: Record<string, unknown>, positional?: string): string {
   const org = positional ?? flag.string(raw, 'org');

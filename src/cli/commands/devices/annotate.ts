@@ -4,7 +4,7 @@ import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
 import { deviceId } from '../runs/resolve.js';
-import { collect, enc, flag, jsonFlag, oneOf } from '../shared.js';
+import { collect, enc, flag, jsonFlag, oneOf, replacementTags } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { deviceArgument } from './get.js';
 import { deviceFields, type Device } from './types.js';
@@ -34,16 +34,14 @@ export const invoke: Invoke = ({ positionals, raw, ctx }) => runDevicesAnnotate(
 
 export function parseDevicesAnnotateOptions(device: string, raw: Record<string, unknown>): DevicesAnnotateOptions {
   const maintenance = oneOf(flag.string(raw, 'maintenance'), ['on', 'off', 'unset'], '--maintenance');
-  const tags = flag.strings(raw, 'tag');
-  const clearTags = raw.clearTags === true;
-  if (clearTags && tags.length > 0) throw usageError('--tag and --clear-tags cannot go together');
-  if (maintenance === undefined && tags.length === 0 && !clearTags)
-    throw usageError('nothing to change', 'pass --maintenance, --tag or --clear-tags');
+  const tags = replacementTags(raw);
+  if (maintenance === undefined && tags === undefined) throw usageError('nothing to change', 'pass --maintenance, --tag or --clear-tags');
   return {
     device,
     overlay: {
       ...(maintenance !== undefined ? { maintenance: maintenance === 'unset' ? null : maintenance === 'on' } : {}),
-      ...(clearTags ? { tags: null } : tags.length > 0 ? { tags } : {}),
+      // The overlay's null, not [], is "no local tags".
+      ...(tags !== undefined ? { tags: tags.length === 0 ? null : tags } : {}),
     },
     json: flag.json(raw),
   };

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import { siteId } from '../runs/resolve.js';
-import { clearable, collect, flag } from '../shared.js';
+import { clearable, collect, flag, replacementTags } from '../shared.js';
 import type { Device } from './types.js';
 
 const TEXT_FIELDS = ['hostname', 'platform', 'role', 'serial'] as const;
@@ -40,10 +40,8 @@ export function deviceFields(raw: Record<string, unknown>): DeviceFields {
     const value = clearable(raw, key);
     if (value !== undefined) fields[key] = value;
   }
-  const tags = flag.strings(raw, 'tag');
-  if (tags.length > 0 && raw.clearTags === true) throw usageError('give --tag or --clear-tags, not both');
-  if (tags.length > 0) fields.tags = tags;
-  if (raw.clearTags === true) fields.tags = [];
+  const tags = replacementTags(raw);
+  if (tags !== undefined) fields.tags = tags;
   const attributes = flag.string(raw, 'attributesJson');
   if (attributes !== undefined) fields.attributes = jsonObject(attributes);
   return fields;

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../http/client.js';
-import { usageError } from '../../errors.js';
 import { siteId } from '../runs/resolve.js';
-import { clearable, collect, flag } from '../shared.js';
+import { clearable, collect, flag, replacementTags } from '../shared.js';
 
 /** A site's fields as the flags give them; `parent` is a site's name or id (null: a top-level site). */
 export interface SiteFields {
@@ -31,10 +30,8 @@ export function siteFields(raw: Record<string, unknown>): SiteFields {
     const value = clearable(raw, key);
     if (value !== undefined) fields[key] = value;
   }
-  const tags = flag.strings(raw, 'tag');
-  if (tags.length > 0 && raw.clearTags === true) throw usageError('give --tag or --clear-tags, not both');
-  if (tags.length > 0) fields.tags = tags;
-  if (raw.clearTags === true) fields.tags = [];
+  const tags = replacementTags(raw);
+  if (tags !== undefined) fields.tags = tags;
   return fields;
 }
 
