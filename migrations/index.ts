@@ -101,6 +101,9 @@ import * as m98 from './20261128150002_index_run_artifacts_repository_id.js';
 import * as m99 from './20261128170000_add_secrets_declared_keys.js';
 import * as m100 from './20261128180000_release_iac_locks_on_run_end.js';
 import * as m101 from './20261128180001_index_iac_states_lock_run_id.js';
+import * as m102 from './20261128200000_add_iac_states_hold.js';
+import * as m103 from './20261128200001_index_iac_states_hold_run_id.js';
+import * as m104 from './20261128200002_release_iac_holds_on_run_end.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -210,4 +213,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261128170000_add_secrets_declared_keys', up: m99.up, down: m99.down },
   { name: '20261128180000_release_iac_locks_on_run_end', up: m100.up, down: m100.down },
   { name: '20261128180001_index_iac_states_lock_run_id', up: m101.up, down: m101.down },
+  { name: '20261128200000_add_iac_states_hold', up: m102.up, down: m102.down },
+  { name: '20261128200001_index_iac_states_hold_run_id', up: m103.up, down: m103.down },
+  { name: '20261128200002_release_iac_holds_on_run_end', up: m104.up, down: m104.down },
 ];

@@ -63,9 +63,9 @@ describe('svc iac-states', () => {
     expect(
       (await call(w, 'dave', 'POST', '/iac-states/network/lock', { ID: 'lock-1', Operation: 'OperationTypeApply', Who: 'dave@ci' })).status,
     ).toBe(200);
-    expect((await ok(svc('carol', ['iac-states', 'get', 'network']))).stdout).toMatch(
-      /locked:\s+yes, OperationTypeApply lock-1 by dave@ci/,
-    );
+    const got = (await ok(svc('carol', ['iac-states', 'get', 'network']))).stdout;
+    expect(got).toMatch(/locked:\s+yes, OperationTypeApply lock-1 by dave@ci/);
+    expect(got).toMatch(/held:\s+no/);
     const locked = await svc('dave', ['iac-states', 'rollback', 'network', '1']);
     expect([locked.code, locked.stderr.includes('iac_state_locked')]).toEqual([1, true]);
     expect((await svc('dave', ['iac-states', 'unlock', 'network', '--yes'])).code).toBe(5);

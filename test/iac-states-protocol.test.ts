@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callback, problemOf, startCallbacksWorld, type CallbacksWorld } from './helpers/callbacks-fixtures.js';
-import { basicWith, bearerOf, lockInfo, md5, mintStateToken, stateDoc, type StateToken } from './helpers/iac-fixtures.js';
+import { basicWith, bearerOf, lockInfo, md5, mintStateToken, stateBackend, stateDoc } from './helpers/iac-fixtures.js';
 
 /**
  * The http backend protocol as Terraform 1.11 speaks it (next-domains.md, section 4), replayed with a run
@@ -20,29 +20,7 @@ afterAll(async () => {
 });
 
 const url = (name: string, tail: string) => `${world.daemon.url}/iac-states/${name}/${tail}`;
-
-function backend(
-  auth: string,
-  method: string,
-  name: string,
-  tail: string,
-  body?: string,
-  headers: Record<string, string> = {},
-): Promise<Response> {
-  // A run token acts in its run's organization whatever X-Org-Id says; a user names acme.
-  const sent: Record<string, string> = { authorization: auth, 'x-org-id': 'acme', ...headers };
-  if (body !== undefined) {
-    sent['content-type'] = 'application/json';
-    sent['content-md5'] ??= md5(body);
-  }
-  return fetch(url(name, tail), { method, headers: sent, body });
-}
-const lock = (t: StateToken | string, name: string, id: string) =>
-  backend(typeof t === 'string' ? t : t.basic, 'POST', name, 'lock', JSON.stringify(lockInfo(id)));
-const unlock = (t: StateToken | string, name: string, id: string | undefined) =>
-  backend(typeof t === 'string' ? t : t.basic, 'DELETE', name, 'lock', id === undefined ? undefined : JSON.stringify(lockInfo(id)));
-const write = (t: StateToken, name: string, doc: string, id?: string, headers: Record<string, string> = {}) =>
-  backend(t.basic, 'POST', name, `state${id === undefined ? '' : `?ID=${id}`}`, doc, headers);
+const { backend, lock, unlock, write } = stateBackend(() => world);
 
 describe('the http backend, replayed as Terraform sends it', () => {
   it('plans and applies: GET (none), LOCK, GET, POST ?ID= with Content-MD5, UNLOCK, then GET reads it back', async () => {

@@ -209,9 +209,13 @@ function makeDomains(
   const inventory = inventoryModule(services);
   const flows = flowsModule(services);
   const runs = runsModule(services);
-  const runTokens = runTokensModule(services);
   const iacStates = iacStatesModule(services, { sealer: secrets.sealer });
-  const runCallbacks = runCallbacksModule(services, { admission: runs.admission, runs: runs.runs, stepEnded: runTokens.stepEnded });
+  const runTokens = runTokensModule(services, { holdState: iacStates.holdState });
+  const runCallbacks = runCallbacksModule(services, {
+    admission: runs.admission,
+    runs: runs.runs,
+    stepEnded: [runTokens.stepEnded, iacStates.stepEnded],
+  });
   const runEvents = runEventsModule(services);
   const approvals = approvalsModule(services);
   const monitors = monitorsModule(services);

@@ -66,3 +66,27 @@ export function stateDoc(serial: number, lineage = 'b7d0c9e4-0000-4000-8000-0000
     2,
   );
 }
+
+/**
+ * The http backend's calls as Terraform makes them, on the world `current()` answers (it is made in a
+ * `beforeAll`): `auth` a run token's Basic header or a user's bearer (a user names acme in X-Org-Id).
+ */
+export function stateBackend(current: () => CallbacksWorld) {
+  const backend = (auth: string, method: string, name: string, tail: string, body?: string, headers: Record<string, string> = {}) => {
+    const sent: Record<string, string> = { authorization: auth, 'x-org-id': 'acme', ...headers };
+    if (body !== undefined) {
+      sent['content-type'] = 'application/json';
+      sent['content-md5'] ??= md5(body);
+    }
+    return fetch(`${current().daemon.url}/iac-states/${name}/${tail}`, { method, headers: sent, body });
+  };
+  const authOf = (t: StateToken | string) => (typeof t === 'string' ? t : t.basic);
+  return {
+    backend,
+    lock: (t: StateToken | string, name: string, id: string) => backend(authOf(t), 'POST', name, 'lock', JSON.stringify(lockInfo(id))),
+    unlock: (t: StateToken | string, name: string, id: string | undefined) =>
+      backend(authOf(t), 'DELETE', name, 'lock', id === undefined ? undefined : JSON.stringify(lockInfo(id))),
+    write: (t: StateToken | string, name: string, doc: string, id?: string, headers: Record<string, string> = {}) =>
+      backend(authOf(t), 'POST', name, `state${id === undefined ? '' : `?ID=${id}`}`, doc, headers),
+  };
+}

@@ -65,6 +65,14 @@ export const iacStateLock = z.object({
   step_id: z.string().nullable(),
 });
 
+export const iacStateHold = z
+  .object({
+    run_id: z.string(),
+    step_id: z.string().nullable().describe('The plan step that asked for it'),
+    held_at: z.string(),
+  })
+  .describe("A run's hold (`iac.plan`'s `hold_until_apply`): nobody else may lock or change the state until the run applies or ends");
+
 export const iacState = z.object({
   name: z.string(),
   org_id: z.string(),
@@ -74,6 +82,7 @@ export const iacState = z.object({
   size: z.number().int().nullable(),
   sha256: z.string().nullable(),
   lock: iacStateLock.nullable(),
+  hold: iacStateHold.nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });

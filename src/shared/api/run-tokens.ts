@@ -18,7 +18,17 @@ const ttlSeconds = z.number().int().min(1).max(86_400).optional();
 export const runTokenPath = z.object({ run_id: z.string(), token_id: z.string() });
 
 export const mintIacStateAccessBody = z
-  .object({ step_id: stepId, state_name: z.string().regex(IAC_STATE_NAME), ttl_seconds: ttlSeconds })
+  .object({
+    step_id: stepId,
+    state_name: z.string().regex(IAC_STATE_NAME),
+    ttl_seconds: ttlSeconds,
+    hold_until_apply: z
+      .boolean()
+      .optional()
+      .describe(
+        "The plan step's `hold_until_apply`: the run holds the state from now until a later step writes it and ends, or the run ends",
+      ),
+  })
   .strict();
 
 export const mintRegistryAccessBody = z.object({ step_id: stepId, ttl_seconds: ttlSeconds }).strict();

@@ -36,7 +36,7 @@ export const VERSION_COLUMNS: Column<IacStateVersion>[] = [
   { header: 'CREATED', value: (v) => v.created_at },
 ];
 
-/** One state as `field: value` lines: its newest version and who holds its lock. */
+/** One state as `field: value` lines: its newest version, who holds its lock, and a run's hold on it. */
 export const stateFields = (s: IacState) =>
   [
     ['name', s.name],
@@ -47,5 +47,9 @@ export const stateFields = (s: IacState) =>
     ['sha256', s.sha256],
     ['locked', s.lock === null ? 'no' : `yes, ${s.lock.operation ?? 'lock'} ${s.lock.id} by ${holder(s) ?? '?'} since ${s.lock.locked_at}`],
     ['lock_run_id', s.lock?.run_id],
+    [
+      'held',
+      s.hold === null ? 'no' : `by run ${s.hold.run_id} (step ${s.hold.step_id ?? '?'}) since ${s.hold.held_at}, until it applies or ends`,
+    ],
     ['updated_at', s.updated_at],
   ] as const;

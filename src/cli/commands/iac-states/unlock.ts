@@ -17,7 +17,7 @@ export function define(command: Command): void {
     jsonFlag(
       stateArgument(
         command.description(
-          "Force the state's lock off, whoever holds it, as `terraform force-unlock` does (admins; audited with the lock removed).",
+          "Force the state's lock off, whoever holds it, as `terraform force-unlock` does, and end a run's hold on it (admins; audited with what was removed).",
         ),
       ),
     ),

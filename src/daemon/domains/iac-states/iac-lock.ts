@@ -31,6 +31,25 @@ export function lockMismatch(state: IacStateRow, named: string): Problem {
   return problem('iac_lock_mismatch', detail, holderInfo(state));
 }
 
+/**
+ * 423: a run holds the state from its plan until it applies or ends (`hold_until_apply`). Terraform prints
+ * the info: `Who` names the run and `Info` why, `ID` the lock if one is taken too (an admin's force-unlock
+ * ends both).
+ */
+export function stateHeld(state: IacStateRow): Problem {
+  return problem('iac_state_locked', `State ${state.name} is held by run ${state.hold_run_id ?? ''} until it applies or ends.`, {
+    ...holderInfo(state),
+    ID: state.lock_id ?? '',
+    Who: `run ${state.hold_run_id ?? ''} (step ${state.hold_step_id ?? ''})`,
+    Info: 'held from its plan until the run applies or ends (hold_until_apply)',
+  });
+}
+
+/** Whether a hold keeps `runId` (none: a user) out: the state is held, by another run. */
+export function heldFrom(state: IacStateRow, runId: string | undefined): boolean {
+  return state.hold_run_id !== null && state.hold_run_id !== runId;
+}
+
 export function sameLock(state: IacStateRow, info: LockInfo): boolean {
   return state.lock_id === info.ID;
 }

@@ -15,6 +15,10 @@ export interface IacStateRow {
   readonly locked_by: string | null;
   readonly lock_run_id: string | null;
   readonly lock_step_id: string | null;
+  /** The run holding the state from its plan until it applies or ends (`hold_until_apply`), and the step that asked. */
+  readonly hold_run_id: string | null;
+  readonly hold_step_id: string | null;
+  readonly held_at: Date | null;
   readonly created_at: Date;
   readonly updated_at: Date;
 }
@@ -80,6 +84,9 @@ const STATE_COLUMNS = [
   's.locked_by',
   's.lock_run_id',
   's.lock_step_id',
+  's.hold_run_id',
+  's.hold_step_id',
+  's.held_at',
   's.created_at',
   's.updated_at',
 ];
@@ -165,6 +172,39 @@ export class IacStatesRepo {
       lock_step_id: null,
       updated_at: trx.fn.now(),
     });
+  }
+
+  async setHold(trx: IacTx, stateId: string, runId: string, stepId: string): Promise<void> {
+    await trx('iac_states')
+      .where({ id: stateId })
+      .update({ hold_run_id: runId, hold_step_id: stepId, held_at: trx.fn.now(), updated_at: trx.fn.now() });
+  }
+
+  async clearHold(trx: IacTx, stateId: string): Promise<void> {
+    await trx('iac_states')
+      .where({ id: stateId })
+      .update({ hold_run_id: null, hold_step_id: null, held_at: null, updated_at: trx.fn.now() });
+  }
+
+  /** The states a step of a run still has locked (its tool did not let go), locked for the rest of the transaction. */
+  lockedByStep(trx: IacTx, runId: string, stepId: string): Promise<IacStateRow[]> {
+    return trx({ s: 'iac_states' }).where({ 's.lock_run_id': runId, 's.lock_step_id': stepId }).forUpdate().select(STATE_COLUMNS);
+  }
+
+  /** The states a run holds whose hold another step of it has since written to (the apply), locked for the rest of the transaction. */
+  writtenSinceHeld(trx: IacTx, runId: string, stepId: string): Promise<IacStateRow[]> {
+    return trx({ s: 'iac_states' })
+      .where('s.hold_run_id', runId)
+      .whereNot('s.hold_step_id', stepId)
+      .whereExists((versions) =>
+        versions
+          .select(1)
+          .from({ v: 'iac_state_versions' })
+          .whereRaw('v.state_id = s.id AND v.created_at >= s.held_at')
+          .where({ 'v.run_id': runId, 'v.step_id': stepId }),
+      )
+      .forUpdate()
+      .select(STATE_COLUMNS);
   }
 
   async insertVersion(trx: IacTx, version: NewVersion): Promise<IacVersionRow> {

@@ -6,7 +6,8 @@ import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { DataSealer } from '../secrets/key/data-sealer.js';
 import { SealError } from '../secrets/key/data-sealer.js';
 import type { IacActor } from './iac-actor.js';
-import { lockMismatch, sameLock, stateLocked } from './iac-lock.js';
+import { recordIacEvent } from './iac-audit.js';
+import { heldFrom, lockMismatch, sameLock, stateHeld, stateLocked } from './iac-lock.js';
 import type { IacStateRow, IacStatesRepo, IacTx, IacVersionRow, SealedVersionRow } from './iac-states-repo.js';
 import { type DocumentFacts, readStateDocument } from './state-document.js';
 import { stateView, versionView } from './views.js';
@@ -55,6 +56,7 @@ export class IacStatesService {
     const facts = readStateDocument(write.raw, write.contentMd5);
     return this.repo.transaction(async (trx) => {
       const state = await this.repo.lockOrCreate(trx, orgId, name, actor.subject);
+      if (heldFrom(state, actor.runToken?.runId)) throw stateHeld(state);
       if (write.lockId !== undefined && state.lock_id !== write.lockId) throw lockMismatch(state, write.lockId);
       if (write.lockId === undefined && state.lock_id !== null) throw stateLocked(state);
       return this.#addVersion(
@@ -82,6 +84,7 @@ export class IacStatesService {
     const facts = readStateDocument(raw, contentMd5);
     return this.repo.transaction(async (trx) => {
       const state = await this.repo.lockOrCreate(trx, orgId, name, actor.subject);
+      if (heldFrom(state, undefined)) throw stateHeld(state);
       if (state.lock_id !== null) throw stateLocked(state);
       return this.#addVersion(trx, state, raw, facts, { source: 'import', rolledBackFrom: null }, actor, context, 'iac_state.imported');
     });
@@ -92,6 +95,7 @@ export class IacStatesService {
     return this.repo.transaction(async (trx) => {
       const state = await this.repo.lock(trx, orgId, name);
       if (!state) throw notFound();
+      if (heldFrom(state, undefined)) throw stateHeld(state);
       if (state.lock_id !== null) throw stateLocked(state);
       const sealed = await this.repo.sealed(trx, state.id, version);
       if (!sealed) throw problems.resourceNotFound('State version');
@@ -114,13 +118,18 @@ export class IacStatesService {
   lock(orgId: string, name: string, info: LockInfo, actor: IacActor, context: AuditContext | undefined): Promise<IacState> {
     return this.repo.transaction(async (trx) => {
       const state = await this.repo.lockOrCreate(trx, orgId, name, actor.subject);
+      if (heldFrom(state, actor.runToken?.runId)) throw stateHeld(state);
       if (state.lock_id !== null && !sameLock(state, info)) throw stateLocked(state);
       if (state.lock_id === null) {
         const holder = { by: actor.subject, runId: actor.runToken?.runId ?? null, stepId: actor.runToken?.stepId ?? null };
         await this.repo.setLock(trx, state.id, info, holder);
-        await this.#record(context, trx, state, 'iac_state.locked', 'iac_state:write', {
-          lock_id: info.ID,
-          operation: info.Operation ?? null,
+        await recordIacEvent(this.audit, context, trx, state, {
+          eventType: 'iac_state.locked',
+          action: 'iac_state:write',
+          details: {
+            lock_id: info.ID,
+            operation: info.Operation ?? null,
+          },
         });
       }
       return stateView((await this.repo.summaryIn(trx, state.id))!);
@@ -135,20 +144,30 @@ export class IacStatesService {
       if (state.lock_id !== null) {
         if (!sameLock(state, info)) throw lockMismatch(state, info.ID);
         await this.repo.clearLock(trx, state.id);
-        await this.#record(context, trx, state, 'iac_state.unlocked', 'iac_state:write', { lock_id: info.ID });
+        await recordIacEvent(this.audit, context, trx, state, {
+          eventType: 'iac_state.unlocked',
+          action: 'iac_state:write',
+          details: { lock_id: info.ID },
+        });
       }
       return stateView((await this.repo.summaryIn(trx, state.id))!);
     });
   }
 
-  /** Removes whatever lock is held (an admin's force-unlock); the caller's right to force is checked by the route. */
+  /** Removes whatever lock is held and ends a run's hold (an admin's force-unlock); the caller's right to force is checked by the route. */
   forceUnlock(orgId: string, name: string, action: string, context: AuditContext | undefined): Promise<IacState> {
     return this.repo.transaction(async (trx) => {
       const state = await this.repo.lock(trx, orgId, name);
       if (!state) throw notFound();
-      if (state.lock_id !== null) {
-        await this.repo.clearLock(trx, state.id);
-        await this.#record(context, trx, state, 'iac_state.force_unlocked', action, { lock_id: state.lock_id, lock: state.lock_json });
+      if (state.lock_id !== null || state.hold_run_id !== null) {
+        if (state.lock_id !== null) await this.repo.clearLock(trx, state.id);
+        if (state.hold_run_id !== null) await this.repo.clearHold(trx, state.id);
+        const hold = state.hold_run_id === null ? null : { run_id: state.hold_run_id, step_id: state.hold_step_id, held_at: state.held_at };
+        await recordIacEvent(this.audit, context, trx, state, {
+          eventType: 'iac_state.force_unlocked',
+          action,
+          details: { lock_id: state.lock_id, lock: state.lock_json, hold },
+        });
       }
       return stateView((await this.repo.summaryIn(trx, state.id))!);
     });
@@ -159,9 +178,14 @@ export class IacStatesService {
     return this.repo.transaction(async (trx) => {
       const state = await this.repo.lock(trx, orgId, name);
       if (!state) throw notFound();
+      if (heldFrom(state, undefined)) throw stateHeld(state);
       if (state.lock_id !== null) throw stateLocked(state);
       const versions = await this.repo.delete(trx, state.id);
-      await this.#record(context, trx, state, 'iac_state.deleted', 'iac_state:manage', { versions });
+      await recordIacEvent(this.audit, context, trx, state, {
+        eventType: 'iac_state.deleted',
+        action: 'iac_state:manage',
+        details: { versions },
+      });
     });
   }
 
@@ -212,13 +236,17 @@ export class IacStatesService {
       ciphertext: sealed.ciphertext,
       auth_tag: sealed.tag,
     });
-    await this.#record(context, trx, state, eventType, 'iac_state:write', {
-      version,
-      serial: facts.serial,
-      lineage: facts.lineage,
-      size: facts.size,
-      sha256: facts.sha256,
-      ...(how.rolledBackFrom !== null ? { rolled_back_from: how.rolledBackFrom } : {}),
+    await recordIacEvent(this.audit, context, trx, state, {
+      eventType,
+      action: 'iac_state:write',
+      details: {
+        version,
+        serial: facts.serial,
+        lineage: facts.lineage,
+        size: facts.size,
+        sha256: facts.sha256,
+        ...(how.rolledBackFrom !== null ? { rolled_back_from: how.rolledBackFrom } : {}),
+      },
     });
     return versionView(row);
   }
@@ -246,27 +274,5 @@ export class IacStatesService {
         throw problem('iac_state_unreadable', `Version ${sealed.version} of state ${name} cannot be read: ${error.message}.`);
       throw error;
     }
-  }
-
-  async #record(
-    context: AuditContext | undefined,
-    trx: IacTx,
-    state: IacStateRow,
-    eventType: string,
-    action: string,
-    details: Record<string, unknown>,
-  ): Promise<void> {
-    await this.audit.record(
-      context,
-      {
-        eventType,
-        action,
-        resourceType: 'iac_state',
-        resourceId: state.id,
-        orgId: state.org_id,
-        details: { name: state.name, ...details },
-      },
-      trx,
-    );
   }
 }

@@ -28,6 +28,7 @@ export function stateView(row: IacStateSummaryRow): IacState {
             run_id: row.lock_run_id,
             step_id: row.lock_step_id,
           },
+    hold: row.hold_run_id === null ? null : { run_id: row.hold_run_id, step_id: row.hold_step_id, held_at: iso(row.held_at!) },
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };

@@ -19,11 +19,11 @@ export interface RunCallbacksModule {
 
 /**
  * The worker's run callbacks: it needs runs' admission (child runs) and its cancel (the cascade);
- * `stepEnded` is told when a step run finishes (run tokens).
+ * each of `stepEnded` is told when a step run finishes (run tokens, IaC states).
  */
 export function runCallbacksModule(
   services: Services,
-  core: { admission: RunAdmission; runs: RunsService; stepEnded?: StepEndHook },
+  core: { admission: RunAdmission; runs: RunsService; stepEnded?: readonly StepEndHook[] },
 ): RunCallbacksModule {
   const knex = services.db.knex;
   const repo = new RunCallbacksRepo(knex);

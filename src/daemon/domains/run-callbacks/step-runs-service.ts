@@ -61,7 +61,7 @@ export class StepRunsService {
     private readonly repo: StepRunsRepo,
     private readonly runs: RunCallbacksRepo,
     private readonly held: HeldRuns,
-    private readonly stepEnded?: StepEndHook,
+    private readonly stepEnded: readonly StepEndHook[] = [],
   ) {}
 
   /** Creates the step run of the holder's attempt (the run must be running); a retried create answers the row it made. */
@@ -98,7 +98,7 @@ export class StepRunsService {
         throw problem('invalid_step_run_state', `A ${before.status} step run cannot become ${move.status}.`, { status: before.status });
       }
       const after = await this.repo.move(trx, stepRunId, move);
-      if (this.stepEnded && FINISHED.includes(after.status)) await this.stepEnded(trx, runId, after.attempt, after.step_id);
+      if (FINISHED.includes(after.status)) for (const ended of this.stepEnded) await ended(trx, runId, after.attempt, after.step_id);
       await appendDaemonEvent(trx, runId, {
         type: 'step.status',
         stepId: after.step_id,

@@ -2,6 +2,7 @@ import type { Services } from '../../services.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { HeldRuns } from '../run-callbacks/held-runs.js';
 import { RunCallbacksRepo } from '../run-callbacks/run-callbacks-repo.js';
+import type { HoldState } from '../iac-states/iac-holds.js';
 import type { StepEndHook } from '../run-callbacks/step-runs-service.js';
 import { runTokenRoutes } from './routes.js';
 import { MintFactsRepo, RunTokensRepo } from './run-tokens-repo.js';
@@ -13,8 +14,11 @@ export interface RunTokensModule {
   readonly stepEnded: StepEndHook;
 }
 
-/** Run tokens' mint and revoke callbacks; their verification is `services.runTokens` (the consumers authenticate with it). */
-export function runTokensModule(services: Services, clock?: () => Date): RunTokensModule {
+/**
+ * Run tokens' mint and revoke callbacks; their verification is `services.runTokens` (the consumers
+ * authenticate with it). A mint asking to hold its state takes the hold through the IaC states' `holdState`.
+ */
+export function runTokensModule(services: Services, core: { holdState: HoldState }, clock?: () => Date): RunTokensModule {
   const knex = services.db.knex;
   const service = new RunTokensService(
     new RunTokensRepo(knex),
@@ -22,6 +26,7 @@ export function runTokensModule(services: Services, clock?: () => Date): RunToke
     new HeldRuns(new RunCallbacksRepo(knex)),
     services.audit,
     services.config.runTokenTtlSeconds,
+    core.holdState,
     clock,
   );
   return { routes: [runTokenRoutes(service)], stepEnded: service.stepEnded };

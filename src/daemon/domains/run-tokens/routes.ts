@@ -13,6 +13,7 @@ const MINTED = {
   schema: mintedRunToken,
 };
 const NOT_FOUND = { description: 'No such run (`resource_not_found`)' };
+const MINT_423 = { description: 'A hold asked for while another holder has the state locked or another run holds it (`iac_state_locked`)' };
 const MINT_409 = {
   description:
     'The headers name a worker and attempt that do not hold the run (`run_not_held`), the run is not running (`invalid_run_state`), or the step is not running in this attempt (`step_not_running`)',
@@ -30,17 +31,23 @@ export function runTokenRoutes(tokens: RunTokensService): DomainRoutes {
   return {
     'POST /internal/runs/{run_id}/iac-state-access': route({
       summary:
-        "Mints a run token for one running step and one named state `{step_id, state_name, ttl_seconds?}`: operator rights on that state's backend routes (HTTP Basic, token as password) until the step or run ends.",
+        "Mints a run token for one running step and one named state `{step_id, state_name, ttl_seconds?, hold_until_apply?}`: operator rights on that state's backend routes (HTTP Basic, token as password) until the step or run ends. `hold_until_apply` (the plan step's field) makes the run hold the state until a later step writes it and ends, or the run ends: 423 `iac_state_locked` when another holder has it locked or another run holds it.",
       params: internalRunPath,
       preValidation: refuseNul,
       body: mintIacStateAccessBody,
-      responses: { 201: MINTED, 404: NOT_FOUND, 409: MINT_409, 422: INVALID },
+      responses: { 201: MINTED, 404: NOT_FOUND, 409: MINT_409, 422: INVALID, 423: MINT_423 },
       async handle(ctx, { params, body }) {
         ctx.status = 201;
         ctx.body = await tokens.mint(
           params.run_id,
           holder(ctx),
-          { kind: 'iac_state', stepId: body.step_id, stateName: body.state_name, ttlSeconds: body.ttl_seconds },
+          {
+            kind: 'iac_state',
+            stepId: body.step_id,
+            stateName: body.state_name,
+            ttlSeconds: body.ttl_seconds,
+            holdUntilApply: body.hold_until_apply,
+          },
           ctx.state.audit,
         );
       },

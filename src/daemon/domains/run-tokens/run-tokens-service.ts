@@ -7,6 +7,7 @@ import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { digestOf } from '../../auth/secrets.js';
 import type { Holder } from '../run-callbacks/fence.js';
+import type { HoldState } from '../iac-states/iac-holds.js';
 import type { HeldRuns } from '../run-callbacks/held-runs.js';
 import { newRunToken } from './run-token-format.js';
 import type { MintFactsRepo, RunTokenRow, RunTokensRepo } from './run-tokens-repo.js';
@@ -19,6 +20,8 @@ export interface MintRequest {
   readonly stepId: string;
   readonly stateName?: string;
   readonly ttlSeconds?: number | undefined;
+  /** An `iac_state` token's step holds the state until the run applies or ends (`hold_until_apply`). */
+  readonly holdUntilApply?: boolean | undefined;
 }
 
 function scopeOf(kind: RunTokenKind, stateName: string | undefined, orgSlug: string): string {
@@ -50,6 +53,7 @@ export class RunTokensService {
     private readonly held: HeldRuns,
     private readonly audit: AuditWriter,
     private readonly maxTtlSeconds: number,
+    private readonly holdState: HoldState,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -61,6 +65,9 @@ export class RunTokensService {
           step_id: request.stepId,
           status: stepStatus ?? null,
         });
+      }
+      if (request.kind === 'iac_state' && request.holdUntilApply === true) {
+        await this.holdState(trx, { orgId: run.org_id, stateName: request.stateName!, runId, stepId: request.stepId }, context);
       }
       const token = newRunToken();
       const ttl = Math.min(request.ttlSeconds ?? this.maxTtlSeconds, this.maxTtlSeconds);
