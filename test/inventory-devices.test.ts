@@ -202,6 +202,35 @@ describe('devices', () => {
     });
   });
 
+  it('answer their version as ETag, and a PUT with If-Match replaces only that version (412 otherwise, nothing written)', async () => {
+    const device = await createDevice('alice', { name: 'tagged-1', platform: 'eos' });
+    const read = await call('alice', 'GET', `/devices/${device.id}`);
+    const etag = read.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await call('alice', 'GET', `/devices/${device.id}`)).headers.get('etag')).toBe(etag);
+    const put = (body: object, ifMatch: string) =>
+      fetch(`${daemon.url}/devices/${device.id}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${tokens.alice}`, 'x-org-id': 'acme', 'content-type': 'application/json', 'if-match': ifMatch },
+        body: JSON.stringify(body),
+      });
+
+    const first = await put({ name: 'tagged-1', platform: 'eos', role: 'core' }, etag);
+    expect(first.status).toBe(200);
+    const next = first.headers.get('etag')!;
+    expect(next).not.toBe(etag);
+    expect(next).toBe((await call('alice', 'GET', `/devices/${device.id}`)).headers.get('etag'));
+
+    // The version read before the first PUT is gone: a second writer holding it changes nothing.
+    const stale = await put({ name: 'tagged-1', platform: 'junos' }, etag);
+    expect(await outcome(stale)).toEqual({ status: 412, code: 'precondition_failed' });
+    expect(await (await call('alice', 'GET', `/devices/${device.id}`)).json()).toMatchObject({ platform: 'eos', role: 'core' });
+    expect(await audits('entity.updated', device.id)).toHaveLength(1);
+    expect((await put({ name: 'tagged-1', platform: 'junos' }, `W/${next}, "other"`)).status).toBe(412);
+    expect((await put({ name: 'tagged-1', platform: 'junos' }, `"other", ${next}`)).status).toBe(200);
+    expect((await put({ name: 'tagged-1', platform: 'eos' }, '*')).status).toBe(200);
+  });
+
   it('refuse a PUT changing a provider-sourced device, pointing to the overlay', async () => {
     const device = await createDevice('alice', { name: 'synced-1', hostname: '10.1.1.1', platform: 'junos' });
     await fromProvider(device.id, 'netbox:main:' + orgs.acme, '101');

@@ -44,6 +44,11 @@ export const PROBLEM_CODES = {
   },
   resource_not_found: { status: 404, meaning: 'The addressed resource does not exist (or is not visible to the caller).' },
   conflict: { status: 409, meaning: 'The request conflicts with the current state (for example a duplicate).' },
+  precondition_failed: {
+    status: 412,
+    meaning:
+      '`If-Match` does not name the current version of the resource (`etag` in the body is): someone changed it since it was read; read it again and retry.',
+  },
   override_rule_violation: {
     status: 422,
     meaning:

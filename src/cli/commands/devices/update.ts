@@ -41,15 +41,19 @@ export function parseDevicesUpdateOptions(device: string, raw: Record<string, un
 
 /**
  * `GET` then `PUT /devices/{device_id}`: the route replaces every field, so the device's own are sent back
- * with the changes over them. A provider's device refuses (409 `provider_managed`).
+ * with the changes over them, `If-Match` the version read: a change someone made in between is 412
+ * `precondition_failed` (exit 1, nothing written), not overwritten. A provider's device refuses (409
+ * `provider_managed`).
  */
 export async function runDevicesUpdate(options: DevicesUpdateOptions, ctx: Context): Promise<void> {
   const client = ctx.apiClient();
   const id = await deviceId(client, options.device);
   const path = `/devices/${enc(id)}`;
-  const current = (await client.request({ method: 'GET', path })).body as Device;
-  const body = await deviceBody(client, options.changes, current);
-  const device = (await client.request({ method: 'PUT', path, body })).body as Device;
+  const read = await client.request({ method: 'GET', path });
+  const body = await deviceBody(client, options.changes, read.body as Device);
+  const etag = read.headers.get('etag');
+  const headers = etag === null ? undefined : { 'if-match': etag };
+  const device = (await client.request({ method: 'PUT', path, body, headers })).body as Device;
   if (options.json) return printJson(ctx.io, device);
   ctx.io.err(`Updated device ${device.name} (${device.id}): ${Object.keys(options.changes).sort().join(', ')}.\n`);
 }

@@ -12,11 +12,13 @@ import {
 } from '../../../shared/api/devices.js';
 import { duplicateBody, noQuery } from '../../../shared/api/inventory.js';
 import { route } from '../../http/route.js';
-import type { DomainRoutes } from '../../http/types.js';
+import { entityTag } from '../../http/entity-tag.js';
+import type { AppContext, DomainRoutes } from '../../http/types.js';
 import { bulkRoutes } from './bulk-routes.js';
 import type { DeviceFilter } from './device-filter.js';
 import type { DevicesService } from './devices-service.js';
 import { actorOf, refuseSyncOnly } from './request.js';
+import type { DeviceView } from './views.js';
 
 function filterOf(query: DeviceSearchFilters): DeviceFilter {
   return {
@@ -33,6 +35,13 @@ function filterOf(query: DeviceSearchFilters): DeviceFilter {
 }
 
 const deviceAnswer = { description: 'The device', schema: device };
+const taggedDevice = { description: "The device; `ETag` its version, for a PUT's `If-Match`", schema: device };
+
+/** A device as the answer, with its entity tag. */
+function answerTagged(ctx: AppContext, view: DeviceView): void {
+  ctx.set('ETag', entityTag(view));
+  ctx.body = view;
+}
 const pageAnswer = { description: '`{items, total, limit, offset}`', schema: devicePage };
 const nameTaken = { description: 'A live device already has the name (`conflict`)' };
 
@@ -87,9 +96,9 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
       summary: 'One live device of the organization or of the shared organization.',
       params: devicePath,
       query: noQuery,
-      responses: { 200: deviceAnswer },
+      responses: { 200: taggedDevice },
       async handle(ctx, { params }) {
-        ctx.body = await devices.get(actorOf(ctx), params.device_id);
+        answerTagged(ctx, await devices.get(actorOf(ctx), params.device_id));
       },
     }),
     'POST /devices': route({
@@ -105,16 +114,20 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
     }),
     'PUT /devices/{device_id}': route({
       summary:
-        'Replace the editable fields (absent optional fields are cleared). A provider-sourced device refuses any change with 409 `provider_managed` (`fields`, `overlay`).',
+        'Replace the editable fields (absent optional fields are cleared). A provider-sourced device refuses any change with 409 `provider_managed` (`fields`, `overlay`). With `If-Match` (the `ETag` of a GET), only the version read is replaced: another is 412 `precondition_failed`.',
       params: devicePath,
       preValidation: refuseSyncOnly,
       body: deviceBody,
       responses: {
-        200: deviceAnswer,
+        200: taggedDevice,
         409: { description: 'A live device already has the name (`conflict`), or the device is provider-sourced (`provider_managed`)' },
+        412: {
+          description:
+            '`If-Match` names a version that is no longer current (`precondition_failed`, `etag` the current one); nothing changed',
+        },
       },
       async handle(ctx, { params, body }) {
-        ctx.body = await devices.replace(actorOf(ctx), params.device_id, body);
+        answerTagged(ctx, await devices.replace(actorOf(ctx), params.device_id, body, ctx.get('if-match') || undefined));
       },
     }),
     'PATCH /devices/{device_id}/overlay': route({

@@ -3,6 +3,7 @@ import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import type { Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
+import { entityTag, ifMatchHolds, preconditionFailed } from '../../http/entity-tag.js';
 import { canonical, changes, notFound, providerManaged, writable, type Actor } from './access.js';
 import type { BulkResult } from './bulk.js';
 import type { DeviceFilter, DeviceSort } from './device-filter.js';
@@ -155,12 +156,15 @@ export class DevicesService {
   }
 
   /** PUT: every editable field takes the body's value (absent optional fields are cleared). */
-  async replace(actor: Actor, id: string, input: DeviceInput): Promise<DeviceView> {
+  /** `ifMatch`: the request's `If-Match`, held against the device's entity tag before anything changes. */
+  async replace(actor: Actor, id: string, input: DeviceInput, ifMatch?: string): Promise<DeviceView> {
     if (!isUuid(id)) throw notFound(WHAT);
     const orgIds = await this.#readable(actor);
     return this.#lifecycle.guardNames(() =>
       this.repo.transaction(async (trx) => {
         const before = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
+        const current = entityTag(deviceView(before, actor.org.id));
+        if (!ifMatchHolds(ifMatch, current)) throw preconditionFailed('device', current);
         const after = fieldsOf(input);
         const changed = changes(snapshot(before), after as unknown as Record<string, unknown>, EDITABLE);
         if (Object.keys(changed).length === 0) return deviceView(before, actor.org.id);
