@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowToYaml } from '../src/shared/flows/flow-yaml.js';
 import { runSvc, type SvcRun } from './helpers/cli.js';
-import { seedFlow, startWorld, TARGETED, type World } from './helpers/webhooks-fixtures.js';
+import { HttpForwarder } from './helpers/http-forwarder.js';
+import { call, seedFlow, startWorld, TARGETED, type World } from './helpers/webhooks-fixtures.js';
 
 /**
  * `svc flows list|export|apply|commit` as built (a subprocess, no terminal) against a real daemon: flows as
@@ -65,6 +66,29 @@ describe('svc flows apply', () => {
     expect(await flowsOf('edge')).toHaveLength(1);
     const version = await w.knex()('flow_versions').where({ flow_id: row.id, version: 1 }).first();
     expect(version).toMatchObject({ message: 'from a file' });
+
+    // Someone saves the draft between this command's save and its commit: the commit is refused, nothing committed.
+    const raced = flowToYaml({ name: 'edge', description: 'edge routers', version: 1, definition: DEFINITION });
+    const proxy = new HttpForwarder(w.url);
+    proxy.interleaved.push({
+      match: /^POST \/flows\/[^/]+\/commit$/,
+      work: () => call(w, 'dave', 'POST', `/flows/${row.id}/draft`, { definition: { ...changed, steps: [] } }),
+    });
+    await proxy.start();
+    try {
+      const refused = await runSvc(
+        ['--server', proxy.url, '--org', 'acme', 'flows', 'apply', await file('edge-3.yaml', raced), '--commit'],
+        {
+          configHome: root,
+          env: { SVC_TOKEN: w.as.dave!.replace(/^Bearer /, '') },
+        },
+      );
+      expect([refused.code, refused.stderr.includes('precondition_failed')]).toEqual([1, true]);
+    } finally {
+      await proxy.stop();
+    }
+    expect(await w.knex()('flow_versions').where({ flow_id: row.id })).toHaveLength(1);
+    await call(w, 'dave', 'POST', `/flows/${row.id}/draft`, { definition: changed });
 
     const exported = await svc('carol', ['flows', 'export', 'edge']);
     expect(exported.code, exported.stderr).toBe(0);

@@ -1,10 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, runSvc, type SvcRun } from './helpers/cli.js';
+import { HttpForwarder } from './helpers/http-forwarder.js';
 import { call, startWorld, type World } from './helpers/webhooks-fixtures.js';
 
 /**
@@ -145,32 +144,20 @@ describe('svc devices create|update|delete', () => {
   it('refuses to overwrite a change made between its read and its write (412, exit 1), keeping that change', async () => {
     const id = (await ok(svc('alice', ['devices', 'create', 'race-1', '--platform', 'eos']))).stdout.trim();
     // A proxy in front of the daemon lets someone else change the device just before the CLI's PUT arrives.
-    const proxy = createServer((req, res) => {
-      void (async () => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of req) chunks.push(chunk as Buffer);
-        if (req.method === 'PUT')
-          expect((await call(w, 'alice', 'PUT', `/devices/${id}`, { name: 'race-1', platform: 'junos' })).status).toBe(200);
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([key]) => key !== 'host' && key !== 'content-length'));
-        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-        const upstream = await fetch(`${w.url}${req.url}`, { method: req.method, headers: headers as Record<string, string>, body });
-        res.writeHead(
-          upstream.status,
-          Object.fromEntries([...upstream.headers].filter(([key]) => key === 'content-type' || key === 'etag')),
-        );
-        res.end(Buffer.from(await upstream.arrayBuffer()));
-      })();
+    const proxy = new HttpForwarder(w.url);
+    proxy.interleaved.push({
+      match: /^PUT \/devices\//,
+      work: () => call(w, 'alice', 'PUT', `/devices/${id}`, { name: 'race-1', platform: 'junos' }),
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    await proxy.start();
     try {
-      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-      const raced = await runSvc(['--server', url, '--org', 'acme', 'devices', 'update', id, '--role', 'spine'], {
+      const raced = await runSvc(['--server', proxy.url, '--org', 'acme', 'devices', 'update', id, '--role', 'spine'], {
         configHome,
         env: { SVC_TOKEN: w.as.alice!.replace(/^Bearer /, '') },
       });
       expect([raced.code, raced.stderr.includes('precondition_failed')]).toEqual([1, true]);
     } finally {
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.stop();
     }
     expect((await call(w, 'carol', 'GET', `/devices/${id}`)).body).toMatchObject({ platform: 'junos', role: null });
     await ok(svc('alice', ['devices', 'delete', id, '--yes']));

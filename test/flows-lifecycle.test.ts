@@ -288,6 +288,50 @@ describe('concurrent commits', () => {
   });
 });
 
+describe('saves and commits with If-Match', () => {
+  const tagged = (method: string, path: string, body: unknown, ifMatch: string) =>
+    fetch(`${daemon.url}${path}`, {
+      method,
+      headers: { authorization: as.olga!, 'x-org-id': 'acme', 'content-type': 'application/json', 'if-match': ifMatch },
+      body: JSON.stringify(body),
+    });
+
+  it('change only the version read: a draft saved over since is 412 for a save and for a commit, which commits nothing', async () => {
+    const { id } = await createFlow('Tagged', chain('a'));
+    const read = await call('olga', 'GET', `/flows/${id}`);
+    const etag = read.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+
+    // Someone else saves first, with the version they read.
+    const theirs = await tagged('POST', `/flows/${id}/draft`, { definition: chain('a', 'b') }, etag);
+    expect(theirs.status).toBe(200);
+    const saved = theirs.headers.get('etag')!;
+    expect(saved).not.toBe(etag);
+    expect((await call('olga', 'GET', `/flows/${id}`)).headers.get('etag')).toBe(saved);
+
+    // Holding the older version: neither a save, a PUT nor a commit goes through, and nothing changes.
+    expect(await problem(await tagged('POST', `/flows/${id}/draft`, { definition: chain('a', 'c') }, etag))).toEqual({
+      status: 412,
+      code: 'precondition_failed',
+    });
+    expect(await problem(await tagged('PUT', `/flows/${id}`, { name: 'Tagged', definition: chain('a', 'c') }, etag))).toEqual({
+      status: 412,
+      code: 'precondition_failed',
+    });
+    expect(await problem(await tagged('POST', `/flows/${id}/commit`, { message: 'unseen' }, etag))).toEqual({
+      status: 412,
+      code: 'precondition_failed',
+    });
+    expect(await versionRows(id)).toEqual([]);
+    expect((await flowRow(id)).draft_json).toMatchObject(chain('a', 'b'));
+
+    // The version just saved commits.
+    const committed = await json(await tagged('POST', `/flows/${id}/commit`, { message: 'seen' }, saved), 201);
+    expect(committed).toMatchObject({ version: 1, message: 'seen' });
+    expect(await versionRows(id)).toHaveLength(1);
+  });
+});
+
 describe('names', () => {
   it.each([
     ['empty after trimming', '   '],

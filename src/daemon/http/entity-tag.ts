@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { problem, type Problem } from '../../shared/api/problem.js';
+import type { AppContext } from './types.js';
 
 /**
  * A representation's strong entity tag: a digest of its JSON, so any change of what a reader sees (its
@@ -23,4 +24,15 @@ export function preconditionFailed(what: string, current: string): Problem {
   return problem('precondition_failed', `The ${what} changed since it was read (If-Match does not name its current version).`, {
     etag: current,
   });
+}
+
+/** `view` as the answer, with its entity tag as `ETag`. */
+export function answerTagged(ctx: AppContext, view: unknown): void {
+  ctx.set('ETag', entityTag(view));
+  ctx.body = view;
+}
+
+/** The request's `If-Match`, undefined when it sent none. */
+export function ifMatchOf(ctx: AppContext): string | undefined {
+  return ctx.get('if-match') || undefined;
 }

@@ -4,7 +4,7 @@ import type { FlowSummary } from '../../../shared/api/flows.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import type { YamlIssue } from '../../../shared/flows/flow-yaml.js';
 import { CliError, usageError } from '../../errors.js';
-import type { ApiClient } from '../../http/client.js';
+import type { ApiClient, ApiResponse } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson, readStdin } from '../../runtime/io.js';
 import { enc, flag, jsonFlag } from '../shared.js';
@@ -65,15 +65,17 @@ export async function runFlowsApply(options: FlowsApplyOptions, ctx: Context): P
   if (name === undefined) throw usageError(`${options.file} names no flow`, 'pass --name NAME, or give the file a name member');
   const client = ctx.apiClient();
   const existing = await ownFlowNamed(client, name);
-  const written = existing
+  const saved = existing
     ? await update(client, existing, parsed.definition, parsed.labels.description)
     : await create(client, name, parsed.definition, parsed.labels.description);
+  const written = saved.body as WrittenFlow;
   ctx.io.err(`${existing ? 'Updated the draft of' : 'Created'} flow ${written.name} (${written.id}).\n`);
   if (!written.validation.valid) {
     const issues = written.validation.issues.map((issue) => `  ${issue.path || '(definition)'}: ${issue.message}`).join('\n');
     ctx.io.err(`The draft breaks ${written.validation.issues.length} rule(s); a commit would refuse it:\n${issues}\n`);
   }
-  if (options.commit) await commitFlow(ctx, written.id, options.message);
+  // What this command saved is what it commits: a save by someone else in between is 412, not committed.
+  if (options.commit) await commitFlow(ctx, written.id, options.message, saved.headers.get('etag') ?? undefined);
   if (!options.json) return void ctx.io.out(`${written.id}\n`);
   printJson(ctx.io, options.commit ? (await client.request({ method: 'GET', path: `/flows/${enc(written.id)}` })).body : written);
 }
@@ -102,9 +104,9 @@ async function create(
   name: string,
   definition: FlowDefinition,
   description: string | null | undefined,
-): Promise<WrittenFlow> {
+): Promise<ApiResponse> {
   const body = { name, definition, ...(description === undefined ? {} : { description }) };
-  return (await client.request({ method: 'POST', path: '/flows', body })).body as WrittenFlow;
+  return client.request({ method: 'POST', path: '/flows', body });
 }
 
 /** PUT clears an absent description, so a file without one keeps the flow's. */
@@ -113,7 +115,7 @@ async function update(
   flow: FlowSummary,
   definition: FlowDefinition,
   description: string | null | undefined,
-): Promise<WrittenFlow> {
+): Promise<ApiResponse> {
   const body = { name: flow.name, description: description === undefined ? flow.description : description, definition };
-  return (await client.request({ method: 'PUT', path: `/flows/${enc(flow.id)}`, body })).body as WrittenFlow;
+  return client.request({ method: 'PUT', path: `/flows/${enc(flow.id)}`, body });
 }

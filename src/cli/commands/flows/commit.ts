@@ -39,11 +39,15 @@ export async function runFlowsCommit(options: FlowsCommitOptions, ctx: Context):
 
 /**
  * Commits a flow's draft: a draft that breaks a rule is 422 `validation_failed` (exit 1), its issues'
- * paths on stderr as the daemon found them; an unchanged one 409 `nothing_to_commit`. Says the version on stderr.
+ * paths on stderr as the daemon found them; an unchanged one 409 `nothing_to_commit`; with `ifMatch` (the
+ * `ETag` of the save just made) a draft someone saved since is 412 `precondition_failed`, not committed.
+ * Says the version on stderr.
  */
-export async function commitFlow(ctx: Context, id: string, message: string | undefined): Promise<FlowVersionSummary> {
+export async function commitFlow(ctx: Context, id: string, message: string | undefined, ifMatch?: string): Promise<FlowVersionSummary> {
   const body = message === undefined ? {} : { message };
-  const version = (await ctx.apiClient().request({ method: 'POST', path: `/flows/${enc(id)}/commit`, body })).body as FlowVersionSummary;
+  const headers = ifMatch === undefined ? undefined : { 'if-match': ifMatch };
+  const answer = await ctx.apiClient().request({ method: 'POST', path: `/flows/${enc(id)}/commit`, body, headers });
+  const version = answer.body as FlowVersionSummary;
   ctx.io.err(`Committed flow ${id} as version ${version.version}.\n`);
   return version;
 }

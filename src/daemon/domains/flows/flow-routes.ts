@@ -11,6 +11,7 @@ import {
   pinBody,
   replaceFlowBody,
 } from '../../../shared/api/flows.js';
+import { answerTagged, ifMatchOf } from '../../http/entity-tag.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { flowCaller } from './caller.js';
@@ -18,6 +19,11 @@ import type { FlowsService } from './flows-service.js';
 
 const narrowed = 'Host-access options and egress widening need the platform admin role (403 `restricted_option`).';
 const FLOW = { description: 'The flow', schema: flow };
+const TAGGED = { description: "The flow; `ETag` its version, for a save's or a commit's `If-Match`", schema: flow };
+const STALE = {
+  description: '`If-Match` names a version of the flow saved over since (`precondition_failed`, `etag` the current one); nothing changed',
+};
+const ifMatchNote = 'With `If-Match` (the `ETag` of a read or a save) only that version is changed: another is 412 `precondition_failed`.';
 
 /** Flows as documents (`flow:view` reads, `flow:manage`, `flow:purge`). */
 export function flowRoutes(flows: FlowsService): DomainRoutes {
@@ -41,47 +47,47 @@ export function flowRoutes(flows: FlowsService): DomainRoutes {
       summary: `Create a flow \`{name, description?, definition?}\`; the definition (default empty) is the draft, no version yet. ${narrowed}`,
       body: createFlowBody,
       responses: {
-        201: { description: 'The flow with its draft and `validation`', schema: flow },
+        201: { description: 'The flow with its draft and `validation`; `ETag` its version', schema: flow },
         409: { description: 'A live flow has this name' },
       },
       async handle(ctx, { body }) {
         ctx.status = 201;
-        ctx.body = await flows.create(flowCaller(ctx), {
-          name: body.name,
-          description: body.description,
-          definition: body.definition,
-        });
+        answerTagged(
+          ctx,
+          await flows.create(flowCaller(ctx), {
+            name: body.name,
+            description: body.description,
+            definition: body.definition,
+          }),
+        );
       },
     }),
     'GET /flows/{flow_id}': route({
       summary: 'One flow with its draft and whether the draft is committable (`validation`).',
       params: flowPath,
       query: noQuery,
-      responses: { 200: FLOW },
+      responses: { 200: TAGGED },
       async handle(ctx, { params }) {
-        ctx.body = await flows.get(flowCaller(ctx), params.flow_id);
+        answerTagged(ctx, await flows.get(flowCaller(ctx), params.flow_id));
       },
     }),
     'PUT /flows/{flow_id}': route({
-      summary: `Replace name, description and draft \`{name, description?, definition}\`; an incomplete graph is saved and reported in \`validation\`. ${narrowed}`,
+      summary: `Replace name, description and draft \`{name, description?, definition}\`; an incomplete graph is saved and reported in \`validation\`. ${narrowed} ${ifMatchNote}`,
       params: flowPath,
       body: replaceFlowBody,
-      responses: { 200: FLOW },
+      responses: { 200: TAGGED, 412: STALE },
       async handle(ctx, { params, body }) {
-        ctx.body = await flows.replace(flowCaller(ctx), params.flow_id, {
-          name: body.name,
-          description: body.description ?? null,
-          definition: body.definition,
-        });
+        const input = { name: body.name, description: body.description ?? null, definition: body.definition };
+        answerTagged(ctx, await flows.replace(flowCaller(ctx), params.flow_id, input, ifMatchOf(ctx)));
       },
     }),
     'POST /flows/{flow_id}/draft': route({
-      summary: `Save the draft only (autosave) \`{definition}\`. ${narrowed}`,
+      summary: `Save the draft only (autosave) \`{definition}\`. ${narrowed} ${ifMatchNote}`,
       params: flowPath,
       body: draftBody,
-      responses: { 200: FLOW },
+      responses: { 200: TAGGED, 412: STALE },
       async handle(ctx, { params, body }) {
-        ctx.body = await flows.saveDraft(flowCaller(ctx), params.flow_id, body.definition);
+        answerTagged(ctx, await flows.saveDraft(flowCaller(ctx), params.flow_id, body.definition, ifMatchOf(ctx)));
       },
     }),
     'PATCH /flows/{flow_id}/pin': route({

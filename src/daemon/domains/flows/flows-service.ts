@@ -3,7 +3,7 @@ import { sameJson } from '../../../shared/flows/same-json.js';
 import { type Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { draftSummary, type FlowAccess, type FlowCaller } from './flow-access.js';
-import { flowSummaryView, flowView, validation, type FlowSummaryView, type FlowView } from './flow-view.js';
+import { flowSummaryView, flowView, refuseChangedSince, validation, type FlowSummaryView, type FlowView } from './flow-view.js';
 import type { FlowRow, FlowsRepo, FlowsTx } from './flows-repo.js';
 
 /**
@@ -99,12 +99,14 @@ export class FlowsService {
     caller: FlowCaller,
     id: string,
     input: { name: string; description: string | null; definition: FlowDefinition },
+    ifMatch?: string,
   ): Promise<FlowView> {
     const orgIds = await this.access.readableOrgIds(caller);
     return this.access.auditingRefusal(caller, MANAGE, id, () =>
       this.#unique(() =>
         this.repo.transaction(async (trx) => {
           const flow = await this.access.lockWritable(trx, orgIds, caller, id);
+          refuseChangedSince(flow, caller.org.id, ifMatch);
           const changes: string[] = [];
           if (input.name !== flow.name) changes.push('name');
           if (input.description !== flow.description) changes.push('description');
@@ -127,11 +129,12 @@ export class FlowsService {
   }
 
   /** Autosave: the draft only. An identical draft is not written (nor audited). */
-  async saveDraft(caller: FlowCaller, id: string, definition: FlowDefinition): Promise<FlowView> {
+  async saveDraft(caller: FlowCaller, id: string, definition: FlowDefinition, ifMatch?: string): Promise<FlowView> {
     const orgIds = await this.access.readableOrgIds(caller);
     return this.access.auditingRefusal(caller, MANAGE, id, () =>
       this.repo.transaction(async (trx) => {
         const flow = await this.access.lockWritable(trx, orgIds, caller, id);
+        refuseChangedSince(flow, caller.org.id, ifMatch);
         if (sameJson(definition, flow.draft_json)) return flowView(flow, caller.org.id);
         this.access.refuseRestricted(caller, flow.draft_json, definition);
         const row = await this.repo.update(trx, flow.id, {

@@ -20,6 +20,7 @@ import {
 } from '../../../shared/api/flows.js';
 import { FIELD_TYPES } from '../../../shared/flows/field-types.js';
 import { problems } from '../../../shared/api/problems.js';
+import { ifMatchOf } from '../../http/entity-tag.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { flowCaller } from './caller.js';
@@ -40,17 +41,21 @@ export function versionRoutes(versions: VersionsService, iface: InterfaceService
   return {
     'POST /flows/{flow_id}/commit': route({
       summary:
-        'The draft becomes version N+1 `{message?}`; refused when the draft is invalid (422, every issue with its path) or unchanged since the newest version (409 `nothing_to_commit`).',
+        'The draft becomes version N+1 `{message?}`; refused when the draft is invalid (422, every issue with its path) or unchanged since the newest version (409 `nothing_to_commit`). With `If-Match` (the `ETag` of the read or save the committer saw) a draft saved since is 412 `precondition_failed`, not committed unseen.',
       params: flowPath,
       body: commitBody,
       responses: {
         201: { description: 'The new version', schema: flowVersion },
         409: { description: '`nothing_to_commit`' },
+        412: {
+          description:
+            '`If-Match` names a version of the flow saved over since (`precondition_failed`, `etag` the current one); nothing committed',
+        },
         422: { description: '`validation_failed`' },
       },
       async handle(ctx, { params, body }) {
         ctx.status = 201;
-        ctx.body = await versions.commit(flowCaller(ctx), params.flow_id, body.message || null);
+        ctx.body = await versions.commit(flowCaller(ctx), params.flow_id, body.message || null, ifMatchOf(ctx));
       },
     }),
     'GET /flows/{flow_id}/versions': route({

@@ -8,6 +8,7 @@ import type { CommitHooks } from './commit-hooks.js';
 import { draftSummary, type FlowAccess, type FlowCaller } from './flow-access.js';
 import {
   flowView,
+  refuseChangedSince,
   validation,
   versionSummaryView,
   versionView,
@@ -38,10 +39,12 @@ export class VersionsService {
    * second sees the first's version and either commits N+2 (the draft changed in between) or finds
    * nothing to commit. The unique (flow_id, version) index is the backstop.
    */
-  async commit(caller: FlowCaller, id: string, message: string | null): Promise<FlowVersionView> {
+  /** `ifMatch`: the flow as the committer read it (its `ETag`): a draft saved since is 412, not committed unseen. */
+  async commit(caller: FlowCaller, id: string, message: string | null, ifMatch?: string): Promise<FlowVersionView> {
     const orgIds = await this.access.readableOrgIds(caller);
     return this.repo.transaction(async (trx) => {
       const flow = await this.access.lockWritable(trx, orgIds, caller, id);
+      refuseChangedSince(flow, caller.org.id, ifMatch);
       if (flow.latest_version > 0 && !(await this.access.dirty(trx, flow, flow.draft_json))) {
         throw problem('nothing_to_commit', `The draft is the same as version ${flow.latest_version}.`, {
           latest_version: flow.latest_version,

@@ -12,13 +12,12 @@ import {
 } from '../../../shared/api/devices.js';
 import { duplicateBody, noQuery } from '../../../shared/api/inventory.js';
 import { route } from '../../http/route.js';
-import { entityTag } from '../../http/entity-tag.js';
-import type { AppContext, DomainRoutes } from '../../http/types.js';
+import { answerTagged, ifMatchOf } from '../../http/entity-tag.js';
+import type { DomainRoutes } from '../../http/types.js';
 import { bulkRoutes } from './bulk-routes.js';
 import type { DeviceFilter } from './device-filter.js';
 import type { DevicesService } from './devices-service.js';
 import { actorOf, refuseSyncOnly } from './request.js';
-import type { DeviceView } from './views.js';
 
 function filterOf(query: DeviceSearchFilters): DeviceFilter {
   return {
@@ -37,11 +36,6 @@ function filterOf(query: DeviceSearchFilters): DeviceFilter {
 const deviceAnswer = { description: 'The device', schema: device };
 const taggedDevice = { description: "The device; `ETag` its version, for a PUT's `If-Match`", schema: device };
 
-/** A device as the answer, with its entity tag. */
-function answerTagged(ctx: AppContext, view: DeviceView): void {
-  ctx.set('ETag', entityTag(view));
-  ctx.body = view;
-}
 const pageAnswer = { description: '`{items, total, limit, offset}`', schema: devicePage };
 const nameTaken = { description: 'A live device already has the name (`conflict`)' };
 
@@ -127,7 +121,7 @@ export function deviceRoutes(devices: DevicesService): DomainRoutes {
         },
       },
       async handle(ctx, { params, body }) {
-        answerTagged(ctx, await devices.replace(actorOf(ctx), params.device_id, body, ctx.get('if-match') || undefined));
+        answerTagged(ctx, await devices.replace(actorOf(ctx), params.device_id, body, ifMatchOf(ctx)));
       },
     }),
     'PATCH /devices/{device_id}/overlay': route({
