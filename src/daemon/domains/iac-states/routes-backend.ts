@@ -118,7 +118,7 @@ export function backendRoutes(service: IacStatesService, policies: EffectivePoli
     }),
     'DELETE /iac-states/{name}/lock': route({
       summary:
-        "Lets the lock go: the body is the holder's lock info. An empty body forces whatever lock is held (`terraform force-unlock`): that needs `iac_state:manage` and is never allowed to a run token.",
+        "Lets the lock go: the body is the holder's lock info. An empty body forces whatever lock is held and ends a run's hold (`terraform force-unlock`): that needs `iac_state:manage` and is never allowed to a run token.",
       params: iacStatePath,
       body: lockInfo,
       bodyMode: 'raw',
