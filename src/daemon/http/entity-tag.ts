@@ -11,19 +11,29 @@ export function entityTag(view: unknown): string {
 }
 
 /**
- * `If-Match` (RFC 9110 13.1.1) against the current tag: absent or `*` passes (the resource exists); else
- * one of the listed tags must be it, compared strongly (a weak `W/` tag never matches).
+ * `If-Match` (RFC 9110 13.1.1) against the current tag: `*` passes (the resource exists); else one of the
+ * listed tags must be it, compared strongly (a weak `W/` tag never matches).
  */
-export function ifMatchHolds(header: string | undefined, current: string): boolean {
-  if (header === undefined || header.trim() === '*') return true;
+function ifMatchHolds(header: string, current: string): boolean {
+  if (header.trim() === '*') return true;
   return header.split(',').some((tag) => tag.trim() === current);
 }
 
 /** 412 `precondition_failed`, naming the current tag so the caller can read again and retry. */
-export function preconditionFailed(what: string, current: string): Problem {
+function preconditionFailed(what: string, current: string): Problem {
   return problem('precondition_failed', `The ${what} changed since it was read (If-Match does not name its current version).`, {
     etag: current,
   });
+}
+
+/**
+ * 412 unless `ifMatch` (the request's `If-Match`, when it sent one) names the current version of the
+ * resource, `view()` being what a read of it answers now (computed only when there is a header to check).
+ */
+export function refuseIfChanged(ifMatch: string | undefined, view: () => unknown, what: string): void {
+  if (ifMatch === undefined) return;
+  const current = entityTag(view());
+  if (!ifMatchHolds(ifMatch, current)) throw preconditionFailed(what, current);
 }
 
 /** `view` as the answer, with its entity tag as `ETag`. */

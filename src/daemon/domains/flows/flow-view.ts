@@ -2,7 +2,6 @@ import type { FlowSummary, FlowVersionSummary } from '../../../shared/api/flows.
 import type { DefinitionIssue } from '../../../shared/flows/definition-schema.js';
 import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { validateDefinition } from '../../../shared/flows/definition-schema.js';
-import { entityTag, ifMatchHolds, preconditionFailed } from '../../http/entity-tag.js';
 import type { FlowRow, FlowSummaryRow, FlowVersionRow, FlowVersionSummaryRow } from './flows-repo.js';
 
 /** A flow as lists carry it (the wire's `flowSummary`). */
@@ -64,16 +63,4 @@ export function versionSummaryView(row: FlowVersionSummaryRow): FlowVersionSumma
 
 export function versionView(row: FlowVersionRow): FlowVersionView {
   return { flow_id: row.flow_id, ...versionSummaryView(row), definition: row.definition_json };
-}
-
-/** The flow's entity tag: the `ETag` its reads and saves answer, which `If-Match` names. */
-export function flowTag(row: FlowRow, activeOrgId: string): string {
-  return entityTag(flowView(row, activeOrgId));
-}
-
-/** 412 when `If-Match` names a version of the flow other than `row` (someone saved it since it was read). */
-export function refuseChangedSince(row: FlowRow, activeOrgId: string, ifMatch: string | undefined): void {
-  if (ifMatch === undefined) return;
-  const current = flowTag(row, activeOrgId);
-  if (!ifMatchHolds(ifMatch, current)) throw preconditionFailed('flow', current);
 }

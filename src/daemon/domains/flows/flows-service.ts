@@ -3,7 +3,8 @@ import { sameJson } from '../../../shared/flows/same-json.js';
 import { type Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { draftSummary, type FlowAccess, type FlowCaller } from './flow-access.js';
-import { flowSummaryView, flowView, refuseChangedSince, validation, type FlowSummaryView, type FlowView } from './flow-view.js';
+import { refuseIfChanged } from '../../http/entity-tag.js';
+import { flowSummaryView, flowView, validation, type FlowSummaryView, type FlowView } from './flow-view.js';
 import type { FlowRow, FlowsRepo, FlowsTx } from './flows-repo.js';
 
 /**
@@ -106,7 +107,7 @@ export class FlowsService {
       this.#unique(() =>
         this.repo.transaction(async (trx) => {
           const flow = await this.access.lockWritable(trx, orgIds, caller, id);
-          refuseChangedSince(flow, caller.org.id, ifMatch);
+          refuseIfChanged(ifMatch, () => flowView(flow, caller.org.id), 'flow');
           const changes: string[] = [];
           if (input.name !== flow.name) changes.push('name');
           if (input.description !== flow.description) changes.push('description');
@@ -134,7 +135,7 @@ export class FlowsService {
     return this.access.auditingRefusal(caller, MANAGE, id, () =>
       this.repo.transaction(async (trx) => {
         const flow = await this.access.lockWritable(trx, orgIds, caller, id);
-        refuseChangedSince(flow, caller.org.id, ifMatch);
+        refuseIfChanged(ifMatch, () => flowView(flow, caller.org.id), 'flow');
         if (sameJson(definition, flow.draft_json)) return flowView(flow, caller.org.id);
         this.access.refuseRestricted(caller, flow.draft_json, definition);
         const row = await this.repo.update(trx, flow.id, {

@@ -4,11 +4,11 @@ import type { FlowDefinition } from '../../../shared/flows/definition.js';
 import { sameJson } from '../../../shared/flows/same-json.js';
 import { problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
+import { refuseIfChanged } from '../../http/entity-tag.js';
 import type { CommitHooks } from './commit-hooks.js';
 import { draftSummary, type FlowAccess, type FlowCaller } from './flow-access.js';
 import {
   flowView,
-  refuseChangedSince,
   validation,
   versionSummaryView,
   versionView,
@@ -44,7 +44,7 @@ export class VersionsService {
     const orgIds = await this.access.readableOrgIds(caller);
     return this.repo.transaction(async (trx) => {
       const flow = await this.access.lockWritable(trx, orgIds, caller, id);
-      refuseChangedSince(flow, caller.org.id, ifMatch);
+      refuseIfChanged(ifMatch, () => flowView(flow, caller.org.id), 'flow');
       if (flow.latest_version > 0 && !(await this.access.dirty(trx, flow, flow.draft_json))) {
         throw problem('nothing_to_commit', `The draft is the same as version ${flow.latest_version}.`, {
           latest_version: flow.latest_version,

@@ -3,7 +3,7 @@ import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import type { Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
-import { entityTag, ifMatchHolds, preconditionFailed } from '../../http/entity-tag.js';
+import { refuseIfChanged } from '../../http/entity-tag.js';
 import { canonical, changes, notFound, providerManaged, writable, type Actor } from './access.js';
 import type { BulkResult } from './bulk.js';
 import type { DeviceFilter, DeviceSort } from './device-filter.js';
@@ -163,8 +163,7 @@ export class DevicesService {
     return this.#lifecycle.guardNames(() =>
       this.repo.transaction(async (trx) => {
         const before = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
-        const current = entityTag(deviceView(before, actor.org.id));
-        if (!ifMatchHolds(ifMatch, current)) throw preconditionFailed('device', current);
+        refuseIfChanged(ifMatch, () => deviceView(before, actor.org.id), 'device');
         const after = fieldsOf(input);
         const changed = changes(snapshot(before), after as unknown as Record<string, unknown>, EDITABLE);
         if (Object.keys(changed).length === 0) return deviceView(before, actor.org.id);
