@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
-import { printJson } from '../../runtime/io.js';
-import { enc, flag, jsonFlag, yesFlag } from '../shared.js';
+import { flag, jsonFlag, yesFlag } from '../shared.js';
+import { runSoftDelete, type SoftDeleted } from '../soft-delete.js';
 import type { Invoke } from '../verb.js';
 import { scheduleArgument, scheduleId } from './resolve.js';
 
@@ -22,12 +21,9 @@ export function parseSchedulesDeleteOptions(schedule: string, raw: Record<string
   return { schedule, yes: flag.yes(raw), json: flag.json(raw) };
 }
 
+const DELETED: SoftDeleted = { noun: 'schedule', collection: '/schedules', idOf: scheduleId, effect: 'it stops firing' };
+
 /** `DELETE /schedules/{schedule_id}` (soft). `--json`: `{id, deleted: true}`. */
-export async function runSchedulesDelete(options: SchedulesDeleteOptions, ctx: Context): Promise<void> {
-  await confirmDestructive(ctx.io, `Delete schedule ${options.schedule} (it stops firing; restorable)`, options.yes);
-  const client = ctx.apiClient();
-  const id = await scheduleId(client, options.schedule);
-  await client.request({ method: 'DELETE', path: `/schedules/${enc(id)}` });
-  if (options.json) printJson(ctx.io, { id, deleted: true });
-  else ctx.io.err(`Deleted schedule ${id}; POST /schedules/${id}/restore brings it back.\n`);
+export function runSchedulesDelete(options: SchedulesDeleteOptions, ctx: Context): Promise<void> {
+  return runSoftDelete(DELETED, { ref: options.schedule, yes: options.yes, json: options.json }, ctx);
 }

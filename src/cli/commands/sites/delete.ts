@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
-import { printJson } from '../../runtime/io.js';
 import { siteId } from '../runs/resolve.js';
-import { enc, flag, jsonFlag, yesFlag } from '../shared.js';
+import { flag, jsonFlag, yesFlag } from '../shared.js';
+import { runSoftDelete, type SoftDeleted } from '../soft-delete.js';
 import type { Invoke } from '../verb.js';
 import { siteArgument } from './update.js';
 
@@ -20,12 +19,9 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ positionals, raw, ctx }) =>
   runSitesDelete({ site: positionals[0]!, yes: flag.yes(raw), json: flag.json(raw) }, ctx);
 
+const DELETED: SoftDeleted = { noun: 'site', collection: '/sites', idOf: siteId };
+
 /** `DELETE /sites/{site_id}` (soft). `--json`: `{id, deleted: true}`. */
-export async function runSitesDelete(options: SitesDeleteOptions, ctx: Context): Promise<void> {
-  await confirmDestructive(ctx.io, `Delete site ${options.site} (restorable)`, options.yes);
-  const client = ctx.apiClient();
-  const id = await siteId(client, options.site);
-  await client.request({ method: 'DELETE', path: `/sites/${enc(id)}` });
-  if (options.json) printJson(ctx.io, { id, deleted: true });
-  else ctx.io.err(`Deleted site ${id}; POST /sites/${id}/restore brings it back.\n`);
+export function runSitesDelete(options: SitesDeleteOptions, ctx: Context): Promise<void> {
+  return runSoftDelete(DELETED, { ref: options.site, yes: options.yes, json: options.json }, ctx);
 }

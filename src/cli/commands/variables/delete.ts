@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
-import { printJson } from '../../runtime/io.js';
-import { enc, flag, jsonFlag, yesFlag } from '../shared.js';
+import { flag, jsonFlag, yesFlag } from '../shared.js';
+import { runSoftDelete, type SoftDeleted } from '../soft-delete.js';
 import type { Invoke } from '../verb.js';
 import { variableArgument, variableId } from './resolve.js';
 
@@ -19,12 +18,9 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ positionals, raw, ctx }) =>
   runVariablesDelete({ variable: positionals[0]!, yes: flag.yes(raw), json: flag.json(raw) }, ctx);
 
+const DELETED: SoftDeleted = { noun: 'variable', collection: '/variables', idOf: variableId, effect: 'runs no longer get it' };
+
 /** `DELETE /variables/{variable_id}` (soft). `--json`: `{id, deleted: true}`. */
-export async function runVariablesDelete(options: VariablesDeleteOptions, ctx: Context): Promise<void> {
-  await confirmDestructive(ctx.io, `Delete variable ${options.variable} (runs no longer get it; restorable)`, options.yes);
-  const client = ctx.apiClient();
-  const id = await variableId(client, options.variable);
-  await client.request({ method: 'DELETE', path: `/variables/${enc(id)}` });
-  if (options.json) printJson(ctx.io, { id, deleted: true });
-  else ctx.io.err(`Deleted variable ${id}; POST /variables/${id}/restore brings it back.\n`);
+export function runVariablesDelete(options: VariablesDeleteOptions, ctx: Context): Promise<void> {
+  return runSoftDelete(DELETED, { ref: options.variable, yes: options.yes, json: options.json }, ctx);
 }

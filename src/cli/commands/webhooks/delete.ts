@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { confirmDestructive } from '../../runtime/confirm.js';
 import type { Context } from '../../runtime/context.js';
-import { printJson } from '../../runtime/io.js';
-import { enc, flag, jsonFlag, yesFlag } from '../shared.js';
+import { flag, jsonFlag, yesFlag } from '../shared.js';
+import { runSoftDelete, type SoftDeleted } from '../soft-delete.js';
 import type { Invoke } from '../verb.js';
 import { endpointArgument, endpointId } from './resolve.js';
 
@@ -22,12 +21,15 @@ export function parseWebhooksDeleteOptions(endpoint: string, raw: Record<string,
   return { endpoint, yes: flag.yes(raw), json: flag.json(raw) };
 }
 
+const DELETED: SoftDeleted = {
+  noun: 'webhook endpoint',
+  collection: '/webhooks',
+  idOf: endpointId,
+  effect: 'its trigger stops answering',
+  restoreHint: (id) => `svc webhooks restore ${id}`,
+};
+
 /** `DELETE /webhooks/{webhook_id}`: a soft delete (its trigger answers 404 until restored). `--json`: `{id, deleted: true}`. */
-export async function runWebhooksDelete(options: WebhooksDeleteOptions, ctx: Context): Promise<void> {
-  await confirmDestructive(ctx.io, `Delete webhook endpoint ${options.endpoint} (its trigger stops answering; restorable)`, options.yes);
-  const client = ctx.apiClient();
-  const id = await endpointId(client, options.endpoint);
-  await client.request({ method: 'DELETE', path: `/webhooks/${enc(id)}` });
-  if (options.json) printJson(ctx.io, { id, deleted: true });
-  else ctx.io.err(`Deleted webhook endpoint ${id}; svc webhooks restore ${id} brings it back.\n`);
+export function runWebhooksDelete(options: WebhooksDeleteOptions, ctx: Context): Promise<void> {
+  return runSoftDelete(DELETED, { ref: options.endpoint, yes: options.yes, json: options.json }, ctx);
 }

@@ -1,0 +1,33 @@
+import type { ApiClient } from '../http/client.js';
+import { confirmDestructive } from '../runtime/confirm.js';
+import type { Context } from '../runtime/context.js';
+import { printJson } from '../runtime/io.js';
+import { enc } from './shared.js';
+
+/** A kind of row the API soft-deletes (`DELETE <collection>/{id}`, restorable). */
+export interface SoftDeleted {
+  /** As the prompt and the message name it: `site`, `webhook endpoint`. */
+  readonly noun: string;
+  readonly collection: string;
+  /** The row's id for the name or id the user gave. */
+  readonly idOf: (client: ApiClient, ref: string) => Promise<string>;
+  /** What deleting it does besides, said in the prompt: `it stops firing`. */
+  readonly effect?: string;
+  /** How to bring it back; by default `POST <collection>/{id}/restore`. */
+  readonly restoreHint?: (id: string) => string;
+}
+
+/**
+ * The delete verbs of soft-deleted rows: asked first (or `--yes`), the row found by name or id, then
+ * `DELETE`. `--json`: `{id, deleted: true}`; otherwise how to restore it, on stderr.
+ */
+export async function runSoftDelete(kind: SoftDeleted, options: { ref: string; yes: boolean; json: boolean }, ctx: Context): Promise<void> {
+  const effect = kind.effect === undefined ? 'restorable' : `${kind.effect}; restorable`;
+  await confirmDestructive(ctx.io, `Delete ${kind.noun} ${options.ref} (${effect})`, options.yes);
+  const client = ctx.apiClient();
+  const id = await kind.idOf(client, options.ref);
+  await client.request({ method: 'DELETE', path: `${kind.collection}/${enc(id)}` });
+  if (options.json) return printJson(ctx.io, { id, deleted: true });
+  const restore = kind.restoreHint?.(id) ?? `POST ${kind.collection}/${id}/restore`;
+  ctx.io.err(`Deleted ${kind.noun} ${id}; ${restore} brings it back.\n`);
+}
