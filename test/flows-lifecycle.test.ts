@@ -330,6 +330,40 @@ describe('saves and commits with If-Match', () => {
     expect(committed).toMatchObject({ version: 1, message: 'seen' });
     expect(await versionRows(id)).toHaveLength(1);
   });
+
+  it('hold for reverting and restoring the draft: an older version is 412 and the draft stays; the current one passes', async () => {
+    const { id } = await createFlow('Tagged restore', chain('a'));
+    const first = (await call('olga', 'GET', `/flows/${id}`)).headers.get('etag')!;
+    expect((await tagged('POST', `/flows/${id}/commit`, { message: 'one' }, first)).status).toBe(201);
+    const edited = await tagged('POST', `/flows/${id}/draft`, { definition: chain('a', 'b') }, '*');
+    expect(edited.status).toBe(200);
+    const seen = edited.headers.get('etag')!;
+    // Another editor saves after this one looked.
+    const theirs = await tagged('POST', `/flows/${id}/draft`, { definition: chain('a', 'c') }, seen);
+    const current = theirs.headers.get('etag')!;
+
+    for (const path of [`/flows/${id}/revert-draft`, `/flows/${id}/restore/1`]) {
+      const refused = await fetch(`${daemon.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: as.olga!, 'x-org-id': 'acme', 'if-match': seen },
+      });
+      expect(await problem(refused)).toEqual({ status: 412, code: 'precondition_failed' });
+      expect((await flowRow(id)).draft_json).toMatchObject(chain('a', 'c'));
+    }
+
+    const reverted = await fetch(`${daemon.url}/flows/${id}/revert-draft`, {
+      method: 'POST',
+      headers: { authorization: as.olga!, 'x-org-id': 'acme', 'if-match': current },
+    });
+    expect(reverted.status).toBe(200);
+    expect((await flowRow(id)).draft_json).toMatchObject(chain('a'));
+    const restored = await fetch(`${daemon.url}/flows/${id}/restore/1`, {
+      method: 'POST',
+      headers: { authorization: as.olga!, 'x-org-id': 'acme', 'if-match': reverted.headers.get('etag')! },
+    });
+    expect(restored.status).toBe(200);
+    expect(restored.headers.get('etag')).toBe((await call('olga', 'GET', `/flows/${id}`)).headers.get('etag'));
+  });
 });
 
 describe('names', () => {

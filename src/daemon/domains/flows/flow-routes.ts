@@ -16,14 +16,7 @@ import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { flowCaller } from './caller.js';
 import type { FlowsService } from './flows-service.js';
-
-const narrowed = 'Host-access options and egress widening need the platform admin role (403 `restricted_option`).';
-const FLOW = { description: 'The flow', schema: flow };
-const TAGGED = { description: "The flow; `ETag` its version, for a save's or a commit's `If-Match`", schema: flow };
-const STALE = {
-  description: '`If-Match` names a version of the flow saved over since (`precondition_failed`, `etag` the current one); nothing changed',
-};
-const ifMatchNote = 'With `If-Match` (the `ETag` of a read or a save) only that version is changed: another is 412 `precondition_failed`.';
+import { FLOW, ifMatchNote, narrowed, STALE, TAGGED } from './route-notes.js';
 
 /** Flows as documents (`flow:view` reads, `flow:manage`, `flow:purge`). */
 export function flowRoutes(flows: FlowsService): DomainRoutes {

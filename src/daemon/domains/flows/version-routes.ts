@@ -3,7 +3,6 @@ import {
   compareQuery,
   definitionValidation,
   fieldTypes,
-  flow,
   flowComparison,
   flowInterface,
   flowPath,
@@ -20,11 +19,12 @@ import {
 } from '../../../shared/api/flows.js';
 import { FIELD_TYPES } from '../../../shared/flows/field-types.js';
 import { problems } from '../../../shared/api/problems.js';
-import { ifMatchOf } from '../../http/entity-tag.js';
+import { answerTagged, ifMatchOf } from '../../http/entity-tag.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { flowCaller } from './caller.js';
 import type { InterfaceService } from './interface-service.js';
+import { ifMatchNote, narrowed, STALE, TAGGED } from './route-notes.js';
 import type { VersionsService } from './versions-service.js';
 
 /** A `{version}` path segment as a number; anything else is no version at all (404, like a malformed id). */
@@ -32,9 +32,6 @@ function versionNumber(segment: string): number {
   if (!/^[1-9]\d{0,8}$/.test(segment)) throw problems.resourceNotFound('Flow version');
   return Number(segment);
 }
-
-const narrowed = 'Host-access options and egress widening need the platform admin role (403 `restricted_option`).';
-const FLOW = { description: 'The flow', schema: flow };
 
 /** Committed versions (`flow:commit`, `flow:manage`, `flow:view`) and what a flow asks of a launch. */
 export function versionRoutes(versions: VersionsService, iface: InterfaceService): DomainRoutes {
@@ -98,21 +95,21 @@ export function versionRoutes(versions: VersionsService, iface: InterfaceService
       },
     }),
     'POST /flows/{flow_id}/revert-draft': route({
-      summary: `Discard uncommitted edits: the draft becomes the newest version (409 if never committed). ${narrowed}`,
+      summary: `Discard uncommitted edits: the draft becomes the newest version (409 if never committed). ${narrowed} ${ifMatchNote}`,
       params: flowPath,
       noBody: true,
-      responses: { 200: FLOW },
+      responses: { 200: TAGGED, 412: STALE },
       async handle(ctx, { params }) {
-        ctx.body = await versions.revertDraft(flowCaller(ctx), params.flow_id);
+        answerTagged(ctx, await versions.revertDraft(flowCaller(ctx), params.flow_id, ifMatchOf(ctx)));
       },
     }),
     'POST /flows/{flow_id}/restore/{version}': route({
-      summary: `Copy a version into the draft (not a commit). ${narrowed}`,
+      summary: `Copy a version into the draft (not a commit). ${narrowed} ${ifMatchNote}`,
       params: flowVersionPath,
       noBody: true,
-      responses: { 200: FLOW },
+      responses: { 200: TAGGED, 412: STALE },
       async handle(ctx, { params }) {
-        ctx.body = await versions.restoreVersion(flowCaller(ctx), params.flow_id, versionNumber(params.version));
+        answerTagged(ctx, await versions.restoreVersion(flowCaller(ctx), params.flow_id, versionNumber(params.version), ifMatchOf(ctx)));
       },
     }),
     'GET /flows/{flow_id}/interface': route({

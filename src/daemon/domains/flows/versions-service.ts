@@ -133,11 +133,12 @@ export class VersionsService {
   }
 
   /** The draft becomes the newest version again (discarding uncommitted edits). */
-  async revertDraft(caller: FlowCaller, id: string): Promise<FlowView> {
+  async revertDraft(caller: FlowCaller, id: string, ifMatch?: string): Promise<FlowView> {
     const orgIds = await this.access.readableOrgIds(caller);
     return this.access.auditingRefusal(caller, MANAGE, id, () =>
       this.repo.transaction(async (trx) => {
         const flow = await this.access.lockWritable(trx, orgIds, caller, id);
+        refuseIfChanged(ifMatch, () => flowView(flow, caller.org.id), 'flow');
         if (flow.latest_version === 0) throw problems.conflict('The flow has never been committed: there is no version to revert to.');
         const latest = await this.repo.version(trx, flow.id, flow.latest_version);
         return this.#replaceDraft(trx, caller, flow, latest!.definition_json, { reverted_to: flow.latest_version });
@@ -146,11 +147,12 @@ export class VersionsService {
   }
 
   /** A version copied into the draft (not a commit: commit afterwards to make it the newest version). */
-  async restoreVersion(caller: FlowCaller, id: string, version: number): Promise<FlowView> {
+  async restoreVersion(caller: FlowCaller, id: string, version: number, ifMatch?: string): Promise<FlowView> {
     const orgIds = await this.access.readableOrgIds(caller);
     return this.access.auditingRefusal(caller, MANAGE, id, () =>
       this.repo.transaction(async (trx) => {
         const flow = await this.access.lockWritable(trx, orgIds, caller, id);
+        refuseIfChanged(ifMatch, () => flowView(flow, caller.org.id), 'flow');
         const row = await this.repo.version(trx, flow.id, version);
         if (!row) throw versionNotFound();
         return this.#replaceDraft(trx, caller, flow, row.definition_json, { restored_from: version });
