@@ -201,3 +201,59 @@ describe('svc flows list, export and commit', () => {
     expect(nothing.stderr).toContain('code: nothing_to_commit');
   });
 });
+
+describe('svc flows versions, diff, revert and restore', () => {
+  const SLEEP = { ...DEFINITION, steps: [{ id: 'wait', handler: 'general.sleep', config: { seconds: 1 } }] };
+  const SLEEP_LONGER = { ...DEFINITION, steps: [{ id: 'wait', handler: 'general.sleep', config: { seconds: 5 } }] };
+  let id: string;
+  const draftOf = async () => (await w.knex()('flows').where({ id }).first()) as { draft_json: unknown; draft_dirty: boolean };
+
+  beforeAll(async () => {
+    id = await seedFlow(w.knex(), w.ids.acme!, { name: 'history', versions: [DEFINITION, SLEEP] });
+    await w
+      .knex()('flows')
+      .where({ id })
+      .update({ draft_json: JSON.stringify(SLEEP_LONGER), draft_dirty: true });
+  });
+
+  it('lists the committed versions, newest first (table and --json)', async () => {
+    const table = await svc('carol', ['flows', 'versions', 'history']);
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^VERSION\s+COMMITTED\s+BY\s+MESSAGE/);
+    expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(['2', '1']);
+    const page = JSON.parse((await svc('carol', ['flows', 'versions', 'history', '--json'])).stdout) as { items: { version: number }[] };
+    expect(page.items.map((v) => v.version)).toEqual([2, 1]);
+  });
+
+  it('prints what changed: the draft against the newest version by default, or between the revisions named', async () => {
+    const draft = await svc('carol', ['flows', 'diff', 'history']);
+    expect(draft.code, draft.stderr).toBe(0);
+    expect(draft.stdout).toBe('~ step wait: config (seconds)\n');
+    const between = await svc('carol', ['flows', 'diff', 'history', '--from', '1', '--to', '2']);
+    expect(between.stdout.split('\n').filter(Boolean).sort()).toEqual(['+ step wait (general.sleep)', '- step noop (general.noop)']);
+    const same = await svc('carol', ['flows', 'diff', 'history', '--from', '2', '--to', '2', '--json']);
+    expect(JSON.parse(same.stdout)).toMatchObject({ from: 2, to: 2, identical: true });
+    expect((await svc('carol', ['flows', 'diff', 'history', '--from', '2', '--to', '2'])).stdout).toBe('');
+    expect((await svc('carol', ['flows', 'diff', 'history', '--from', 'newest'])).code).toBe(2);
+  });
+
+  it('reverts the draft to the newest version and restores an older one; a viewer is refused, an unknown version is 404', async () => {
+    const viewer = await svc('carol', ['flows', 'revert', 'history']);
+    expect(viewer.code).toBe(5);
+    expect((await draftOf()).draft_json).toEqual(SLEEP_LONGER);
+
+    const reverted = await svc('dave', ['flows', 'revert', 'history']);
+    expect(reverted.code, reverted.stderr).toBe(0);
+    expect(reverted.stdout).toBe(`${id}\n`);
+    expect(await draftOf()).toMatchObject({ draft_json: SLEEP, draft_dirty: false });
+
+    const restored = await svc('dave', ['flows', 'restore', 'history', '1', '--json']);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(JSON.parse(restored.stdout)).toMatchObject({ id, latest_version: 2, draft_dirty: true });
+    expect((await draftOf()).draft_json).toEqual(DEFINITION);
+    expect((await svc('dave', ['flows', 'restore', 'history', '9'])).code).toBe(3);
+    expect((await svc('dave', ['flows', 'restore', 'history', 'one'])).code).toBe(2);
+    expect((await draftOf()).draft_json).toEqual(DEFINITION);
+  });
+});

@@ -3,16 +3,16 @@ import type { Command } from 'commander';
 import type { YamlPreview } from '../../../shared/api/git.js';
 import type { Context } from '../../runtime/context.js';
 import { refuseExisting } from '../../runtime/download.js';
-import { positiveNumber } from '../runs/inputs.js';
 import { flowId } from '../runs/resolve.js';
 import { enc, flag } from '../shared.js';
 import type { Invoke } from '../verb.js';
+import { type Revision, revisionFlag } from './revision.js';
 
 export interface FlowsExportOptions {
   /** A flow id or name. */
   readonly flow: string;
   /** A committed version, `draft`, or undefined: the newest version (the draft before any commit). */
-  readonly version: number | 'draft' | undefined;
+  readonly version: Revision | undefined;
   /** A local path, or undefined: stdout. */
   readonly output: string | undefined;
   readonly clobber: boolean;
@@ -30,8 +30,12 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ positionals, raw, ctx }) => runFlowsExport(parseFlowsExportOptions(positionals[0]!, raw), ctx);
 
 export function parseFlowsExportOptions(flow: string, raw: Record<string, unknown>): FlowsExportOptions {
-  const version = flag.string(raw, 'flowVersion') === 'draft' ? 'draft' : positiveNumber(raw, 'flowVersion', '--flow-version');
-  return { flow, version, output: flag.string(raw, 'output'), clobber: raw.clobber === true };
+  return {
+    flow,
+    version: revisionFlag(raw, 'flowVersion', '--flow-version'),
+    output: flag.string(raw, 'output'),
+    clobber: raw.clobber === true,
+  };
 }
 
 /** `GET /flows/{flow_id}/yaml-preview`: the YAML on stdout, or in `--output`. */
