@@ -216,6 +216,22 @@ describe('svc flows versions, diff, revert and restore', () => {
       .update({ draft_json: JSON.stringify(SLEEP_LONGER), draft_dirty: true });
   });
 
+  it('reads one flow: a record of its versions and draft (with the issues a commit would refuse), or --json', async () => {
+    const record = await svc('carol', ['flows', 'get', 'history']);
+    expect(record.code, record.stderr).toBe(0);
+    const field = (name: string) => new RegExp(`^${name}:\\s+(.*)$`, 'm').exec(record.stdout)?.[1];
+    expect([field('id'), field('version'), field('draft'), field('committable'), field('steps')]).toEqual([id, '2', 'edited', 'yes', '1']);
+    const broken = await svc('carol', ['flows', 'get', 'rules']);
+    expect(broken.stdout).toMatch(/^committable:\s+no \(\d+ issues\)$/m);
+    expect(broken.stdout).toMatch(/^issue:\s+\S+: .+ \(\w+\)$/m);
+    expect(JSON.parse((await svc('carol', ['flows', 'get', id, '--json'])).stdout)).toMatchObject({
+      id,
+      name: 'history',
+      latest_version: 2,
+    });
+    expect((await svc('carol', ['flows', 'get', 'no-such-flow'])).code).toBe(3);
+  });
+
   it('lists the committed versions, newest first (table and --json)', async () => {
     const table = await svc('carol', ['flows', 'versions', 'history']);
     expect(table.code, table.stderr).toBe(0);
@@ -255,5 +271,16 @@ describe('svc flows versions, diff, revert and restore', () => {
     expect((await svc('dave', ['flows', 'restore', 'history', '9'])).code).toBe(3);
     expect((await svc('dave', ['flows', 'restore', 'history', 'one'])).code).toBe(2);
     expect((await draftOf()).draft_json).toEqual(DEFINITION);
+  });
+
+  it('deletes a flow (soft): --yes, --json; a viewer is refused and nothing is deleted', async () => {
+    const doomed = await seedFlow(w.knex(), w.ids.acme!, { name: 'doomed', versions: [DEFINITION] });
+    expect((await svc('carol', ['flows', 'delete', 'doomed', '--yes'])).code).toBe(5);
+    expect((await w.knex()('flows').where({ id: doomed }).first()).deleted_at).toBeNull();
+    const deleted = await svc('dave', ['flows', 'delete', 'doomed', '--yes', '--json']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toEqual({ id: doomed, deleted: true });
+    expect((await w.knex()('flows').where({ id: doomed }).first()).deleted_at).not.toBeNull();
+    expect((await svc('dave', ['flows', 'get', 'doomed'])).code).toBe(3);
   });
 });

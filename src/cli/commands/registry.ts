@@ -26,7 +26,7 @@ const GROUPS: Readonly<Record<string, string>> = {
     'Secrets of the organization given by --org: where each is kept, its reference and key names; values go in from the environment, files or stdin and never come out.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
   flows:
-    'Flows of the organization given by --org: list, export and apply them as files, commit, read their versions and what changed, revert or restore the draft, pull from and push to their linked git files, subscribe them to notifications.',
+    'Flows of the organization given by --org: list, read, export and apply them as files, commit, read their versions and what changed, revert or restore the draft, delete, pull from and push to their linked git files, subscribe them to notifications.',
   'git-repos': 'Git repositories of the organization given by --org: list them, pull every linked flow.',
   // notifications (issue 24)
   notifications: 'Notifications of the organization given by --org: where they go.',
@@ -149,6 +149,7 @@ const VERBS: readonly VerbEntry[] = [
   verb('secrets set', () => import('./secrets/set.js')),
   verb('secrets delete', () => import('./secrets/delete.js')),
   verb('flows list', () => import('./flows/list.js')),
+  verb('flows get', () => import('./flows/get.js')),
   verb('flows export', () => import('./flows/export.js')),
   verb('flows apply', () => import('./flows/apply.js')),
   verb('flows commit', () => import('./flows/commit.js')),
@@ -156,6 +157,7 @@ const VERBS: readonly VerbEntry[] = [
   verb('flows diff', () => import('./flows/diff.js')),
   verb('flows revert', () => import('./flows/revert.js')),
   verb('flows restore', () => import('./flows/restore.js')),
+  verb('flows delete', () => import('./flows/delete.js')),
   verb('flows pull', () => import('./flows/pull.js')),
   verb('flows push', () => import('./flows/push.js')),
   verb('git-repos list', () => import('./git-repos/list.js')),
