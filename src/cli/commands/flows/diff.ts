@@ -48,9 +48,9 @@ export async function runFlowsDiff(options: FlowsDiffOptions, ctx: Context): Pro
   if (options.to !== undefined) query.to = String(options.to);
   const comparison = (await client.request({ method: 'GET', path: `/flows/${enc(id)}/versions/compare`, query })).body as FlowComparison;
   if (options.json) return printJson(ctx.io, comparison);
-  const sides = `${revisionName(comparison.from)} and ${revisionName(comparison.to)}`;
-  if (comparison.identical) return void ctx.io.err(`No changes between ${sides}.\n`);
-  ctx.io.err(`Changes from ${sides.replace(' and ', ' to ')}:\n`);
+  const [from, to] = [revisionName(comparison.from), revisionName(comparison.to)];
+  if (comparison.identical) return void ctx.io.err(`No changes between ${from} and ${to}.\n`);
+  ctx.io.err(`Changes from ${from} to ${to}:\n`);
   ctx.io.out(changeLines(comparison).join('\n') + '\n');
 }
 

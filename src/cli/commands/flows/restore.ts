@@ -24,11 +24,17 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ positionals, raw, ctx }) => runFlowsRestore(parseFlowsRestoreOptions(positionals, raw), ctx);
 
 export function parseFlowsRestoreOptions(positionals: readonly string[], raw: Record<string, unknown>): FlowsRestoreOptions {
+  // The positional read as the numeric flags are: a whole number from 1, else exit 2.
   const version = positiveNumber({ version: positionals[1] }, 'version', 'VERSION')!;
   return { flow: positionals[0]!, version, json: flag.json(raw) };
 }
 
 /** `POST /flows/{flow_id}/restore/{version}`; a version the flow does not have is 404 (exit 3). */
 export async function runFlowsRestore(options: FlowsRestoreOptions, ctx: Context): Promise<void> {
-  await replaceDraft(ctx, options.flow, `restore/${options.version}`, options.json);
+  await replaceDraft(
+    ctx,
+    { ...options, action: `restore/${options.version}` },
+    (flow) =>
+      `Copied version ${options.version} into the draft of flow ${flow.id} (not committed; the newest version is ${flow.latest_version}).`,
+  );
 }

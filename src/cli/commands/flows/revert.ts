@@ -22,5 +22,9 @@ export const invoke: Invoke = ({ positionals, raw, ctx }) => runFlowsRevert({ fl
 
 /** `POST /flows/{flow_id}/revert-draft`; a flow never committed is 409 `conflict` (exit 1). */
 export async function runFlowsRevert(options: FlowsRevertOptions, ctx: Context): Promise<void> {
-  await replaceDraft(ctx, options.flow, 'revert-draft', options.json);
+  await replaceDraft(
+    ctx,
+    { ...options, action: 'revert-draft' },
+    (flow) => `The draft of flow ${flow.id} is version ${flow.latest_version} again.`,
+  );
 }
