@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callback, heldRun, json, problemOf, startCallbacksWorld, type CallbacksWorld } from './helpers/callbacks-fixtures.js';
 import { basicWith, bearerOf, mintStateToken, stateBackend, stateDoc } from './helpers/iac-fixtures.js';
+import { seedFlow } from './helpers/runs-fixtures.js';
 
 /**
  * What a run's steps leave on a managed state: a lock its tool did not let go ends with the step, and
@@ -96,7 +97,45 @@ describe('hold_until_apply', () => {
     expect(await knex()('iac_state_versions').where({ run_id: runId, step_id: 'apply' })).toHaveLength(1);
   });
 
-  it('outlasts a step of the run that did not write the state', async () => {
+  it('ends with the iac.apply of its plan (plan_step), even one that wrote nothing; not with an apply of another plan', async () => {
+    const step = (id: string, handler: string, config: Record<string, unknown>) => ({ id, handler, config });
+    const definition = {
+      steps: [
+        step('plan', 'iac.plan', { state_name: 'quiet', hold_until_apply: true }),
+        step('apply_other', 'iac.apply', { plan_step: 'elsewhere' }),
+        step('apply', 'iac.apply', { plan_step: 'plan' }),
+      ],
+      edges: [
+        { from: 'plan', to: 'apply_other' },
+        { from: 'apply_other', to: 'apply' },
+      ],
+      inputs: [],
+      target_roles: [],
+    };
+    const flowId = await seedFlow(knex(), world.orgId, { name: 'plan-then-apply', versions: [definition] });
+    const runId = await heldRun(world, flowId);
+    const plan = await stepToken(runId, 'plan', 'quiet', true);
+    await basicOf(plan.minted);
+    await endStep(plan.stepRunId);
+
+    const other = await stepToken(runId, 'apply_other', 'quiet');
+    await basicOf(other.minted);
+    await endStep(other.stepRunId);
+    expect(await stateRow('quiet')).toMatchObject({ hold_run_id: runId, hold_step_id: 'plan' });
+
+    // Nothing to change: the apply locks and unlocks but writes no state; its end still ends the hold.
+    const apply = await stepToken(runId, 'apply', 'quiet');
+    const applyAuth = await basicOf(apply.minted);
+    expect((await lock(applyAuth, 'quiet', 'apply-lock')).status).toBe(200);
+    expect((await unlock(applyAuth, 'quiet', 'apply-lock')).status).toBe(200);
+    await endStep(apply.stepRunId);
+    expect(await stateRow('quiet')).toMatchObject({ hold_run_id: null, hold_step_id: null });
+    const [released] = await auditOf('iac_state.hold_released', 'quiet');
+    expect(released.details_json).toMatchObject({ run_id: runId, step_id: 'plan', applied_by_step_id: 'apply', reason: 'applied' });
+    expect(await knex()('iac_state_versions').where({ run_id: runId })).toHaveLength(0);
+  });
+
+  it('outlasts a step of the run that neither wrote the state nor is its plan’s apply', async () => {
     const runId = await heldRun(world);
     await stepToken(runId, 'plan', 'idle', true).then((s) => basicOf(s.minted));
     const look = await stepToken(runId, 'apply', 'idle');

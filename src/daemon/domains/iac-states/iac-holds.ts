@@ -21,9 +21,9 @@ export type HoldState = (trx: IacTx, request: HoldRequest, context: AuditContext
 /**
  * What a run's steps leave on its states. A lock a step's tool did not let go (it crashed, or was killed)
  * goes when the step ends, so the run's next step is not refused by its own run. A hold (`hold_until_apply`)
- * is taken when the plan step is given its token, and lasts until a later step of the run has written the
- * state (the apply) and ended, or the run ends (the trigger of 20261128200002); meanwhile only the run may
- * lock or write the state.
+ * is taken when the plan step is given its token, and lasts until the run applies: a later step of it has
+ * written the state and ended, or its `iac.apply` of that plan (`plan_step`) has ended, written or not;
+ * or until the run ends (the trigger of 20261128200002). Meanwhile only the run may lock or write the state.
  */
 export class IacHolds {
   constructor(
@@ -53,7 +53,7 @@ export class IacHolds {
         details: { lock_id: state.lock_id, lock: state.lock_json, run_id: runId, step_id: stepId, reason: 'step_ended' },
       });
     }
-    for (const state of await this.repo.writtenSinceHeld(trx, runId, stepId)) {
+    for (const state of await this.repo.releasedByStep(trx, runId, stepId)) {
       await this.repo.clearHold(trx, state.id);
       await recordIacEvent(this.audit, undefined, trx, state, {
         eventType: 'iac_state.hold_released',

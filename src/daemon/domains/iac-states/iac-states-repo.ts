@@ -105,6 +105,12 @@ const VERSION_COLUMNS = [
   'created_at',
 ];
 
+/**
+ * Whether the run's committed definition (`fv`) has a step `$step` that is the `iac.apply` of the hold's
+ * plan step (`$plan`). `\\?` is jsonpath's filter, escaped from knex's bindings.
+ */
+const APPLY_OF_PLAN = `jsonb_path_exists(fv.definition_json, '$.steps[*] \\? (@.id == $step && @.handler == "iac.apply" && @.config.plan_step == $plan)', jsonb_build_object('step', ?::text, 'plan', s.hold_step_id))`;
+
 /** The `iac_states` and `iac_state_versions` tables. A state is the organization's alone (never shared). */
 export class IacStatesRepo {
   constructor(private readonly knex: Knex) {}
@@ -191,17 +197,33 @@ export class IacStatesRepo {
     return trx({ s: 'iac_states' }).where({ 's.lock_run_id': runId, 's.lock_step_id': stepId }).forUpdate().select(STATE_COLUMNS);
   }
 
-  /** The states a run holds whose hold another step of it has since written to (the apply), locked for the rest of the transaction. */
-  writtenSinceHeld(trx: IacTx, runId: string, stepId: string): Promise<IacStateRow[]> {
+  /**
+   * The states a run holds that its step `stepId`, ending, releases (locked for the rest of the
+   * transaction): the step wrote them since the hold was taken, or it is the run's `iac.apply` naming the
+   * holding step as its `plan_step` (an apply with nothing to change writes no state). The step's handler
+   * and configuration are read from the committed version the run was admitted with.
+   */
+  releasedByStep(trx: IacTx, runId: string, stepId: string): Promise<IacStateRow[]> {
     return trx({ s: 'iac_states' })
       .where('s.hold_run_id', runId)
       .whereNot('s.hold_step_id', stepId)
-      .whereExists((versions) =>
-        versions
-          .select(1)
-          .from({ v: 'iac_state_versions' })
-          .whereRaw('v.state_id = s.id AND v.created_at >= s.held_at')
-          .where({ 'v.run_id': runId, 'v.step_id': stepId }),
+      .where((released) =>
+        released
+          .whereExists((versions) =>
+            versions
+              .select(1)
+              .from({ v: 'iac_state_versions' })
+              .whereRaw('v.state_id = s.id AND v.created_at >= s.held_at')
+              .where({ 'v.run_id': runId, 'v.step_id': stepId }),
+          )
+          .orWhereExists((apply) =>
+            apply
+              .select(1)
+              .from({ r: 'runs' })
+              .join({ fv: 'flow_versions' }, (on) => on.on('fv.flow_id', 'r.flow_id').andOn('fv.version', 'r.flow_version'))
+              .where('r.id', runId)
+              .whereRaw(APPLY_OF_PLAN, [stepId]),
+          ),
       )
       .forUpdate()
       .select(STATE_COLUMNS);
