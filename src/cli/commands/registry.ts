@@ -30,7 +30,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   'git-repos': 'Git repositories of the organization given by --org: list them, pull every linked flow.',
   // notifications (issue 24)
   notifications: 'Notifications of the organization given by --org: where they go.',
-  destinations: 'Notification destinations: list them, send a test message.',
+  destinations: 'Notification destinations: list, create, change and delete them, send a test message.',
   // files (issue 22, part B)
   files: "Files of the organization given by --org (and the shared organization's, read-only): list, stream up and down, usage, delete.",
   attachments:
@@ -165,6 +165,9 @@ const VERBS: readonly VerbEntry[] = [
   // notifications (issue 24)
   verb('notifications destinations list', () => import('./notifications/list.js')),
   verb('notifications destinations test', () => import('./notifications/test.js')),
+  verb('notifications destinations create', () => import('./notifications/create.js')),
+  verb('notifications destinations update', () => import('./notifications/update.js')),
+  verb('notifications destinations delete', () => import('./notifications/delete.js')),
   verb('flows subscribe', () => import('./flows/subscribe.js')),
   verb('inventory-providers list', () => import('./inventory-providers/list.js')),
   verb('inventory-providers sync', () => import('./inventory-providers/sync.js')),

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { NOTIFICATION_EVENTS } from '../../../shared/api/notifications.js';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
 import { flowId } from '../runs/resolve.js';
 import { collect, enc, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
+import { destinationId, eventsFlag } from '../notifications/fields.js';
 import type { Subscription } from '../notifications/types.js';
 
 export interface FlowsSubscribeOptions {
@@ -25,7 +25,7 @@ export function define(command: Command): void {
         "Send a flow's run and approval events to a notification destination (replaces the destination's flow defaults for this flow).",
       )
       .argument('<flow>', 'flow id, or its name')
-      .argument('<destination>', 'destination id')
+      .argument('<destination>', 'destination id, or its name')
       .option('--event <event>', `an event to send, repeatable (${NOTIFICATION_EVENTS.join(', ')})`, collect)
       .option('--disabled', "mute the destination's defaults for this flow instead"),
   );
@@ -35,10 +35,7 @@ export const invoke: Invoke = ({ positionals, raw, ctx }) =>
   runFlowsSubscribe(parseFlowsSubscribeOptions(positionals[0]!, positionals[1]!, raw), ctx);
 
 export function parseFlowsSubscribeOptions(flow: string, destination: string, raw: Record<string, unknown>): FlowsSubscribeOptions {
-  const events = (raw.event as string[] | undefined) ?? ['run.succeeded', 'run.failed'];
-  for (const event of events)
-    if (!(NOTIFICATION_EVENTS as readonly string[]).includes(event))
-      throw usageError(`--event ${event}: not an event (${NOTIFICATION_EVENTS.join(', ')})`);
+  const events = eventsFlag(raw, ['run.succeeded', 'run.failed']);
   return { flow, destination, events, disabled: raw.disabled === true, json: flag.json(raw) };
 }
 
@@ -50,7 +47,7 @@ export async function runFlowsSubscribe(options: FlowsSubscribeOptions, ctx: Con
     await client.request({
       method: 'POST',
       path: `/flows/${enc(id)}/notifications/subscriptions`,
-      body: { destination_id: options.destination, events: options.events, enabled: !options.disabled },
+      body: { destination_id: await destinationId(client, options.destination), events: options.events, enabled: !options.disabled },
     })
   ).body as Subscription;
   if (options.json) return printJson(ctx.io, created);

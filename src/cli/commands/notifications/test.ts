@@ -5,6 +5,7 @@ import { printJson } from '../../runtime/io.js';
 import { printRecord } from '../../runtime/table.js';
 import { enc, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
+import { destinationId } from './fields.js';
 import type { TestAnswer } from './types.js';
 
 export interface DestinationsTestOptions {
@@ -17,7 +18,7 @@ export function define(command: Command): void {
   jsonFlag(
     command
       .description('Send a real test message to a destination now and show what its receiver answered; exit 1 when it was not delivered.')
-      .argument('<destination>', 'destination id')
+      .argument('<destination>', 'destination id, or its name')
       .option('--message <text>', 'the message to send'),
   );
 }
@@ -31,9 +32,9 @@ export function parseDestinationsTestOptions(destination: string, raw: Record<st
 /** `POST /notifications/destinations/{id}/test`: the answer goes to stdout either way; not delivered exits 1. */
 export async function runDestinationsTest(options: DestinationsTestOptions, ctx: Context): Promise<void> {
   const body = options.message === undefined ? {} : { message: options.message };
-  const answer = (
-    await ctx.apiClient().request({ method: 'POST', path: `/notifications/destinations/${enc(options.destination)}/test`, body })
-  ).body as TestAnswer;
+  const client = ctx.apiClient();
+  const id = await destinationId(client, options.destination);
+  const answer = (await client.request({ method: 'POST', path: `/notifications/destinations/${enc(id)}/test`, body })).body as TestAnswer;
   if (options.json) printJson(ctx.io, answer);
   else
     printRecord(ctx.io, [
