@@ -339,4 +339,51 @@ describe('svc inventory-providers', () => {
     const unknown = await svc('alice', ['inventory-providers', 'history', 'netbox:nope']);
     expect(unknown.code).toBe(3);
   });
+  it('creates, changes and deletes a provider; bad configuration is 422 and stores nothing; nothing to change is exit 2', async () => {
+    const providerId = `netbox:cli:${world.ids.acme}`;
+    const row = () => knex()('inventory_providers').where({ provider_id: providerId }).first();
+    const config = JSON.stringify({ url: world.netbox.url });
+    const refused = await svc('dave', [
+      'inventory-providers',
+      'create',
+      'netbox',
+      'cli',
+      '--config',
+      config,
+      '--credential',
+      world.tokenRef,
+    ]);
+    expect(refused.code).toBe(5);
+    const invalid = await svc('alice', [
+      'inventory-providers',
+      'create',
+      'netbox',
+      'cli',
+      '--config',
+      '{}',
+      '--credential',
+      world.tokenRef,
+    ]);
+    expect(invalid.code).toBe(1);
+    expect(await row()).toBeUndefined();
+
+    const created = await svc('alice', [
+      ...['inventory-providers', 'create', 'netbox', 'cli', '--config', config],
+      ...['--credential', world.tokenRef, '--description', 'lab', '--disabled'],
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toBe(`${providerId}\n`);
+    expect(await row()).toMatchObject({ type: 'netbox', enabled: false, description: 'lab' });
+
+    const changed = await svc('alice', ['inventory-providers', 'update', providerId, '--enable', '--description', '', '--json']);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ provider_id: providerId, enabled: true, description: null });
+    expect((await svc('alice', ['inventory-providers', 'update', providerId])).code).toBe(2);
+    expect((await svc('alice', ['inventory-providers', 'update', providerId, '--config', '[1]'])).code).toBe(2);
+
+    const deleted = await svc('alice', ['inventory-providers', 'delete', providerId, '--yes', '--json']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toEqual({ id: providerId, deleted: true });
+    expect((await row()).deleted_at).not.toBeNull();
+  });
 });

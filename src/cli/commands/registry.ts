@@ -37,7 +37,7 @@ const GROUPS: Readonly<Record<string, string>> = {
     "Attachments of the flows of the organization given by --org (the shared organization's flows: read-only): list, stream up and down, move, delete.",
   'file-repos': 'File repositories of the organization given by --org: list them, test their connection.',
   'inventory-providers':
-    'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, sync, sync history.',
+    'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, create, change, delete, sync, sync history.',
   audit: 'The audit trail of every organization (platform admins): list entries by filters, read one.',
   config: 'Configuration exchange (platform admins): export the configuration as a YAML bundle, plan a bundle, apply a plan.',
   // platform sync (issue 27)
@@ -172,6 +172,9 @@ const VERBS: readonly VerbEntry[] = [
   verb('inventory-providers list', () => import('./inventory-providers/list.js')),
   verb('inventory-providers sync', () => import('./inventory-providers/sync.js')),
   verb('inventory-providers history', () => import('./inventory-providers/history.js')),
+  verb('inventory-providers create', () => import('./inventory-providers/create.js')),
+  verb('inventory-providers update', () => import('./inventory-providers/update.js')),
+  verb('inventory-providers delete', () => import('./inventory-providers/delete.js')),
   verb('health', () => import('./health/health.js')),
   verb('workers list', () => import('./workers/list.js')),
   verb('audit list', () => import('./audit/list.js')),

@@ -1,8 +1,10 @@
+import type { Command } from 'commander';
 import type { ApiClient } from '../http/client.js';
 import { confirmDestructive } from '../runtime/confirm.js';
 import type { Context } from '../runtime/context.js';
 import { printJson } from '../runtime/io.js';
-import { enc } from './shared.js';
+import { enc, flag, jsonFlag, yesFlag } from './shared.js';
+import type { Verb } from './verb.js';
 
 /** A kind of row the API soft-deletes (`DELETE <collection>/{id}`, restorable). */
 export interface SoftDeleted {
@@ -30,4 +32,18 @@ export async function runSoftDelete(kind: SoftDeleted, options: { ref: string; y
   if (options.json) return printJson(ctx.io, { id, deleted: true });
   const restore = kind.restoreHint?.(id) ?? `POST ${kind.collection}/${id}/restore`;
   ctx.io.err(`Deleted ${kind.noun} ${id}; ${restore} brings it back.\n`);
+}
+
+/** A delete verb of such rows: the kind, the verb's help and its one argument (the row's name or id). */
+export interface SoftDeleteVerb extends SoftDeleted {
+  readonly description: string;
+  readonly argument: (command: Command) => Command;
+}
+
+/** The verb `<group> delete REF [--yes] [--json]` of a kind of soft-deleted rows, run by runSoftDelete. */
+export function softDeleteVerb(kind: SoftDeleteVerb): Verb {
+  return {
+    define: (command) => void yesFlag(jsonFlag(kind.argument(command.description(kind.description)))),
+    invoke: ({ positionals, raw, ctx }) => runSoftDelete(kind, { ref: positionals[0]!, yes: flag.yes(raw), json: flag.json(raw) }, ctx),
+  };
 }

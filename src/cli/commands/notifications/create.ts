@@ -4,8 +4,9 @@ import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { flag, jsonFlag } from '../shared.js';
+import { jsonObjectFlag } from '../json-object-flag.js';
 import type { Invoke } from '../verb.js';
-import { configFlag, destinationFieldFlags, eventsFlag } from './fields.js';
+import { destinationFieldFlags, eventsFlag } from './fields.js';
 import type { Destination } from './types.js';
 
 export interface DestinationsCreateOptions {
@@ -30,7 +31,7 @@ export function define(command: Command): void {
 }
 
 export const invoke: Invoke = async ({ positionals, raw, ctx }) => {
-  const config = await configFlag(raw, ctx);
+  const config = await jsonObjectFlag(raw, 'config', '--config', ctx);
   if (config === undefined) throw usageError('a destination needs --config', "its kind's settings: GET /notifications/destination-types");
   return runDestinationsCreate(
     {

@@ -1,10 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { NOTIFICATION_EVENTS } from '../../../shared/api/notifications.js';
 import { usageError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
-import type { Context } from '../../runtime/context.js';
-import { readStdin } from '../../runtime/io.js';
 import { idByName } from '../named.js';
 import { collect, flag } from '../shared.js';
 
@@ -35,22 +32,4 @@ export function destinationFieldFlags(command: Command): Command {
       `a flow default: an event every flow sends here unless it has its own subscription, repeatable (${NOTIFICATION_EVENTS.join(', ')})`,
       collect,
     );
-}
-
-/**
- * `--config`: inline JSON, `@PATH` a file holding it, `-` stdin; undefined when absent. Anything but a
- * JSON object is a usage error (exit 2): the daemon then checks it against the kind's settings (422).
- */
-export async function configFlag(raw: Record<string, unknown>, ctx: Context): Promise<Record<string, unknown> | undefined> {
-  const given = flag.string(raw, 'config');
-  if (given === undefined) return undefined;
-  const text = given === '-' ? await readStdin(ctx.io) : given.startsWith('@') ? await readFile(given.slice(1), 'utf8') : given;
-  let config: unknown;
-  try {
-    config = JSON.parse(text);
-  } catch {
-    throw usageError('--config is not JSON', 'give a JSON object, @FILE or - (stdin)');
-  }
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw usageError('--config must be a JSON object');
-  return config as Record<string, unknown>;
 }

@@ -4,8 +4,9 @@ import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { clearable, enc, flag, jsonFlag } from '../shared.js';
+import { jsonObjectFlag } from '../json-object-flag.js';
 import type { Invoke } from '../verb.js';
-import { configFlag, destinationFieldFlags, destinationId, eventsFlag } from './fields.js';
+import { destinationFieldFlags, destinationId, eventsFlag } from './fields.js';
 import type { Destination } from './types.js';
 
 export interface DestinationsUpdateOptions {
@@ -38,7 +39,7 @@ export async function destinationChanges(raw: Record<string, unknown>, ctx: Cont
   if (raw.enable === true && raw.disable === true) throw usageError('--enable and --disable cannot go together');
   const events = eventsFlag(raw, undefined);
   if (events !== undefined && raw.clearEvents === true) throw usageError('--event and --clear-events cannot go together');
-  const config = await configFlag(raw, ctx);
+  const config = await jsonObjectFlag(raw, 'config', '--config', ctx);
   const description = clearable(raw, 'description');
   const changes: UpdateDestinationBody = {
     ...(flag.string(raw, 'name') === undefined ? {} : { name: flag.string(raw, 'name') }),
