@@ -1,13 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowToYaml } from '../src/shared/flows/flow-yaml.js';
 import { runSvc, type SvcRun } from './helpers/cli.js';
 import { bareRepository, showFile } from './helpers/git-fixtures.js';
-import { call, seedFlow, startWorld, TARGETED, type World } from './helpers/webhooks-fixtures.js';
+import { call, createSecret, seedFlow, startWorld, TARGETED, type World } from './helpers/webhooks-fixtures.js';
 
-/** `svc flows pull|push` and `svc git-repos list|sync` as built, against a daemon and a bare repository on disk (file://). */
+/** `svc flows pull|push` and `svc git-repos list|sync|create|update|delete` as built, against a daemon and a bare repository on disk (file://). */
 let w: World;
 let root: string;
 let configHome: string;
@@ -64,5 +64,64 @@ describe('svc git-repos and svc flows pull|push', () => {
     expect(items.find((e) => e.flow_id === ids.broken)).toMatchObject({ outcome: 'refused', code: 'git_path_not_found' });
     expect(items.find((e) => e.flow_id === ids.core)?.outcome).toBe('unchanged');
     expect((await svc('carol', ['flows', 'pull', 'core'])).code).toBe(5);
+  });
+});
+
+describe('svc git-repos create, update and delete', () => {
+  const repoRow = (name: string) => w.knex()('git_repositories').where({ org_id: w.ids.acme, name }).first();
+  beforeAll(async () => {
+    await createSecret(w, 'alice', 'git-token', 'token-value');
+    await createSecret(w, 'alice', 'deploy-key', 'key-value');
+  });
+
+  it('adds a repository with a token as a secret reference; a URL with credentials is 422; a viewer is refused', async () => {
+    const created = await svc('dave', [
+      ...['git-repos', 'create', 'mirror', `file://${bare}`, '--branch', 'main'],
+      ...['--token', "{{ secret('git-token') }}", '--username', 'ci'],
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const row = await repoRow('mirror');
+    expect(created.stdout).toBe(`${row.id}\n`);
+    expect(row).toMatchObject({ default_branch: 'main', auth_type: 'token', auth_username: 'ci', secret_ref: "{{ secret('git-token') }}" });
+
+    const withPassword = await svc('dave', ['git-repos', 'create', 'leaky', 'https://ci:hunter2@git.example.com/flows.git']);
+    expect(withPassword.code).toBe(1);
+    expect(withPassword.stderr).toContain('code: git_url_refused');
+    expect((await svc('carol', ['git-repos', 'create', 'leaky', `file://${bare}`])).code).toBe(5);
+    expect((await svc('dave', ['git-repos', 'create', 'leaky', `file://${bare}`, '--token', 'a', '--ssh-key', 'b'])).code).toBe(2);
+    expect((await svc('dave', ['git-repos', 'create', 'leaky', `file://${bare}`, '--username', 'ci'])).code).toBe(2);
+    expect(await repoRow('leaky')).toBeUndefined();
+  });
+
+  it('changes a repository by name: an SSH key with known hosts, then no credentials; nothing to change is exit 2', async () => {
+    const knownHosts = join(root, 'known_hosts');
+    await writeFile(knownHosts, 'git.example.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n');
+    const keyed = await svc('dave', [
+      'git-repos',
+      'update',
+      'mirror',
+      '--ssh-key',
+      "{{ secret('deploy-key') }}",
+      '--known-hosts',
+      knownHosts,
+    ]);
+    expect(keyed.code, keyed.stderr).toBe(0);
+    expect(await repoRow('mirror')).toMatchObject({ auth_type: 'ssh_key', known_hosts: expect.stringContaining('git.example.com') });
+    const open = await svc('dave', ['git-repos', 'update', 'mirror', '--no-auth', '--name', 'mirror-2', '--json']);
+    expect(open.code, open.stderr).toBe(0);
+    expect(JSON.parse(open.stdout)).toMatchObject({ name: 'mirror-2', auth: { type: 'none' } });
+    expect((await svc('dave', ['git-repos', 'update', 'mirror-2'])).code).toBe(2);
+    expect((await svc('dave', ['git-repos', 'update', 'no-such-repo', '--branch', 'dev'])).code).toBe(3);
+  });
+
+  it('removes a repository nothing links to (--yes); one flows link to is 409 and stays', async () => {
+    const linked = await svc('dave', ['git-repos', 'delete', 'flows', '--yes']);
+    expect(linked.code).toBe(1);
+    expect(linked.stderr).toContain('code: conflict');
+    expect(await repoRow('flows')).toBeDefined();
+    const removed = await svc('dave', ['git-repos', 'delete', 'mirror-2', '--yes', '--json']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ deleted: true });
+    expect(await repoRow('mirror-2')).toBeUndefined();
   });
 });

@@ -27,7 +27,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
   flows:
     'Flows of the organization given by --org: list, read, export and apply them as files, commit, read their versions and what changed, revert or restore the draft, delete, pull from and push to their linked git files, subscribe them to notifications.',
-  'git-repos': 'Git repositories of the organization given by --org: list them, pull every linked flow.',
+  'git-repos': 'Git repositories of the organization given by --org: list, add, change and remove them, pull every linked flow.',
   // notifications (issue 24)
   notifications: 'Notifications of the organization given by --org: where they go.',
   destinations: 'Notification destinations: list, create, change and delete them, send a test message.',
@@ -162,6 +162,9 @@ const VERBS: readonly VerbEntry[] = [
   verb('flows push', () => import('./flows/push.js')),
   verb('git-repos list', () => import('./git-repos/list.js')),
   verb('git-repos sync', () => import('./git-repos/sync.js')),
+  verb('git-repos create', () => import('./git-repos/create.js')),
+  verb('git-repos update', () => import('./git-repos/update.js')),
+  verb('git-repos delete', () => import('./git-repos/delete.js')),
   // notifications (issue 24)
   verb('notifications destinations list', () => import('./notifications/list.js')),
   verb('notifications destinations test', () => import('./notifications/test.js')),

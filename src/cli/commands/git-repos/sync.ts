@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
-import type { GitRepositoryList, RepositorySyncAnswer, SyncEntry } from '../../../shared/api/git.js';
+import type { RepositorySyncAnswer, SyncEntry } from '../../../shared/api/git.js';
 import { CliError } from '../../errors.js';
-import type { ApiClient } from '../../http/client.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable, type Column } from '../../runtime/table.js';
 import { enc, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
-import { isUuid } from '../../../shared/ids.js';
+import { repositoryId } from './resolve.js';
 
 export interface GitReposSyncOptions {
   /** A repository id or its name. */
@@ -37,16 +36,6 @@ export const invoke: Invoke = ({ positionals, raw, ctx }) => runGitReposSync(par
 
 export function parseGitReposSyncOptions(repo: string, raw: Record<string, unknown>): GitReposSyncOptions {
   return { repo, force: raw.force === true, json: flag.json(raw) };
-}
-
-/** REPO as a name: the one repository of the organization with exactly that name. */
-async function repositoryId(client: ApiClient, ref: string): Promise<string> {
-  if (isUuid(ref)) return ref;
-  const page = (await client.request({ method: 'GET', path: '/git-repositories', query: { q: ref, limit: '500' } }))
-    .body as GitRepositoryList;
-  const match = page.items.find((r) => r.name === ref);
-  if (!match) throw new CliError('not_found', `no git repository named "${ref}" in this organization`);
-  return match.id;
 }
 
 /**
