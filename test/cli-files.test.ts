@@ -85,4 +85,35 @@ describe('svc files and svc file-repos', () => {
     expect(report).toMatchObject({ ok: true });
     expect((await svc('alice', ['file-repos', 'test', 'nope'])).code).toBe(3);
   });
+
+  it('creates, changes, makes default and deletes a repository; bad settings are 422; one holding files is 409', async () => {
+    const repo = (name: string) => w.knex()('file_repositories').where({ org_id: w.ids.acme, name }).first();
+    const created = await svc('alice', ['file-repos', 'create', 'archive', '--kind', 'local', '--description', 'old images']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toBe(`${(await repo('archive')).id}\n`);
+    expect(await repo('archive')).toMatchObject({ kind: 'local', is_default: false, description: 'old images' });
+    const invalid = await svc('alice', ['file-repos', 'create', 'bucket', '--kind', 's3', '--config', '{}']);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain('code: validation_failed');
+    expect((await svc('alice', ['file-repos', 'create', 'bucket', '--kind', 'ftp'])).code).toBe(2);
+    expect((await svc('carol', ['file-repos', 'create', 'bucket', '--kind', 'local'])).code).toBe(5);
+    expect(await repo('bucket')).toBeUndefined();
+
+    const changed = await json(svc('alice', ['file-repos', 'update', 'archive', '--name', 'archive-2', '--description', '', '--json']));
+    expect(changed).toMatchObject({ name: 'archive-2', description: null });
+    expect((await svc('alice', ['file-repos', 'update', 'archive-2'])).code).toBe(2);
+
+    await ok(svc('alice', ['file-repos', 'set-default', 'archive-2']));
+    expect(await repo('archive-2')).toMatchObject({ is_default: true });
+    expect(await repo('default')).toMatchObject({ is_default: false });
+    await ok(svc('alice', ['file-repos', 'set-default', 'default']));
+
+    const holding = await svc('alice', ['file-repos', 'delete', 'default', '--yes']);
+    expect(holding.code).toBe(1);
+    expect(holding.stderr).toContain('code: file_repository_not_empty');
+    expect(await repo('default')).toBeDefined();
+    const deleted = await json(svc('alice', ['file-repos', 'delete', 'archive-2', '--yes', '--json']));
+    expect(deleted).toMatchObject({ deleted: true });
+    expect(await repo('archive-2')).toBeUndefined();
+  });
 });

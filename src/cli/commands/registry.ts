@@ -35,7 +35,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   files: "Files of the organization given by --org (and the shared organization's, read-only): list, stream up and down, usage, delete.",
   attachments:
     "Attachments of the flows of the organization given by --org (the shared organization's flows: read-only): list, stream up and down, move, delete.",
-  'file-repos': 'File repositories of the organization given by --org: list them, test their connection.',
+  'file-repos':
+    'File repositories of the organization given by --org: list, create, change, make one the default, delete them, test their connection.',
   'inventory-providers':
     'Inventory providers (NetBox, Nautobot, static YAML) of the organization given by --org: list, create, change, delete, sync, sync history.',
   audit: 'The audit trail of every organization (platform admins): list entries by filters, read one.',
@@ -199,6 +200,10 @@ const VERBS: readonly VerbEntry[] = [
   verb('attachments rm', () => import('./attachments/rm.js')),
   verb('file-repos list', () => import('./file-repos/list.js')),
   verb('file-repos test', () => import('./file-repos/test.js')),
+  verb('file-repos create', () => import('./file-repos/create.js')),
+  verb('file-repos update', () => import('./file-repos/update.js')),
+  verb('file-repos set-default', () => import('./file-repos/set-default.js')),
+  verb('file-repos delete', () => import('./file-repos/delete.js')),
   verb('platform-sync profiles', () => import('./platform-sync/profiles.js')),
   verb('platform-sync create', () => import('./platform-sync/create.js')),
   verb('platform-sync delete', () => import('./platform-sync/delete.js')),
