@@ -1,9 +1,9 @@
 import { deviceId } from '../runs/resolve.js';
-import { softDeleteVerb } from '../soft-delete.js';
+import { deleteVerb } from '../delete-verbs.js';
 import { deviceArgument } from './get.js';
 
 /** `svc devices delete DEVICE`: `DELETE /devices/{device_id}` (soft). */
-export const { define, invoke } = softDeleteVerb({
+export const { define, invoke } = deleteVerb({
   noun: 'device',
   collection: '/devices',
   idOf: deviceId,

@@ -1,8 +1,8 @@
 import { flowId } from '../runs/resolve.js';
-import { softDeleteVerb } from '../soft-delete.js';
+import { deleteVerb } from '../delete-verbs.js';
 
 /** `svc flows delete FLOW`: `DELETE /flows/{flow_id}` (soft). */
-export const { define, invoke } = softDeleteVerb({
+export const { define, invoke } = deleteVerb({
   noun: 'flow',
   collection: '/flows',
   idOf: flowId,

@@ -1,7 +1,7 @@
-import { softDeleteVerb } from '../soft-delete.js';
+import { deleteVerb } from '../delete-verbs.js';
 
 /** `svc inventory-providers delete PROVIDER_ID`: `DELETE /inventory/providers/{provider_id}` (soft). */
-export const { define, invoke } = softDeleteVerb({
+export const { define, invoke } = deleteVerb({
   noun: 'inventory provider',
   collection: '/inventory/providers',
   idOf: async (_client, ref) => ref,

@@ -1,8 +1,8 @@
-import { softDeleteVerb } from '../soft-delete.js';
+import { deleteVerb } from '../delete-verbs.js';
 import { destinationId } from './fields.js';
 
 /** `svc notifications destinations delete DESTINATION`: `DELETE /notifications/destinations/{destination_id}` (soft). */
-export const { define, invoke } = softDeleteVerb({
+export const { define, invoke } = deleteVerb({
   noun: 'notification destination',
   collection: '/notifications/destinations',
   idOf: destinationId,

@@ -1,8 +1,8 @@
-import { softDeleteVerb } from '../soft-delete.js';
+import { deleteVerb } from '../delete-verbs.js';
 import { scheduleArgument, scheduleId } from './resolve.js';
 
 /** `svc schedules delete SCHEDULE`: `DELETE /schedules/{schedule_id}` (soft). */
-export const { define, invoke } = softDeleteVerb({
+export const { define, invoke } = deleteVerb({
   noun: 'schedule',
   collection: '/schedules',
   idOf: scheduleId,

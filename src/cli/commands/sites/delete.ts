@@ -1,9 +1,9 @@
 import { siteId } from '../runs/resolve.js';
-import { softDeleteVerb } from '../soft-delete.js';
+import { deleteVerb } from '../delete-verbs.js';
 import { siteArgument } from './update.js';
 
 /** `svc sites delete SITE`: `DELETE /sites/{site_id}` (soft). */
-export const { define, invoke } = softDeleteVerb({
+export const { define, invoke } = deleteVerb({
   noun: 'site',
   collection: '/sites',
   idOf: siteId,

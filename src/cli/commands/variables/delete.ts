@@ -1,8 +1,8 @@
-import { softDeleteVerb } from '../soft-delete.js';
+import { deleteVerb } from '../delete-verbs.js';
 import { variableArgument, variableId } from './resolve.js';
 
 /** `svc variables delete VARIABLE`: `DELETE /variables/{variable_id}` (soft). */
-export const { define, invoke } = softDeleteVerb({
+export const { define, invoke } = deleteVerb({
   noun: 'variable',
   collection: '/variables',
   idOf: variableId,
