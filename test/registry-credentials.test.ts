@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSvc } from './helpers/cli.js';
 import { call, count, createSecret, startWorld, UNKNOWN_ID, type World } from './helpers/webhooks-fixtures.js';
 
 let world: World;
@@ -198,5 +202,57 @@ describe('POST /registry-credentials/{credential_id}/test: a real login to the u
     const answer = await test(id);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ ok: false, outcome: 'address_not_allowed', http_status: null });
+  });
+});
+
+describe('svc registry-credentials', () => {
+  let configHome: string;
+  const svc = (who: string, args: string[]) =>
+    runSvc(['--server', world.url, '--org', 'acme', ...args], { configHome, env: { SVC_TOKEN: world.as[who]!.replace(/^Bearer /, '') } });
+  const row = (registry: string) => knex()('registry_credentials').where({ org_id: world.ids.acme, registry }).first();
+  beforeAll(async () => {
+    configHome = await mkdtemp(join(tmpdir(), 'svc-cli-registry-'));
+  });
+  afterAll(() => rm(configHome, { recursive: true, force: true }));
+
+  it('adds, lists, tries, changes and removes a login by its registry; a refused login exits 1; a viewer cannot add one', async () => {
+    const added = await svc('alice', [
+      ...['registry-credentials', 'create', 'cli.test', '--username', 'acme-bot'],
+      ...['--password', passwordRef, '--url', `${upstreamUrl}/basic`],
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toBe(`${(await row('cli.test')).id}\n`);
+    expect(await row('cli.test')).toMatchObject({ username: 'acme-bot', password_ref: passwordRef });
+    const viewer = await svc('carol', ['registry-credentials', 'create', 'other.test', '--username', 'x', '--password', passwordRef]);
+    expect(viewer.code).toBe(5);
+    expect(await row('other.test')).toBeUndefined();
+
+    const listed = await svc('carol', ['registry-credentials', 'list', '--json', '--q', 'cli.test']);
+    expect(JSON.parse(listed.stdout).items.map((c: { registry: string }) => c.registry)).toEqual(['cli.test']);
+    const tried = await svc('alice', ['registry-credentials', 'test', 'cli.test', '--json']);
+    expect(tried.code, tried.stderr).toBe(0);
+    expect(JSON.parse(tried.stdout)).toMatchObject({ ok: true, outcome: 'authenticated' });
+
+    const changed = await svc('alice', [
+      'registry-credentials',
+      'update',
+      'cli.test',
+      '--username',
+      'someone-else',
+      '--description',
+      'lab',
+    ]);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(await row('cli.test')).toMatchObject({ username: 'someone-else', description: 'lab' });
+    const refused = await svc('alice', ['registry-credentials', 'test', 'cli.test']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/^outcome:\s+unauthorized$/m);
+    expect((await svc('alice', ['registry-credentials', 'update', 'cli.test'])).code).toBe(2);
+    expect((await svc('alice', ['registry-credentials', 'update', 'nowhere.test', '--username', 'x'])).code).toBe(3);
+
+    const removed = await svc('alice', ['registry-credentials', 'delete', 'cli.test', '--yes', '--json']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ deleted: true });
+    expect(await row('cli.test')).toBeUndefined();
   });
 });

@@ -22,6 +22,8 @@ const GROUPS: Readonly<Record<string, string>> = {
     'Terraform/OpenTofu states of the organization given by --org: list, versions, pull a document, roll back, force the lock off.',
   workers: 'Workers of the platform (realm viewers): which are online, what they run.',
   images: 'Container images of the registry the organization sees: repositories, their tags, deleting in its own namespace.',
+  'registry-credentials':
+    "The organization's logins to upstream registries, which the registry proxy pulls with: list, add, change, remove, try one.",
   secrets:
     'Secrets of the organization given by --org: where each is kept, its reference and key names; values go in from the environment, files or stdin and never come out.',
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
@@ -145,6 +147,11 @@ const VERBS: readonly VerbEntry[] = [
   verb('images list', () => import('./images/list.js')),
   verb('images tags', () => import('./images/tags.js')),
   verb('images rm', () => import('./images/rm.js')),
+  verb('registry-credentials list', () => import('./registry-credentials/list.js')),
+  verb('registry-credentials create', () => import('./registry-credentials/create.js')),
+  verb('registry-credentials update', () => import('./registry-credentials/update.js')),
+  verb('registry-credentials delete', () => import('./registry-credentials/delete.js')),
+  verb('registry-credentials test', () => import('./registry-credentials/test.js')),
   verb('secrets list', () => import('./secrets/list.js')),
   verb('secrets get', () => import('./secrets/get.js')),
   verb('secrets set', () => import('./secrets/set.js')),
