@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc, type SvcRun } from './helpers/cli.js';
-import { asRoot, createProfile, setVariable, variablesBundle, variablesOf } from './helpers/platform-sync-fixtures.js';
+import { createProfile, setVariable, variablesBundle, variablesOf } from './helpers/platform-sync-fixtures.js';
 import { startWorld, type World } from './helpers/webhooks-fixtures.js';
 
 /** `svc platform-sync` as built (a subprocess, no terminal) against a real daemon: root (platform admin) syncs, alice is refused. */
@@ -76,9 +76,9 @@ describe('svc platform-sync', () => {
     expect((await svc('root', ['platform-sync', 'apply', profile.id, firstPlan])).code).toBe(0);
     // Changed here and in the source: a conflict, which the CLI resolves.
     await setVariable(w.knex(), w.ids.acme!, 'zone', 'local');
-    await asRoot(w, 'PATCH', `/platform-sync/profiles/${profile.id}`, {
-      source: { kind: 'bundle', bundle: variablesBundle({ zone: 'b' }) },
-    });
+    await writeFile(bundleFile, variablesBundle({ zone: 'b' }));
+    const resourced = await svc('root', ['platform-sync', 'update', profile.id, '--bundle-file', bundleFile]);
+    expect(resourced.code, resourced.stderr).toBe(0);
     const planned = await svc('root', ['platform-sync', 'plan', profile.id]);
     const changeId = /! conflict variables zone: (\S+) \(unresolved\)/.exec(planned.stdout)![1]!;
     const planId = /apply \S+ (\S+)/.exec(planned.stderr)![1]!;
@@ -103,6 +103,27 @@ describe('svc platform-sync', () => {
     expect((await svc('root', ['platform-sync', 'delete', profile.id])).code).toBe(2);
     expect((await svc('root', ['platform-sync', 'delete', profile.id, '--yes'])).code).toBe(0);
     expect((await svc('root', ['platform-sync', 'runs', profile.id])).code).toBe(3);
+  });
+
+  it('changes a profile: name, description cleared, every family, pruning; nothing to change is exit 2', async () => {
+    const bundleFile = join(configHome, 'to-change.yaml');
+    await writeFile(bundleFile, variablesBundle({ zone: 'c' }));
+    const created = await svc('root', [
+      ...['platform-sync', 'create', 'to-change', '--bundle-file', bundleFile, '--target-org', 'acme'],
+      ...['--family', 'variables', '--prune', '--description', 'old', '--json'],
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const { id } = JSON.parse(created.stdout) as { id: string };
+    const changed = await svc('root', [
+      ...['platform-sync', 'update', id, '--name', 'changed', '--description', ''],
+      ...['--all-families', '--no-prune', '--json'],
+    ]);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ id, name: 'changed', description: null, families: [], prune: false });
+    expect((await svc('root', ['platform-sync', 'update', id])).code).toBe(2);
+    expect((await svc('root', ['platform-sync', 'update', id, '--family', 'variables', '--all-families'])).code).toBe(2);
+    expect((await svc('root', ['platform-sync', 'update', id, '--target-org', 'acme', '--platform'])).code).toBe(2);
+    expect((await svc('alice', ['platform-sync', 'update', id, '--name', 'mine'])).code).toBe(5);
   });
 
   it('refuses a profile with two sources or no target as a usage error, sending nothing', async () => {

@@ -213,6 +213,7 @@ const VERBS: readonly VerbEntry[] = [
   verb('file-repos delete', () => import('./file-repos/delete.js')),
   verb('platform-sync profiles', () => import('./platform-sync/profiles.js')),
   verb('platform-sync create', () => import('./platform-sync/create.js')),
+  verb('platform-sync update', () => import('./platform-sync/update.js')),
   verb('platform-sync delete', () => import('./platform-sync/delete.js')),
   verb('platform-sync plan', () => import('./platform-sync/plan.js')),
   verb('platform-sync resolve', () => import('./platform-sync/resolve.js')),
