@@ -25,7 +25,10 @@ export function eventsFlag<Fallback extends readonly string[] | undefined>(
 /** The flags a destination's create and update share. */
 export function destinationFieldFlags(command: Command): Command {
   return command
-    .option('--config <json>', "the kind's settings: a JSON object, @FILE to read it from a file, or - for stdin (replaced whole)")
+    .option(
+      '--config <json>',
+      "the kind's settings: a JSON object, @FILE to read it from a file, or - for stdin (an update replaces them whole)",
+    )
     .option('--description <text>', 'what it is for')
     .option(
       '--event <event>',
