@@ -21,7 +21,9 @@ async function startDev(database: DatabaseLocation, env: Record<string, string> 
     stderr: () => output().stderr,
     stop: async () => {
       child.kill('SIGTERM');
-      expect((await finished).code).toBe(0);
+      const ended = await finished;
+      // A failure says how it ended and what the daemon last printed (a signal: a crash, not a refusal).
+      expect(ended.code, `signal ${ended.signal}; stderr: ${ended.stderr.slice(-3000)}`).toBe(0);
     },
   };
 }

@@ -14,6 +14,8 @@ export function spawnTs(entry: string, args: string[], env: Record<string, strin
 
 export interface Finished {
   readonly code: number | null;
+  /** The signal that ended it, when one did (then `code` is null). */
+  readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
 }
@@ -23,7 +25,7 @@ export function collect(child: ChildProcess): { output: () => { stdout: string; 
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const finished = new Promise<Finished>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  const finished = new Promise<Finished>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { output: () => ({ stdout, stderr }), finished };
 }
 
