@@ -25,6 +25,24 @@ export function clearable(raw: Record<string, unknown>, key: string): string | n
   return value === '' ? null : value;
 }
 
+/** Two flags that contradict each other (a key of `raw` and the flag's name each): both given is a usage error (exit 2). */
+export function exclusive(raw: Record<string, unknown>, a: [key: string, name: string], b: [key: string, name: string]): void {
+  const given = (key: string) => raw[key] !== undefined && raw[key] !== false;
+  if (given(a[0]) && given(b[0])) throw usageError(`give ${a[1]} or ${b[1]}, not both`);
+}
+
+/** `--enable` or `--disable` as the `enabled` field they set, undefined when neither is given. */
+export function enabledOf(raw: Record<string, unknown>): boolean | undefined {
+  exclusive(raw, ['enable', '--enable'], ['disable', '--disable']);
+  return raw.enable === true ? true : raw.disable === true ? false : undefined;
+}
+
+/** An update's changes as given; none at all is a usage error (exit 2) whose hint names the flags that change something. */
+export function someChange<T extends object>(changes: T, flags: string): T {
+  if (Object.values(changes).every((value) => value === undefined)) throw usageError('nothing to change', `give ${flags}`);
+  return changes;
+}
+
 /** `--tag` (repeatable) or `--clear-tags` as the tags that replace a row's: [] to clear, undefined when neither is given. */
 export function replacementTags(raw: Record<string, unknown>): string[] | undefined {
   const tags = flag.strings(raw, 'tag');

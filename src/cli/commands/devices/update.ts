@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { deviceId } from '../runs/resolve.js';
-import { enc, flag, jsonFlag } from '../shared.js';
+import { enc, flag, jsonFlag, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { deviceBody, deviceFieldFlags, deviceFields, type DeviceFields } from './fields.js';
 import { deviceArgument } from './get.js';
@@ -30,12 +29,10 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ positionals, raw, ctx }) => runDevicesUpdate(parseDevicesUpdateOptions(positionals[0]!, raw), ctx);
 
 export function parseDevicesUpdateOptions(device: string, raw: Record<string, unknown>): DevicesUpdateOptions {
-  const changes = deviceFields(raw);
-  if (Object.keys(changes).length === 0)
-    throw usageError(
-      'nothing to change',
-      'pass --name, --hostname, --platform, --role, --serial, --site, --tag/--clear-tags or --attributes-json (svc devices annotate sets the local tags and maintenance)',
-    );
+  const changes = someChange(
+    deviceFields(raw),
+    '--name, --hostname, --platform, --role, --serial, --site, --tag/--clear-tags or --attributes-json (svc devices annotate sets the local tags and maintenance)',
+  );
   return { device, changes, json: flag.json(raw) };
 }
 

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import type { FileRepository, UpdateFileRepositoryBody } from '../../../shared/api/file-repositories.js';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { repositoryId } from '../files/resolve.js';
 import { jsonObjectFlag } from '../json-object-flag.js';
-import { clearable, enc, flag, jsonFlag } from '../shared.js';
+import { clearable, enc, flag, jsonFlag, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 
 export interface FileReposUpdateOptions {
@@ -33,14 +32,8 @@ export const invoke: Invoke = async ({ positionals, raw, ctx }) =>
 export async function repositoryChanges(raw: Record<string, unknown>, ctx: Context): Promise<UpdateFileRepositoryBody> {
   const config = await jsonObjectFlag(raw, 'config', '--config', ctx);
   const description = clearable(raw, 'description');
-  const name = flag.string(raw, 'name');
-  if (name === undefined && description === undefined && config === undefined)
-    throw usageError('nothing to change', 'give --name, --description or --config');
-  return {
-    ...(name === undefined ? {} : { name }),
-    ...(description === undefined ? {} : { description }),
-    ...(config === undefined ? {} : { config: config as UpdateFileRepositoryBody['config'] }),
-  };
+  const changes = { name: flag.string(raw, 'name'), description, config: config as UpdateFileRepositoryBody['config'] | undefined };
+  return someChange(changes, '--name, --description or --config');
 }
 
 /** `PATCH /file-repositories/{id}`: the repository's id on stdout, `--json` the repository. */

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import type { GitRepository, UpdateGitRepositoryBody } from '../../../shared/api/git.js';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag, jsonFlag } from '../shared.js';
+import { enc, flag, jsonFlag, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { authFlags, authOf, repositoryId } from './resolve.js';
 
@@ -34,14 +33,12 @@ export const invoke: Invoke = async ({ positionals, raw, ctx }) =>
 export async function repositoryChanges(raw: Record<string, unknown>): Promise<UpdateGitRepositoryBody> {
   const auth = await authOf(raw);
   const changes: UpdateGitRepositoryBody = {
-    ...(flag.string(raw, 'name') === undefined ? {} : { name: flag.string(raw, 'name') }),
-    ...(flag.string(raw, 'url') === undefined ? {} : { url: flag.string(raw, 'url') }),
-    ...(flag.string(raw, 'branch') === undefined ? {} : { default_branch: flag.string(raw, 'branch') }),
-    ...(auth === undefined ? {} : { auth }),
+    name: flag.string(raw, 'name'),
+    url: flag.string(raw, 'url'),
+    default_branch: flag.string(raw, 'branch'),
+    auth,
   };
-  if (Object.keys(changes).length === 0)
-    throw usageError('nothing to change', 'give --name, --url, --branch, --token, --ssh-key or --no-auth');
-  return changes;
+  return someChange(changes, '--name, --url, --branch, --token, --ssh-key or --no-auth');
 }
 
 /** `PATCH /git-repositories/{repo_id}`: the repository's id on stdout, `--json` the repository. */

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag, jsonFlag, orgOf, roleOf, ROLES_HELP } from '../shared.js';
+import { enc, flag, jsonFlag, orgOf, roleOf, ROLES_HELP, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { activeFlag, type Mapping } from './types.js';
 
@@ -28,8 +27,7 @@ export function parseMappingsUpdateOptions(id: string, raw: Record<string, unkno
   if (role !== undefined) changes.role = role;
   const active = activeFlag(raw);
   if (active !== undefined) changes.is_active = active;
-  if (Object.keys(changes).length === 0)
-    throw usageError('nothing to change', 'pass --role ROLE and/or --active/--no-active (claim and value are immutable)');
+  someChange(changes, '--role ROLE and/or --active/--no-active (claim and value are immutable)');
   return { org: orgOf(raw), id, changes, json: flag.json(raw) };
 }
 

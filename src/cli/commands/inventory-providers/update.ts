@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import type { UpdateProviderBody } from '../../../shared/api/inventory-providers.js';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { jsonObjectFlag } from '../json-object-flag.js';
-import { clearable, flag, jsonFlag } from '../shared.js';
+import { clearable, enabledOf, flag, jsonFlag, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { providerPath, type Provider } from './types.js';
 
@@ -32,19 +31,11 @@ export const invoke: Invoke = async ({ positionals, raw, ctx }) =>
 
 /** The fields the flags change; none at all, or --enable with --disable, is a usage error (exit 2). */
 export async function providerChanges(raw: Record<string, unknown>, ctx: Context): Promise<UpdateProviderBody> {
-  if (raw.enable === true && raw.disable === true) throw usageError('--enable and --disable cannot go together');
   const config = await jsonObjectFlag(raw, 'config', '--config', ctx);
   const credential = clearable(raw, 'credential');
   const description = clearable(raw, 'description');
-  const changes: UpdateProviderBody = {
-    ...(config === undefined ? {} : { config }),
-    ...(credential === undefined ? {} : { credential_ref: credential }),
-    ...(description === undefined ? {} : { description }),
-    ...(raw.enable === true ? { enabled: true } : raw.disable === true ? { enabled: false } : {}),
-  };
-  if (Object.keys(changes).length === 0)
-    throw usageError('nothing to change', 'give --config, --credential, --description, --enable or --disable');
-  return changes;
+  const changes: UpdateProviderBody = { config, credential_ref: credential, description, enabled: enabledOf(raw) };
+  return someChange(changes, '--config, --credential, --description, --enable or --disable');
 }
 
 /** `PATCH /inventory/providers/{provider_id}`: the provider id on stdout, `--json` the provider. */

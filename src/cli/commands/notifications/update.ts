@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import type { UpdateDestinationBody } from '../../../shared/api/notifications.js';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { clearable, enc, flag, jsonFlag } from '../shared.js';
+import { clearable, enabledOf, enc, exclusive, flag, jsonFlag, someChange } from '../shared.js';
 import { jsonObjectFlag } from '../json-object-flag.js';
 import type { Invoke } from '../verb.js';
 import { destinationFieldFlags, destinationId, eventsFlag } from './fields.js';
@@ -36,22 +35,18 @@ export const invoke: Invoke = async ({ positionals, raw, ctx }) =>
 
 /** The fields the flags change; none at all, or contradicting flags, is a usage error (exit 2). */
 export async function destinationChanges(raw: Record<string, unknown>, ctx: Context): Promise<UpdateDestinationBody> {
-  if (raw.enable === true && raw.disable === true) throw usageError('--enable and --disable cannot go together');
+  exclusive(raw, ['event', '--event'], ['clearEvents', '--clear-events']);
   const events = eventsFlag(raw, undefined);
-  if (events !== undefined && raw.clearEvents === true) throw usageError('--event and --clear-events cannot go together');
   const config = await jsonObjectFlag(raw, 'config', '--config', ctx);
   const description = clearable(raw, 'description');
   const changes: UpdateDestinationBody = {
-    ...(flag.string(raw, 'name') === undefined ? {} : { name: flag.string(raw, 'name') }),
-    ...(description === undefined ? {} : { description }),
-    ...(config === undefined ? {} : { config }),
-    ...(raw.enable === true ? { enabled: true } : raw.disable === true ? { enabled: false } : {}),
-    ...(events !== undefined ? { default_events: events as UpdateDestinationBody['default_events'] } : {}),
-    ...(raw.clearEvents === true ? { default_events: [] } : {}),
+    name: flag.string(raw, 'name'),
+    description,
+    config,
+    enabled: enabledOf(raw),
+    default_events: raw.clearEvents === true ? [] : (events as UpdateDestinationBody['default_events']),
   };
-  if (Object.keys(changes).length === 0)
-    throw usageError('nothing to change', 'give --name, --description, --config, --event, --clear-events, --enable or --disable');
-  return changes;
+  return someChange(changes, '--name, --description, --config, --event, --clear-events, --enable or --disable');
 }
 
 /** `PATCH /notifications/destinations/{destination_id}`: the destination's id on stdout; `--json` the destination. */

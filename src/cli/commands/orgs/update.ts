@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag, jsonFlag } from '../shared.js';
+import { enc, flag, jsonFlag, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import type { Org } from './types.js';
 
@@ -32,9 +31,7 @@ export function parseOrgsUpdateOptions(org: string, raw: Record<string, unknown>
   if (typeof raw.description === 'string') changes.description = raw.description === '' ? null : raw.description;
   if (typeof raw.active === 'boolean') changes.is_active = raw.active;
   if (typeof raw.shared === 'boolean') changes.is_shared = raw.shared;
-  if (Object.keys(changes).length === 0)
-    throw usageError('nothing to change', 'pass --name, --description, --active/--no-active or --shared/--no-shared');
-  return { org, changes, json: flag.json(raw) };
+  return { org, changes: someChange(changes, '--name, --description, --active/--no-active or --shared/--no-shared'), json: flag.json(raw) };
 }
 
 /** `PATCH /orgs/{org_ref}` (the slug is immutable). */

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { printTable } from '../../runtime/table.js';
-import { clearable, collect, flag, jsonFlag } from '../shared.js';
+import { clearable, collect, exclusive, flag, jsonFlag, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { type ProfileSourceFlags, sourceAndTargetFlags, sourceBody, sourceOf, targetBody, targetOf } from './create.js';
 import { PROFILE_COLUMNS, profilePath, type SyncProfile } from './types.js';
@@ -41,8 +40,8 @@ export const invoke: Invoke = ({ positionals, raw, ctx }) =>
   runPlatformSyncUpdate(parsePlatformSyncUpdateOptions(positionals[0]!, raw), ctx);
 
 export function parsePlatformSyncUpdateOptions(profileId: string, raw: Record<string, unknown>): PlatformSyncUpdateOptions {
+  exclusive(raw, ['family', '--family'], ['allFamilies', '--all-families']);
   const families = flag.strings(raw, 'family');
-  if (families.length > 0 && raw.allFamilies === true) throw usageError('--family and --all-families cannot go together');
   const options = {
     profileId,
     name: flag.string(raw, 'name'),
@@ -55,11 +54,7 @@ export function parsePlatformSyncUpdateOptions(profileId: string, raw: Record<st
     json: flag.json(raw),
   };
   const { profileId: _id, json: _json, ...changes } = options;
-  if (Object.values(changes).every((v) => v === undefined))
-    throw usageError(
-      'nothing to change',
-      'give --name, --description, a source, a target, --family, --all-families, --prune or --no-prune',
-    );
+  someChange(changes, '--name, --description, a source, a target, --family, --all-families, --prune or --no-prune');
   return options;
 }
 

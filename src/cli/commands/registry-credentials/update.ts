@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import type { UpdateRegistryCredentialBody } from '../../../shared/api/registry.js';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { clearable, enc, flag, jsonFlag } from '../shared.js';
+import { clearable, enc, flag, jsonFlag, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { credentialArgument, credentialId, type RegistryCredential } from './types.js';
 
@@ -33,13 +32,12 @@ export const invoke: Invoke = ({ positionals, raw, ctx }) =>
 export function credentialChanges(raw: Record<string, unknown>): UpdateRegistryCredentialBody {
   const description = clearable(raw, 'description');
   const changes = {
-    ...(flag.string(raw, 'username') === undefined ? {} : { username: flag.string(raw, 'username') }),
-    ...(flag.string(raw, 'password') === undefined ? {} : { password_ref: flag.string(raw, 'password') }),
-    ...(flag.string(raw, 'url') === undefined ? {} : { url: flag.string(raw, 'url') }),
-    ...(description === undefined ? {} : { description }),
+    username: flag.string(raw, 'username'),
+    password_ref: flag.string(raw, 'password'),
+    url: flag.string(raw, 'url'),
+    description,
   };
-  if (Object.keys(changes).length === 0) throw usageError('nothing to change', 'give --username, --password, --url or --description');
-  return changes;
+  return someChange(changes, '--username, --password, --url or --description');
 }
 
 /** `PATCH /registry-credentials/{credential_id}`: the credential's id on stdout, `--json` the credential. */

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag, jsonFlag } from '../shared.js';
+import { enc, exclusive, flag, jsonFlag, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { resolveNames, scheduleFieldFlags, scheduleFields, type ScheduleFields } from './fields.js';
 import { scheduleArgument, scheduleId } from './resolve.js';
@@ -24,17 +23,13 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ positionals, raw, ctx }) => runSchedulesUpdate(parseSchedulesUpdateOptions(positionals[0]!, raw), ctx);
 
 export function parseSchedulesUpdateOptions(schedule: string, raw: Record<string, unknown>): SchedulesUpdateOptions {
+  exclusive(raw, ['flowVersion', '--flow-version'], ['unpin', '--unpin']);
   const changes = scheduleFields(raw);
-  if (raw.unpin === true) {
-    if (changes.flow_version !== undefined) throw usageError('give --flow-version or --unpin, not both');
-    changes.flow_version = null;
-  }
-  if (Object.keys(changes).length === 0) {
-    throw usageError(
-      'nothing to change',
-      'pass --name, --description, --flow, --flow-version/--unpin, --cron, --tz, --param/--params-json, --target or --misfire (svc schedules pause|resume switch it off and on)',
-    );
-  }
+  if (raw.unpin === true) changes.flow_version = null;
+  someChange(
+    changes,
+    '--name, --description, --flow, --flow-version/--unpin, --cron, --tz, --param/--params-json, --target or --misfire (svc schedules pause|resume switch it off and on)',
+  );
   return { schedule, changes, json: flag.json(raw) };
 }
 

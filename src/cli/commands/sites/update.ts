@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { siteId } from '../runs/resolve.js';
-import { enc, flag, jsonFlag } from '../shared.js';
+import { enc, flag, jsonFlag, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { siteBody, siteFieldFlags, siteFields, type SiteFields } from './fields.js';
 import type { Site } from './types.js';
@@ -27,9 +26,7 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ positionals, raw, ctx }) => runSitesUpdate(parseSitesUpdateOptions(positionals[0]!, raw), ctx);
 
 export function parseSitesUpdateOptions(site: string, raw: Record<string, unknown>): SitesUpdateOptions {
-  const changes = siteFields(raw);
-  if (Object.keys(changes).length === 0)
-    throw usageError('nothing to change', 'pass --name, --description, --parent, --address, --tag or --clear-tags');
+  const changes = someChange(siteFields(raw), '--name, --description, --parent, --address, --tag or --clear-tags');
   return { site, changes, json: flag.json(raw) };
 }
 

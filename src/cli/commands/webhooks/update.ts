@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { usageError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
-import { enc, flag, jsonFlag } from '../shared.js';
+import { enabledOf, enc, exclusive, flag, jsonFlag, someChange } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { withFlowId } from '../runs/resolve.js';
 import { endpointFieldFlags, endpointFields, type EndpointFields } from './fields.js';
@@ -16,11 +15,6 @@ export interface WebhooksUpdateOptions {
   readonly json: boolean;
 }
 
-function exclusive(raw: Record<string, unknown>, a: [key: string, name: string], b: [key: string, name: string]): void {
-  const given = (key: string) => raw[key] !== undefined && raw[key] !== false;
-  if (given(a[0]) && given(b[0])) throw usageError(`give ${a[1]} or ${b[1]}, not both`);
-}
-
 export function define(command: Command): void {
   jsonFlag(endpointFieldFlags(endpointArgument(command.description('Change an endpoint (the auth mode is fixed at creation).'))))
     .option('--enable', 'enable it')
@@ -32,20 +26,17 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ positionals, raw, ctx }) => runWebhooksUpdate(parseWebhooksUpdateOptions(positionals[0]!, raw), ctx);
 
 export function parseWebhooksUpdateOptions(endpoint: string, raw: Record<string, unknown>): WebhooksUpdateOptions {
-  exclusive(raw, ['enable', '--enable'], ['disable', '--disable']);
   exclusive(raw, ['allow', '--allow'], ['clearAllowList', '--clear-allow-list']);
   exclusive(raw, ['flowVersion', '--flow-version'], ['unpin', '--unpin']);
   const changes = endpointFields(raw);
-  if (raw.enable === true) changes.enabled = true;
-  if (raw.disable === true) changes.enabled = false;
+  const enabled = enabledOf(raw);
+  if (enabled !== undefined) changes.enabled = enabled;
   if (raw.clearAllowList === true) changes.allowed_source_ips = null;
   if (raw.unpin === true) changes.flow_version = null;
-  if (Object.keys(changes).length === 0) {
-    throw usageError(
-      'nothing to change',
-      'pass --name, --description, --flow, --flow-version/--unpin, --secret, --rate, --replay-window, --allow/--clear-allow-list, --enable/--disable or --payload-mapping (auth mode is fixed at creation)',
-    );
-  }
+  someChange(
+    changes,
+    '--name, --description, --flow, --flow-version/--unpin, --secret, --rate, --replay-window, --allow/--clear-allow-list, --enable/--disable or --payload-mapping (auth mode is fixed at creation)',
+  );
   return { endpoint, changes, json: flag.json(raw) };
 }
 
