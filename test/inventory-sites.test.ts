@@ -151,6 +151,33 @@ describe('sites', () => {
     expect(await outcome(await call('alice', 'PATCH', `/sites/${site.id}`, {}))).toEqual({ status: 422, code: 'validation_failed' });
   });
 
+  it('answer their version as ETag, and a PATCH with If-Match changes only that version (412 otherwise, nothing written)', async () => {
+    const site = await createSite('alice', { name: 'tagged-site', address: 'a' });
+    const etag = (await call('alice', 'GET', `/sites/${site.id}`)).headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const patch = (body: object, ifMatch: string) =>
+      fetch(`${daemon.url}/sites/${site.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${tokens.alice}`, 'x-org-id': 'acme', 'content-type': 'application/json', 'if-match': ifMatch },
+        body: JSON.stringify(body),
+      });
+
+    const first = await patch({ address: 'b' }, etag);
+    expect(first.status).toBe(200);
+    const next = first.headers.get('etag')!;
+    expect(next).not.toBe(etag);
+    expect(next).toBe((await call('alice', 'GET', `/sites/${site.id}`)).headers.get('etag'));
+
+    // A second writer holding the version read before the first PATCH changes nothing.
+    const stale = await patch({ address: 'c', description: 'late' }, etag);
+    expect(await outcome(stale)).toEqual({ status: 412, code: 'precondition_failed' });
+    expect(await row(site.id)).toMatchObject({ address: 'b', description: null });
+    expect(await audits('entity.updated', site.id)).toHaveLength(1);
+    expect((await patch({ address: 'd' }, `${next}, "other"`)).status).toBe(200);
+    expect((await patch({ address: 'e' }, '*')).status).toBe(200);
+    expect((await patch({ address: 'f' }, `W/${etag}`)).status).toBe(412);
+  });
+
   it('list with q, parent_id, paging and include_deleted', async () => {
     const root = await createSite('alice', { name: 'List Root' });
     for (const n of ['List One', 'List Two', 'List Three']) await createSite('alice', { name: n, parent_id: root.id });

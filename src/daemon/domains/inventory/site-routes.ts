@@ -1,5 +1,6 @@
 import { duplicateBody, noQuery } from '../../../shared/api/inventory.js';
 import { createSiteBody, patchSiteBody, site, siteListQuery, sitePage, sitePath, siteTree } from '../../../shared/api/sites.js';
+import { answerTagged, ifMatchOf } from '../../http/entity-tag.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { bulkRoutes } from './bulk-routes.js';
@@ -7,6 +8,7 @@ import { actorOf, refuseSyncOnly } from './request.js';
 import type { SitesService } from './sites-service.js';
 
 const siteAnswer = { description: 'The site', schema: site };
+const taggedSite = { description: "The site; `ETag` its version, for a PATCH's `If-Match`", schema: site };
 const nameTaken = { description: 'A live site already has the name (`conflict`)' };
 
 /** Sites (`site:view`, `site:manage`, `site:purge`). A malformed `site_id` answers 404, as an unknown one does. */
@@ -39,9 +41,9 @@ export function siteRoutes(sites: SitesService): DomainRoutes {
       summary: 'One live site of the organization or of the shared organization.',
       params: sitePath,
       query: noQuery,
-      responses: { 200: siteAnswer },
+      responses: { 200: taggedSite },
       async handle(ctx, { params }) {
-        ctx.body = await sites.get(actorOf(ctx), params.site_id);
+        answerTagged(ctx, await sites.get(actorOf(ctx), params.site_id));
       },
     }),
     'POST /sites': route({
@@ -56,16 +58,20 @@ export function siteRoutes(sites: SitesService): DomainRoutes {
     }),
     'PATCH /sites/{site_id}': route({
       summary:
-        'Change some of `name`, `description`, `parent_id` (no cycles), `address`, `tags`. A provider-sourced site answers 409 `provider_managed`.',
+        'Change some of `name`, `description`, `parent_id` (no cycles), `address`, `tags`. A provider-sourced site answers 409 `provider_managed`. With `If-Match` (the `ETag` of a GET), only the version read is changed: another is 412 `precondition_failed`.',
       params: sitePath,
       preValidation: refuseSyncOnly,
       body: patchSiteBody,
       responses: {
-        200: siteAnswer,
+        200: taggedSite,
         409: { description: 'A live site already has the name (`conflict`), or the site is provider-sourced (`provider_managed`)' },
+        412: {
+          description:
+            '`If-Match` names a version that is no longer current (`precondition_failed`, `etag` the current one); nothing changed',
+        },
       },
       async handle(ctx, { params, body }) {
-        ctx.body = await sites.update(actorOf(ctx), params.site_id, body);
+        answerTagged(ctx, await sites.update(actorOf(ctx), params.site_id, body, ifMatchOf(ctx)));
       },
     }),
     'POST /sites/{site_id}/duplicate': route({

@@ -3,6 +3,7 @@ import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import { type Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
+import { refuseIfChanged } from '../../http/entity-tag.js';
 import { changes, notFound, providerManaged, writable, type Actor } from './access.js';
 import type { BulkResult, BulkStatus } from './bulk.js';
 import { buildSiteTree } from './site-tree.js';
@@ -171,12 +172,14 @@ export class SitesService {
     );
   }
 
-  async update(actor: Actor, id: string, patch: SitePatch): Promise<SiteView> {
+  /** `ifMatch`: the request's `If-Match`, held against the site's entity tag before anything changes. */
+  async update(actor: Actor, id: string, patch: SitePatch, ifMatch?: string): Promise<SiteView> {
     if (!isUuid(id)) throw notFound(WHAT);
     const orgIds = await this.#readable(actor);
     return this.#lifecycle.guardNames(() =>
       this.repo.transaction(async (trx) => {
         const before = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
+        refuseIfChanged(ifMatch, () => siteView(before, actor.org.id), 'site');
         const after = { ...snapshot(before), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
         const changed = changes(snapshot(before), after, EDITABLE);
         if (Object.keys(changed).length === 0) return siteView(before, actor.org.id);
