@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKEND } from './helpers/backend.js';
 import { BARE, DEFINITION, seedDevice, seedFlow, UNKNOWN_ID } from './helpers/runs-fixtures.js';
 import { createSchedule, internal, runsOfSchedule, startScheduleWorld, type ScheduleWorld } from './helpers/schedules-fixtures.js';
 import { call, count } from './helpers/webhooks-fixtures.js';
@@ -29,6 +30,9 @@ const valid = () => ({
   targets: { routers: [ids.r1] },
 });
 const schedules = () => count(knex()('schedules'));
+/** Whether a session of this database waits for a row lock (the PATCH behind the test's transaction). */
+const waitingForALock = async () =>
+  (await knex().raw("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows.length > 0;
 const audits = (eventType: string) => count(knex()('audit_logs').where({ event_type: eventType, resource_type: 'schedule' }));
 
 describe('POST /schedules/validate-cron', () => {
@@ -225,6 +229,32 @@ describe('PATCH /schedules/{id}', () => {
     expect(moved.body.next_fire_at).toBe('2026-01-06T14:00:00.000Z');
     expect(await count(knex()('audit_logs').where({ event_type: 'entity.updated', resource_id: made.id }))).toBe(4);
   });
+
+  // Only PostgreSQL has a second session to hold the row while the PATCH waits for it.
+  it.skipIf(BACKEND !== 'postgres')(
+    'decides on the row as locked: a resume committed while a new expression waits keeps its fire time',
+    async () => {
+      world.clock.set('2026-01-05T10:00:00Z');
+      const made = await createSchedule(world, { ...valid(), timezone: 'UTC', cron: '0 12 * * *', enabled: false });
+      const holder = await knex().transaction();
+      try {
+        await holder('schedules').where({ id: made.id }).forUpdate().first('id');
+        const moving = call(world, 'dave', 'PATCH', `/schedules/${made.id}`, { cron: '0 9 * * *' });
+        // The PATCH is waiting for the row: its read of the schedule, if it made one, came before the resume.
+        for (let waited = 0; waited < 200 && !(await waitingForALock()); waited += 1) await new Promise((r) => setTimeout(r, 25));
+        expect(await waitingForALock()).toBe(true);
+        await holder('schedules')
+          .where({ id: made.id })
+          .update({ enabled: true, next_fire_at: new Date('2026-01-05T12:00:00Z') });
+        await holder.commit();
+        const moved = await moving;
+        expect(moved.status).toBe(200);
+        expect(moved.body).toMatchObject({ enabled: true, cron: '0 9 * * *', next_fire_at: '2026-01-06T09:00:00.000Z' });
+      } finally {
+        if (!holder.isCompleted()) await holder.rollback();
+      }
+    },
+  );
 
   it('refuses bad params, targets, cron or zone with a code and changes nothing', async () => {
     const made = await createSchedule(world, valid());

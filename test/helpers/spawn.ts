@@ -33,7 +33,9 @@ export function collect(child: ChildProcess): { output: () => { stdout: string; 
 export async function waitForListening(child: ChildProcess, timeoutMs = 30_000): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`daemon did not listen within ${timeoutMs} ms:\n${buffered}`)), timeoutMs);
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => reject(new Error(`daemon did not listen within ${timeoutMs} ms:\n${buffered}${stderr}`)), timeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const match = /"url":"(http:\/\/[^"]+)"/.exec(buffered);
@@ -44,7 +46,7 @@ export async function waitForListening(child: ChildProcess, timeoutMs = 30_000):
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`daemon exited with ${code} before listening:\n${buffered}`));
+      reject(new Error(`daemon exited with ${code} before listening:\n${buffered}${stderr}`));
     });
   });
 }

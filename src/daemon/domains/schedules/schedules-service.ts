@@ -3,6 +3,7 @@ import type { Run } from '../../../shared/api/runs.js';
 import type { Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
+import type { Knex } from 'knex';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { RunAdmission } from '../runs/run-admission.js';
@@ -31,6 +32,22 @@ function notFound(): Problem {
 const RUN_FIELDS = ['flow_id', 'flow_version', 'params', 'targets'] as const;
 /** The fields that decide when it fires: changing one computes the next fire time again. */
 const WHEN_FIELDS = ['cron', 'timezone', 'enabled'] as const;
+
+/** The columns an update writes for the fields it was given (the cron expression as the clock normalized it). */
+function changedColumns(input: UpdateScheduleBody, clock: CronClock): Record<string, unknown> {
+  const change: Record<string, unknown> = {};
+  if (input.name !== undefined) change.name = input.name;
+  if (input.description !== undefined) change.description = input.description;
+  if (input.flow_id !== undefined) change.flow_id = input.flow_id;
+  if (input.flow_version !== undefined) change.flow_version = input.flow_version;
+  if (input.params !== undefined) change.params_json = JSON.stringify(input.params);
+  if (input.targets !== undefined) change.targets_json = JSON.stringify(input.targets);
+  if (input.cron !== undefined) change.cron = clock.expression;
+  if (input.timezone !== undefined) change.timezone = input.timezone;
+  if (input.enabled !== undefined) change.enabled = input.enabled;
+  if (input.misfire_policy !== undefined) change.misfire_policy = input.misfire_policy;
+  return change;
+}
 
 /**
  * Schedule management (`schedule:view|manage|trigger|purge`): the cron expression and zone checked by
@@ -70,7 +87,7 @@ export class SchedulesService {
     const enabled = input.enabled ?? true;
     const params = input.params ?? {};
     const targets = input.targets ?? {};
-    await this.vet(org, input.flow_id, input.flow_version ?? null, params, targets);
+    await this.vet(this.repo.direct, org, input.flow_id, input.flow_version ?? null, params, targets);
     const by = context?.subject ?? null;
     return this.repo.transaction(async (trx) => {
       const id = await this.repo.insert(trx, {
@@ -95,43 +112,37 @@ export class SchedulesService {
     });
   }
 
+  /**
+   * Everything a change does is decided on the row as locked, not as read before: a change committed in
+   * between (a resume, a retarget) would otherwise be undone by fields computed from the older row, e.g. a
+   * resumed schedule left with no next fire time. Admission vets in the same transaction.
+   */
   async update(org: OrgRef, id: string, given: UpdateScheduleBody, context: AuditContext | undefined): Promise<Schedule> {
     if (!isUuid(id)) throw notFound();
-    const current = await this.repo.find(org.id, id);
-    if (!current || current.deleted_at) throw notFound();
-    // Retargeting drops a pin the request does not restate: version N of one flow says nothing about another.
-    const retargets = given.flow_id !== undefined && given.flow_id !== current.flow_id && given.flow_version === undefined;
-    const input: UpdateScheduleBody = retargets ? { ...given, flow_version: null } : given;
-    const after = {
-      flow_id: input.flow_id ?? current.flow_id,
-      flow_version: input.flow_version !== undefined ? input.flow_version : current.flow_version,
-      params: input.params ?? current.params_json,
-      targets: input.targets ?? current.targets_json,
-      cron: input.cron ?? current.cron,
-      timezone: input.timezone ?? current.timezone,
-      enabled: input.enabled ?? current.enabled,
-    };
-    const clock = CronClock.parse(after.cron, after.timezone);
-    if (RUN_FIELDS.some((field) => input[field] !== undefined)) {
-      await this.vet(org, after.flow_id ?? '', after.flow_version, after.params, after.targets);
-    }
-    const change: Record<string, unknown> = {};
-    if (input.name !== undefined) change.name = input.name;
-    if (input.description !== undefined) change.description = input.description;
-    if (input.flow_id !== undefined) change.flow_id = input.flow_id;
-    if (input.flow_version !== undefined) change.flow_version = input.flow_version;
-    if (input.params !== undefined) change.params_json = JSON.stringify(input.params);
-    if (input.targets !== undefined) change.targets_json = JSON.stringify(input.targets);
-    if (input.cron !== undefined) change.cron = clock.expression;
-    if (input.timezone !== undefined) change.timezone = input.timezone;
-    if (input.enabled !== undefined) change.enabled = input.enabled;
-    if (input.misfire_policy !== undefined) change.misfire_policy = input.misfire_policy;
-    const reschedules = WHEN_FIELDS.some((field) => input[field] !== undefined && input[field] !== current[field]);
     return this.repo.transaction(async (trx) => {
-      const locked = await this.repo.lock(trx, org.id, id);
-      if (!locked || locked.deleted_at) throw notFound();
+      const current = await this.repo.lock(trx, org.id, id);
+      if (!current || current.deleted_at) throw notFound();
+      // Retargeting drops a pin the request does not restate: version N of one flow says nothing about another.
+      const retargets = given.flow_id !== undefined && given.flow_id !== current.flow_id && given.flow_version === undefined;
+      const input: UpdateScheduleBody = retargets ? { ...given, flow_version: null } : given;
+      const after = {
+        flow_id: input.flow_id ?? current.flow_id,
+        flow_version: input.flow_version !== undefined ? input.flow_version : current.flow_version,
+        params: input.params ?? current.params_json,
+        targets: input.targets ?? current.targets_json,
+        cron: input.cron ?? current.cron,
+        timezone: input.timezone ?? current.timezone,
+        enabled: input.enabled ?? current.enabled,
+      };
+      const clock = CronClock.parse(after.cron, after.timezone);
+      if (RUN_FIELDS.some((field) => input[field] !== undefined)) {
+        await this.vet(trx, org, after.flow_id ?? '', after.flow_version, after.params, after.targets);
+      }
+      const change = changedColumns(input, clock);
       // Paused or resumed, or a new expression: the next fire time from now; an unchanged one keeps its own.
-      if (reschedules) change.next_fire_at = after.enabled ? clock.next(this.now()) : null;
+      if (WHEN_FIELDS.some((field) => input[field] !== undefined && input[field] !== current[field])) {
+        change.next_fire_at = after.enabled ? clock.next(this.now()) : null;
+      }
       await this.repo.update(trx, id, { ...change, updated_by: context?.subject ?? null });
       const row = (await this.repo.find(org.id, id, trx))!;
       await this.record(trx, context, 'entity.updated', MANAGE, row, {
@@ -185,13 +196,14 @@ export class SchedulesService {
 
   /** Admission's refusals for what the schedule's fires would run, nothing written. */
   private async vet(
+    db: Knex | Knex.Transaction,
     org: OrgRef,
     flowId: string,
     version: number | null,
     params: Readonly<Record<string, unknown>>,
     targets: Readonly<Record<string, readonly string[]>>,
   ): Promise<void> {
-    await this.admission.vet(this.repo.direct, {
+    await this.admission.vet(db, {
       orgId: org.id,
       flowId,
       version,
