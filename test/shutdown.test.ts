@@ -90,6 +90,25 @@ describe('graceful shutdown', () => {
     expect(code).toBe(0);
   });
 
+  it('on SIGTERM during start-up finishes starting, then stops as gracefully, exit 0', async () => {
+    // A database the daemon has not started on: its first start writes the secrets key, before it listens.
+    const fresh = await copyTemplate();
+    const child = spawnTs('src/daemon/main.ts', [], {
+      ...fresh.env,
+      SERVICE_PORT: '0',
+      SERVICE_LOG_LEVEL: 'info',
+      SERVICE_AUTH_DISABLED: 'true',
+    });
+    const { finished, output } = collect(child);
+    while (!output().stdout.includes('\n') && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 2));
+    expect(output().stdout).not.toContain('svcd listening');
+    child.kill('SIGTERM');
+    const ended = await finished;
+    expect({ code: ended.code, signal: ended.signal }).toEqual({ code: 0, signal: null });
+    expect(ended.stdout).toContain('"msg":"svcd stopped"');
+    await fresh.drop();
+  });
+
   it('answers requests sent on kept-alive connections just after SIGTERM, with Connection: close, and resets none', async () => {
     const child = spawnTs('src/daemon/main.ts', [], {
       ...location.env,

@@ -30,12 +30,18 @@ function exitOnConfigError(error: ConfigError): never {
 async function serve(): Promise<void> {
   const config = configOrExit();
   const log = createLogger(config.logLevel);
-  stopOnSignals(await startDaemon(config, log), log);
+  await stopOnSignals(startDaemon(config, log), log);
 }
 
 async function dev(): Promise<void> {
-  const dev = await devEnvironment(configOrExit(), process.env);
-  const log = createLogger(dev.config.logLevel);
+  const config = configOrExit();
+  const log = createLogger(config.logLevel);
+  await stopOnSignals(startDev(config, log), log);
+}
+
+/** `svcd dev`'s parts, started: the embedded provider, the daemon, the in-process worker; stopped worker first. */
+async function startDev(given: Config, log: ReturnType<typeof createLogger>): Promise<Stoppable> {
+  const dev = await devEnvironment(given, process.env);
   const daemon = await startDaemon(dev.config, log);
   // A convenience of the first start: the daemon serves without it (memberships are then granted by hand).
   const seeded = dev.idp
@@ -50,7 +56,7 @@ async function dev(): Promise<void> {
     `\nsvcd dev: API on ${daemon.url} (docs: ${daemon.url}/docs)\n${banner}\nA worker (${worker.workerId}) runs flows in-process.\n\n`,
   );
   // The worker first: it hands its runs back through the daemon, which must still be up.
-  stopOnSignals({ stop: async () => (await worker.stop(), await daemon.stop(), await dev.idp?.stop()) }, log);
+  return { stop: async () => (await worker.stop(), await daemon.stop(), await dev.idp?.stop()) };
 }
 
 function workerSettingsOrExit(): WorkerSettings {
@@ -70,10 +76,18 @@ async function worker(): Promise<void> {
   const log = createLogger(settings.logLevel);
   const worker = new ReferenceWorker({ ...settings, log });
   worker.start();
-  stopOnSignals(worker, log);
+  await stopOnSignals(Promise.resolve(worker), log);
 }
 
-function stopOnSignals(daemon: Pick<RunningDaemon, 'stop'>, log: ReturnType<typeof createLogger>): void {
+type Stoppable = Pick<RunningDaemon, 'stop'>;
+
+/**
+ * SIGTERM and SIGINT stop what `starting` starts, gracefully; a second signal exits at once. The handlers
+ * go in before the start: a signal during start-up, or in the instant after the banner, would otherwise
+ * kill the process with whatever it was writing (PGlite's data directory) half done. Such a signal waits
+ * for the start to end, then stops what started.
+ */
+function stopOnSignals(starting: Promise<Stoppable>, log: ReturnType<typeof createLogger>): Promise<Stoppable> {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -82,16 +96,19 @@ function stopOnSignals(daemon: Pick<RunningDaemon, 'stop'>, log: ReturnType<type
     }
     stopping = true;
     log.info({ signal }, 'shutting down');
-    daemon.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    starting
+      .then((started) => started.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  return starting;
 }
 
 async function migrate(): Promise<void> {
