@@ -29,6 +29,11 @@ function notFound(): Problem {
   return problems.resourceNotFound('Webhook endpoint');
 }
 
+/** Whether a change names the flow or its pin, so was checked against the endpoint's flow as it stood. */
+function touchesFlow(input: EndpointInput): boolean {
+  return input.flow_id !== undefined || input.flow_version !== undefined;
+}
+
 /**
  * Webhook endpoint management (`webhook:*`): every field rule of the spec, references checked inside the
  * organization (the flow may also be the shared organization's), each change audited in its transaction.
@@ -103,6 +108,10 @@ export class WebhookEndpointsService {
     const view = await this.repo.transaction(async (trx) => {
       const locked = await this.repo.lock(trx, org.id, id);
       if (!locked || locked.deleted_at) throw notFound();
+      // The flow and the pin were checked, and a pin dropped, against the row as read before the lock.
+      if (touchesFlow(input) && (locked.flow_id !== current.flow_id || locked.flow_version !== current.flow_version)) {
+        throw problems.conflict("The endpoint's flow or pinned version changed while this change was checked; read it again.");
+      }
       const change = columnsOf(input);
       if (Object.keys(change).length > 0) await this.repo.update(trx, id, { ...change, updated_by: actor ?? null });
       const after = endpointView((await this.repo.find(org.id, id, trx))!);
@@ -237,7 +246,7 @@ export class WebhookEndpointsService {
     }
     const flowId = input.flow_id ?? current?.flow_id ?? null;
     const version = input.flow_version !== undefined ? input.flow_version : (current?.flow_version ?? null);
-    if ((input.flow_id !== undefined || input.flow_version !== undefined) && flowId !== null) {
+    if (touchesFlow(input) && flowId !== null) {
       const flow = await this.repo.flowFacts(await this.orgAccess.readableOrgIds(org.id), flowId, version);
       if (!flow) errors.push({ path: 'flow_id', message: 'names no live flow of this organization or the shared organization' });
       else if (version !== null && !flow.version_exists)

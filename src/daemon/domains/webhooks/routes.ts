@@ -72,7 +72,11 @@ export function webhookRoutes(service: WebhookEndpointsService, trigger: Webhook
       params: webhookPathParams,
       preValidation: refuseClientToken,
       body: updateWebhookBody,
-      responses: { 200: endpoint, 404: notFound },
+      responses: {
+        200: endpoint,
+        404: notFound,
+        409: { description: '`conflict`: the flow or pin changed while a change naming them was checked; nothing written, read and retry' },
+      },
       async handle(ctx, { params, body }) {
         ctx.body = await service.update(activeOrg(ctx), params.webhook_id, body, ctx.state.audit, actor(ctx));
         trigger.forget(params.webhook_id);
