@@ -10,10 +10,23 @@ export interface NamedRow {
   readonly shared?: boolean;
 }
 
-/** The rows of `path`'s list named exactly `name`, among the first 500 its `q` finds. */
+/** The most rows a list route answers at once. */
+const PAGE = 500;
+
+/**
+ * The rows of `path`'s list named exactly `name`. `q` finds every row whose name contains it, so a
+ * common name may have more than a page of such rows, the exact one among the later pages: those are
+ * read too, by `offset`, while the answer's `total` says there are more.
+ */
 export async function listedNamed<Row extends { readonly name: string }>(client: ApiClient, path: string, name: string): Promise<Row[]> {
-  const page = (await client.request({ method: 'GET', path, query: { q: name, limit: '500' } })).body as { items?: Row[] };
-  return (page.items ?? []).filter((row) => row.name === name);
+  const named: Row[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const query = { q: name, limit: String(PAGE), ...(offset > 0 ? { offset: String(offset) } : {}) };
+    const page = (await client.request({ method: 'GET', path, query })).body as { items?: Row[]; total?: number };
+    const items = page.items ?? [];
+    named.push(...items.filter((row) => row.name === name));
+    if (items.length < PAGE || typeof page.total !== 'number' || offset + items.length >= page.total) return named;
+  }
 }
 
 /** Where a name is looked for unless a caller says otherwise: the rows the organization reads. */
