@@ -71,20 +71,22 @@ export class GitRepositoriesService {
   async update(caller: FlowCaller, id: string, body: UpdateGitRepositoryBody) {
     if (body.url !== undefined) checkRepositoryUrl(body.url, this.options.allowFileUrls);
     if (body.auth) await this.#checkReference(caller, body.auth);
-    const current = await this.find(caller, id);
+    const found = await this.find(caller, id);
     const changes: Partial<GitRepositoryFields> = {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.url !== undefined ? { url: body.url } : {}),
       ...(body.default_branch !== undefined ? { default_branch: body.default_branch } : {}),
       ...(body.auth ? authFields(body.auth) : {}),
     };
-    const changed = Object.keys(changes).filter(
-      (key) => changes[key as keyof GitRepositoryFields] !== current[key as keyof GitRepositoryFields],
-    );
-    if (changed.length === 0) return repositoryView(current);
     return this.#unique(() =>
       this.repo.transaction(async (trx) => {
-        if (!(await this.repo.lock(trx, caller.org.id, current.id))) throw notFound();
+        // What changes is judged on the row as locked: one read before could have been changed since.
+        const current = await this.repo.lock(trx, caller.org.id, found.id);
+        if (!current) throw notFound();
+        const changed = Object.keys(changes).filter(
+          (key) => changes[key as keyof GitRepositoryFields] !== current[key as keyof GitRepositoryFields],
+        );
+        if (changed.length === 0) return repositoryView(current);
         await this.repo.update(trx, current.id, { ...changes, updated_by: caller.sub });
         const row = (await this.repo.find(caller.org.id, current.id, trx))!;
         await this.#record(caller, 'entity.updated', row, { name: row.name, changes: changed, auth: repositoryView(row).auth }, trx);
