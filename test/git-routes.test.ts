@@ -7,6 +7,7 @@ import { flowToYaml } from '../src/shared/flows/flow-yaml.js';
 import type { FlowDefinition } from '../src/shared/flows/definition.js';
 import { urlRefusal } from '../src/daemon/domains/git/repository-url.js';
 import { BACKEND } from './helpers/backend.js';
+import { behindRowLock } from './helpers/row-lock.js';
 import { bareRepository, commitFiles, showFile } from './helpers/git-fixtures.js';
 import { startGitHttpServer, type GitHttpServer } from './helpers/git-http-server.js';
 import { call, createSecret, seedFlow, startWorld, TARGETED, UNKNOWN_ID, type World } from './helpers/webhooks-fixtures.js';
@@ -111,23 +112,16 @@ describe('repositories', () => {
     'judges what a change changes on the row as locked, so its audit names a field changed meanwhile',
     async () => {
       const id = await createRepository('raced');
-      const holder = await knex().transaction();
-      try {
-        await holder('git_repositories').where({ id }).forUpdate().first('id');
-        const patching = call(world, 'dave', 'PATCH', `/git-repositories/${id}`, { name: 'raced-2', default_branch: 'main' });
-        const waiting = async () =>
-          (await knex().raw("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows.length >
-          0;
-        for (let tries = 0; tries < 200 && !(await waiting()); tries += 1) await new Promise((r) => setTimeout(r, 25));
-        expect(await waiting()).toBe(true);
-        await holder('git_repositories').where({ id }).update({ default_branch: 'develop' });
-        await holder.commit();
-        expect(await patching).toMatchObject({ status: 200, body: { name: 'raced-2', default_branch: 'main' } });
-        const entry = await knex()('audit_logs').where({ event_type: 'entity.updated', resource_id: id }).first();
-        expect([...entry.details_json.changes].sort()).toEqual(['default_branch', 'name']);
-      } finally {
-        if (!holder.isCompleted()) await holder.rollback();
-      }
+      const patched = await behindRowLock(
+        knex(),
+        'git_repositories',
+        id,
+        () => call(world, 'dave', 'PATCH', `/git-repositories/${id}`, { name: 'raced-2', default_branch: 'main' }),
+        (trx) => trx('git_repositories').where({ id }).update({ default_branch: 'develop' }),
+      );
+      expect(patched).toMatchObject({ status: 200, body: { name: 'raced-2', default_branch: 'main' } });
+      const entry = await knex()('audit_logs').where({ event_type: 'entity.updated', resource_id: id }).first();
+      expect([...entry.details_json.changes].sort()).toEqual(['default_branch', 'name']);
     },
   );
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKEND } from './helpers/backend.js';
+import { behindRowLock } from './helpers/row-lock.js';
 import { BARE, DEFINITION, seedDevice, seedFlow, UNKNOWN_ID } from './helpers/runs-fixtures.js';
 import { createSchedule, internal, runsOfSchedule, startScheduleWorld, type ScheduleWorld } from './helpers/schedules-fixtures.js';
 import { call, count } from './helpers/webhooks-fixtures.js';
@@ -30,9 +31,6 @@ const valid = () => ({
   targets: { routers: [ids.r1] },
 });
 const schedules = () => count(knex()('schedules'));
-/** Whether a session of this database waits for a row lock (the PATCH behind the test's transaction). */
-const waitingForALock = async () =>
-  (await knex().raw("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows.length > 0;
 const audits = (eventType: string) => count(knex()('audit_logs').where({ event_type: eventType, resource_type: 'schedule' }));
 
 describe('POST /schedules/validate-cron', () => {
@@ -236,23 +234,19 @@ describe('PATCH /schedules/{id}', () => {
     async () => {
       world.clock.set('2026-01-05T10:00:00Z');
       const made = await createSchedule(world, { ...valid(), timezone: 'UTC', cron: '0 12 * * *', enabled: false });
-      const holder = await knex().transaction();
-      try {
-        await holder('schedules').where({ id: made.id }).forUpdate().first('id');
-        const moving = call(world, 'dave', 'PATCH', `/schedules/${made.id}`, { cron: '0 9 * * *' });
-        // The PATCH is waiting for the row: its read of the schedule, if it made one, came before the resume.
-        for (let waited = 0; waited < 200 && !(await waitingForALock()); waited += 1) await new Promise((r) => setTimeout(r, 25));
-        expect(await waitingForALock()).toBe(true);
-        await holder('schedules')
-          .where({ id: made.id })
-          .update({ enabled: true, next_fire_at: new Date('2026-01-05T12:00:00Z') });
-        await holder.commit();
-        const moved = await moving;
-        expect(moved.status).toBe(200);
-        expect(moved.body).toMatchObject({ enabled: true, cron: '0 9 * * *', next_fire_at: '2026-01-06T09:00:00.000Z' });
-      } finally {
-        if (!holder.isCompleted()) await holder.rollback();
-      }
+      const moved = await behindRowLock(
+        knex(),
+        'schedules',
+        made.id,
+        // Its read of the schedule, if it made one before the lock, came before the resume.
+        () => call(world, 'dave', 'PATCH', `/schedules/${made.id}`, { cron: '0 9 * * *' }),
+        (trx) =>
+          trx('schedules')
+            .where({ id: made.id })
+            .update({ enabled: true, next_fire_at: new Date('2026-01-05T12:00:00Z') }),
+      );
+      expect(moved.status).toBe(200);
+      expect(moved.body).toMatchObject({ enabled: true, cron: '0 9 * * *', next_fire_at: '2026-01-06T09:00:00.000Z' });
     },
   );
 

@@ -15,6 +15,7 @@ import {
   type World,
 } from './helpers/webhooks-fixtures.js';
 import { BACKEND } from './helpers/backend.js';
+import { behindRowLock } from './helpers/row-lock.js';
 
 /**
  * Webhook endpoint management (`webhook:*`, `webhook_delivery:view`) over a real daemon: every field
@@ -321,23 +322,16 @@ describe.skipIf(BACKEND !== 'postgres')('PATCH /webhooks/{id} racing another cha
   // Only PostgreSQL has a second session to hold the row while the PATCH waits for it.
   it('refuses a pin checked against a flow the endpoint left meanwhile (409 conflict), writing nothing', async () => {
     const endpoint = await createEndpoint(w, { flow_id: ids.deploy });
-    const db = w.knex();
-    const holder = await db.transaction();
-    try {
-      await holder('webhook_endpoints').where({ id: endpoint.id }).forUpdate().first('id');
+    const pinned = await behindRowLock(
+      w.knex(),
+      'webhook_endpoints',
+      endpoint.id,
       // Version 2 is one of deploy's; the PATCH checks it before it waits for the row.
-      const pinning = call(w, 'alice', 'PATCH', `/webhooks/${endpoint.id}`, { flow_version: 2 });
-      const waiting = async () =>
-        (await db.raw("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows.length > 0;
-      for (let tries = 0; tries < 200 && !(await waiting()); tries += 1) await new Promise((r) => setTimeout(r, 25));
-      expect(await waiting()).toBe(true);
-      await holder('webhook_endpoints').where({ id: endpoint.id }).update({ flow_id: ids.other });
-      await holder.commit();
-      expect(await pinning).toMatchObject({ status: 409, body: { code: 'conflict' } });
-      expect(await row(endpoint.id)).toMatchObject({ flow_id: ids.other, flow_version: null });
-    } finally {
-      if (!holder.isCompleted()) await holder.rollback();
-    }
+      () => call(w, 'alice', 'PATCH', `/webhooks/${endpoint.id}`, { flow_version: 2 }),
+      (trx) => trx('webhook_endpoints').where({ id: endpoint.id }).update({ flow_id: ids.other }),
+    );
+    expect(pinned).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    expect(await row(endpoint.id)).toMatchObject({ flow_id: ids.other, flow_version: null });
   });
 });
 
