@@ -254,6 +254,17 @@ describe('svc flows versions, diff, revert and restore', () => {
     expect((await svc('carol', ['flows', 'diff', 'history', '--from', 'newest'])).code).toBe(2);
   });
 
+  it('with --exit-code exits 1 when the revisions differ and 0 when they do not, printing the same', async () => {
+    const differs = await svc('carol', ['flows', 'diff', 'history', '--exit-code']);
+    expect(differs.code).toBe(1);
+    expect(differs.stdout).toBe('~ step wait: config (seconds)\n');
+    const differsJson = await svc('carol', ['flows', 'diff', 'history', '--exit-code', '--json']);
+    expect(differsJson.code).toBe(1);
+    expect(JSON.parse(differsJson.stdout)).toMatchObject({ identical: false });
+    const same = await svc('carol', ['flows', 'diff', 'history', '--from', '2', '--to', '2', '--exit-code']);
+    expect(same.code).toBe(0);
+  });
+
   it('reverts the draft to the newest version and restores an older one; a viewer is refused, an unknown version is 404', async () => {
     const viewer = await svc('carol', ['flows', 'revert', 'history']);
     expect(viewer.code).toBe(5);

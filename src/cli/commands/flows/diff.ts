@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import type { flowComparison } from '../../../shared/api/flows.js';
+import { CliError } from '../../errors.js';
 import type { Context } from '../../runtime/context.js';
 import { printJson } from '../../runtime/io.js';
 import { flowId } from '../runs/resolve.js';
@@ -16,6 +17,8 @@ export interface FlowsDiffOptions {
   /** Undefined: the daemon's default, the newest version (`from`) and the draft (`to`). */
   readonly from: Revision | undefined;
   readonly to: Revision | undefined;
+  /** Exit 1 when the two differ, as `git diff --exit-code`, so a script can ask without reading the output. */
+  readonly exitCode: boolean;
   readonly json: boolean;
 }
 
@@ -25,14 +28,21 @@ export function define(command: Command): void {
       .description('What changed in a flow between two of its revisions (default: its newest version and its draft).')
       .argument('<flow>', 'flow id, or its name')
       .option('--from <revision>', 'a committed version, or "draft" (default: the newest version)')
-      .option('--to <revision>', 'a committed version, or "draft" (default: the draft)'),
+      .option('--to <revision>', 'a committed version, or "draft" (default: the draft)')
+      .option('--exit-code', 'exit 1 when the two differ, 0 when they are the same'),
   );
 }
 
 export const invoke: Invoke = ({ positionals, raw, ctx }) => runFlowsDiff(parseFlowsDiffOptions(positionals[0]!, raw), ctx);
 
 export function parseFlowsDiffOptions(flow: string, raw: Record<string, unknown>): FlowsDiffOptions {
-  return { flow, from: revisionFlag(raw, 'from', '--from'), to: revisionFlag(raw, 'to', '--to'), json: flag.json(raw) };
+  return {
+    flow,
+    from: revisionFlag(raw, 'from', '--from'),
+    to: revisionFlag(raw, 'to', '--to'),
+    exitCode: raw.exitCode === true,
+    json: flag.json(raw),
+  };
 }
 
 /**
@@ -47,11 +57,14 @@ export async function runFlowsDiff(options: FlowsDiffOptions, ctx: Context): Pro
   if (options.from !== undefined) query.from = String(options.from);
   if (options.to !== undefined) query.to = String(options.to);
   const comparison = (await client.request({ method: 'GET', path: `/flows/${enc(id)}/versions/compare`, query })).body as FlowComparison;
-  if (options.json) return printJson(ctx.io, comparison);
   const [from, to] = [revisionName(comparison.from), revisionName(comparison.to)];
-  if (comparison.identical) return void ctx.io.err(`No changes between ${from} and ${to}.\n`);
-  ctx.io.err(`Changes from ${from} to ${to}:\n`);
-  ctx.io.out(changeLines(comparison).join('\n') + '\n');
+  if (options.json) printJson(ctx.io, comparison);
+  else if (comparison.identical) ctx.io.err(`No changes between ${from} and ${to}.\n`);
+  else {
+    ctx.io.err(`Changes from ${from} to ${to}:\n`);
+    ctx.io.out(changeLines(comparison).join('\n') + '\n');
+  }
+  if (options.exitCode && !comparison.identical) throw new CliError('error', `${from} and ${to} differ`);
 }
 
 function revisionName(revision: Revision): string {
