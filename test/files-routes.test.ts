@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKEND } from './helpers/backend.js';
+import { behindRowLock } from './helpers/row-lock.js';
 import { BARE } from './helpers/webhooks-fixtures.js';
 import { call, seedFlow } from './helpers/webhooks-fixtures.js';
 import { createRepository, downloadHash, sha256, startFilesWorld, uploadStream, type FilesWorld } from './helpers/files-fixtures.js';
@@ -101,6 +103,21 @@ describe('files and file repositories (local store)', () => {
     const wrong = await uploadStream(world, repo, { name: 'sum.txt', sha256: sha256(Buffer.from('other')) }, Buffer.from('this'));
     expect([wrong.status, wrong.body.code]).toEqual([422, 'checksum_mismatch']);
     expect(await world.knex()('files').where({ name: 'sum.txt' }).first()).toBeUndefined();
+  });
+
+  // Only PostgreSQL has a second session to hold the row while the move waits for it.
+  it.skipIf(BACKEND !== 'postgres')('renames a file in the folder it is in when the move runs, not the one it was read in', async () => {
+    const up = await uploadStream(world, repo, { name: 'racing/old/a.cfg' }, Buffer.from('a'));
+    const renamed = await behindRowLock(
+      world.knex(),
+      'files',
+      up.body.id,
+      () => call(world, 'alice', 'POST', `/files/${up.body.id}/move`, { name: 'b.cfg' }),
+      // A folder rename committed while the move waits (the folders route changes these rows alike).
+      (trx) => trx('files').where({ id: up.body.id }).update({ folder: 'racing/new' }),
+    );
+    expect(renamed.body).toMatchObject({ folder: 'racing/new', name: 'b.cfg' });
+    expect(await world.knex()('files').where({ id: up.body.id }).first()).toMatchObject({ folder: 'racing/new', name: 'b.cfg' });
   });
 
   it('moves and renames files and folders by changing rows only, and lists folders', async () => {

@@ -187,12 +187,16 @@ export class FilesService {
 
   /** Moves and/or renames a file within its repository: its row changes, its bytes stay where they are. */
   async move(org: OrgRef, id: string, to: { folder?: string | undefined; name?: string | undefined }, context: AuditContext | undefined) {
-    const current = await this.#writable(org, id);
-    const folder = to.folder === undefined ? current.folder : folderPath(to.folder);
-    const name = to.name === undefined ? current.name : fileName(to.name);
+    await this.#writable(org, id);
+    const [givenFolder, givenName] = [
+      to.folder === undefined ? undefined : folderPath(to.folder),
+      to.name === undefined ? undefined : fileName(to.name),
+    ];
     const row = await this.repo.transaction(async (trx) => {
       const locked = await this.repo.lock(trx, org.id, id);
       if (!locked) throw fileNotFound();
+      // What the request leaves out is kept as the row stands now: a folder renamed since the read stays renamed.
+      const [folder, name] = [givenFolder ?? locked.folder, givenName ?? locked.name];
       if (locked.folder === folder && locked.name === name) return locked;
       const taken = await this.repo.atPlace(trx, locked.repository_id, folder, name);
       if (taken) throw problem('file_exists', `The folder already holds ${name}.`, { path: joinPath(folder, name), file_id: taken.id });
