@@ -1,9 +1,12 @@
 import type { Knex } from 'knex';
 import { expect } from 'vitest';
 
-/** Whether a session of this database waits for a lock. */
-async function someoneWaits(knex: Knex): Promise<boolean> {
-  const waiting = await knex.raw("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+/** Whether a session of this database waits for a lock in a statement naming `table`. */
+async function someoneWaits(knex: Knex, table: string): Promise<boolean> {
+  const waiting = await knex.raw(
+    "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND strpos(query, ?) > 0",
+    [table],
+  );
   return waiting.rows.length > 0;
 }
 
@@ -23,8 +26,8 @@ export async function behindRowLock<T>(
   try {
     await holder(table).where({ id }).forUpdate().first('id');
     const answer = request();
-    for (let tries = 0; tries < 200 && !(await someoneWaits(knex)); tries += 1) await new Promise((r) => setTimeout(r, 25));
-    expect(await someoneWaits(knex)).toBe(true);
+    for (let tries = 0; tries < 200 && !(await someoneWaits(knex, table)); tries += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(await someoneWaits(knex, table)).toBe(true);
     await meanwhile(holder);
     await holder.commit();
     return await answer;
