@@ -1,6 +1,7 @@
 import { isUuid } from '../../shared/ids.js';
 import { CliError, usageError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
+import { isPage, nextPageQuery } from './api/pages.js';
 
 /** A row a list route answers, under the name it may be given by. */
 export interface NamedRow {
@@ -10,22 +11,21 @@ export interface NamedRow {
   readonly shared?: boolean;
 }
 
-/** The most rows a list route answers at once. */
-const PAGE = 500;
-
 /**
  * The rows of `path`'s list named exactly `name`. `q` finds every row whose name contains it, so a
  * common name may have more than a page of such rows, the exact one among the later pages: those are
- * read too, by `offset`, while the answer's `total` says there are more.
+ * read too, as `svc api --paginate` follows them.
  */
 export async function listedNamed<Row extends { readonly name: string }>(client: ApiClient, path: string, name: string): Promise<Row[]> {
   const named: Row[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    const query = { q: name, limit: String(PAGE), ...(offset > 0 ? { offset: String(offset) } : {}) };
-    const page = (await client.request({ method: 'GET', path, query })).body as { items?: Row[]; total?: number };
-    const items = page.items ?? [];
-    named.push(...items.filter((row) => row.name === name));
-    if (items.length < PAGE || typeof page.total !== 'number' || offset + items.length >= page.total) return named;
+  let query: Record<string, string> = { q: name, limit: '500' };
+  for (;;) {
+    const page = (await client.request({ method: 'GET', path, query })).body;
+    if (!isPage(page)) return named;
+    named.push(...(page.items as Row[]).filter((row) => row.name === name));
+    const next = nextPageQuery(page);
+    if (next === undefined) return named;
+    query = { ...query, [next.key]: next.value };
   }
 }
 
