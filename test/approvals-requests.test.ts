@@ -10,11 +10,6 @@ import {
   waitingRun,
 } from './helpers/approvals-fixtures.js';
 import { UNKNOWN_ID } from './helpers/runs-fixtures.js';
-import type { Approval } from '../src/shared/api/approvals.js';
-import { gateDefaults } from '../src/daemon/domains/approvals/approval-gate.js';
-import { ApprovalReads } from '../src/daemon/domains/approvals/approval-reads.js';
-import { ApprovalRequestsService } from '../src/daemon/domains/approvals/approval-requests-service.js';
-import { ApprovalsRepo } from '../src/daemon/domains/approvals/approvals-repo.js';
 
 let world: ApprovalsWorld;
 const knex = () => world.knex;
@@ -289,42 +284,5 @@ describe('cancel and pause of a run awaiting an approval', () => {
     expect((await asPerson(world, world.people.ada, 'POST', `/runs/${runId}/cancel`)).status).toBe(200);
     expect((await asPerson(world, world.people.ada, 'DELETE', `/runs/${runId}/permanent`)).status).toBe(204);
     expect(await approvalRow(approvalId)).toBeUndefined();
-  });
-});
-
-describe('the notifier hook', () => {
-  it('is told of each approval opened, after its commit, once (not on a retry); its failure changes nothing', async () => {
-    const { services } = world.daemon;
-    const repo = new ApprovalsRepo(services.db.knex);
-    const defaults = gateDefaults(services.config.approvalDefaultTimeoutSeconds);
-    const told: { id: string; committed: string | undefined }[] = [];
-    const notifier = {
-      pending: async (approval: Approval) => {
-        // Read outside any transaction: the approval is there, so its transaction committed.
-        const row = await knex()('approvals').where({ id: approval.id }).first('status');
-        told.push({ id: approval.id, committed: row?.status });
-      },
-    };
-    const service = new ApprovalRequestsService(repo, new ApprovalReads(repo, defaults), services.audit, notifier, defaults, services.log);
-    const { runId, attempt } = await claimedRun();
-    const holder = { workerId: 'w1', attempt };
-    const first = await service.request(runId, holder, { step_id: 'gate' });
-    const retry = await service.request(runId, holder, { step_id: 'gate' });
-    expect([first.created, retry.created]).toEqual([true, false]);
-    expect(told).toEqual([{ id: first.approval.id, committed: 'pending' }]);
-
-    const failing = { pending: async () => Promise.reject(new Error('mail server down')) };
-    const failingService = new ApprovalRequestsService(
-      repo,
-      new ApprovalReads(repo, defaults),
-      services.audit,
-      failing,
-      defaults,
-      services.log,
-    );
-    const other = await claimedRun();
-    const opened = await failingService.request(other.runId, { workerId: 'w1', attempt: other.attempt }, { step_id: 'gate' });
-    expect(opened.created).toBe(true);
-    expect((await runRow(other.runId)).status).toBe('awaiting_approval');
   });
 });

@@ -3,12 +3,10 @@ import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import type { Logger } from '../../logging/logger.js';
 import { fence, type Holder, isHeldBy, runNotFound, runNotHeld } from '../run-callbacks/fence.js';
 import { RUN_CALLBACKS_ACTION } from '../runs/run-end-audit.js';
 import { appendDaemonEvent } from '../runs/run-event-log.js';
 import { gateOf, type ResolvedGate } from './approval-gate.js';
-import type { ApprovalNotifier } from './approval-notifier.js';
 import { approvalNotFound, approvalNotPending } from './approval-problems.js';
 import type { ApprovalReads } from './approval-reads.js';
 import type { ApprovalsRepo } from './approvals-repo.js';
@@ -28,9 +26,7 @@ export class ApprovalRequestsService {
     private readonly repo: ApprovalsRepo,
     private readonly reads: ApprovalReads,
     private readonly audit: AuditWriter,
-    private readonly notifier: ApprovalNotifier,
     private readonly defaults: ResolvedGate,
-    private readonly log: Logger,
   ) {}
 
   /**
@@ -105,9 +101,7 @@ export class ApprovalRequestsService {
       );
       return { created: true, id: approval.id };
     });
-    const approval = await this.reads.byId(id);
-    if (created) await this.tell(approval);
-    return { created, approval };
+    return { created, approval: await this.reads.byId(id) };
   }
 
   /** The worker that asked changes the message or details, while the approval is pending. */
@@ -127,14 +121,5 @@ export class ApprovalRequestsService {
       await this.repo.describe(trx, approvalId, change);
     });
     return this.reads.byId(approvalId);
-  }
-
-  /** The notifier's failure is its own: the approval stands. */
-  private async tell(approval: Approval): Promise<void> {
-    try {
-      await this.notifier.pending(approval);
-    } catch (error) {
-      this.log.warn({ err: error, approval_id: approval.id }, 'approval notifier failed');
-    }
   }
 }

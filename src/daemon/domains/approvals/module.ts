@@ -4,7 +4,6 @@ import type { Services } from '../../services.js';
 import { ApprovalDecisionsService } from './approval-decisions-service.js';
 import { ApprovalExpiry, type ExpirySummary } from './approval-expiry.js';
 import { gateDefaults } from './approval-gate.js';
-import { type ApprovalNotifier, NO_APPROVAL_NOTIFIER } from './approval-notifier.js';
 import { ApprovalOutcomes } from './approval-outcomes.js';
 import { ApprovalReads } from './approval-reads.js';
 import { ApprovalRequestsService } from './approval-requests-service.js';
@@ -21,20 +20,13 @@ export interface ApprovalsModule {
 }
 
 /** Approvals: the worker asks for a step's gate, people decide, a timeout decides otherwise (docs/approvals.md). */
-export function approvalsModule(services: Services, options: { notifier?: ApprovalNotifier } = {}): ApprovalsModule {
+export function approvalsModule(services: Services): ApprovalsModule {
   const repo = new ApprovalsRepo(services.db.knex);
   const defaults = gateDefaults(services.config.approvalDefaultTimeoutSeconds);
   const reads = new ApprovalReads(repo, defaults);
   const outcomes = new ApprovalOutcomes(repo, services.audit);
   const expiry = new ApprovalExpiry(repo, outcomes, services.audit);
-  const requests = new ApprovalRequestsService(
-    repo,
-    reads,
-    services.audit,
-    options.notifier ?? NO_APPROVAL_NOTIFIER,
-    defaults,
-    services.log,
-  );
+  const requests = new ApprovalRequestsService(repo, reads, services.audit, defaults);
   return {
     routes: [
       approvalCallbackRoutes(requests),
