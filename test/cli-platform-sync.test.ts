@@ -52,6 +52,7 @@ describe('svc platform-sync', () => {
     expect(runs.stdout).toContain('stale_plan');
   });
 
+  // Sixteen CLI processes one after another: more than the default 30 s on a loaded two-core host.
   it('makes a profile from a bundle file, resolves a conflict, grants, lists and revokes an authorization, and deletes the profile', async () => {
     const bundleFile = join(configHome, 'bundle.yaml');
     await writeFile(bundleFile, variablesBundle({ zone: 'a' }));
@@ -103,7 +104,7 @@ describe('svc platform-sync', () => {
     expect((await svc('root', ['platform-sync', 'delete', profile.id])).code).toBe(2);
     expect((await svc('root', ['platform-sync', 'delete', profile.id, '--yes'])).code).toBe(0);
     expect((await svc('root', ['platform-sync', 'runs', profile.id])).code).toBe(3);
-  });
+  }, 90_000);
 
   it('changes a profile: name, description cleared, every family, pruning; nothing to change is exit 2', async () => {
     const bundleFile = join(configHome, 'to-change.yaml');

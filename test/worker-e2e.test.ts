@@ -288,6 +288,9 @@ describe('one daemon on PGlite with one reference worker', () => {
       SERVICE_LOG_LEVEL: 'silent',
     });
     const exit = collect(child).finished;
+    // A spawned worker loads the daemon's code through tsx first: on a loaded host that alone takes
+    // tens of seconds, which the run's own wait below should not have to cover.
+    await until(() => knex()('workers').where({ id: 'spawned-e2e' }).first('id'), Boolean, 'the spawned worker to check in', 60_000);
     const id = await startRun('long');
     await stepIs(id, 'nap', 'running');
     child.kill('SIGTERM');
@@ -298,5 +301,5 @@ describe('one daemon on PGlite with one reference worker', () => {
       status: 'failed',
       error_json: { code: 'worker_stopped' },
     });
-  });
+  }, 120_000);
 });
