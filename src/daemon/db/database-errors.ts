@@ -55,3 +55,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause);
 }
+
+/**
+ * SQLSTATEs of text the database cannot hold: 22021 (NUL in a text value, "invalid byte sequence") and
+ * 22P05 (a `\u0000` escape in jsonb). A JavaScript string reaches a statement as valid UTF-8 except for
+ * NUL, so these mean a request carried NUL into a field no schema checked.
+ */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+
+/** The database refused a statement for text it cannot store (NUL). */
+export function isUnstorableText(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { code?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && UNSTORABLE_TEXT_CODES.has(e.code)) return true;
+  return e.cause !== undefined && e.cause !== error && isUnstorableText(e.cause);
+}

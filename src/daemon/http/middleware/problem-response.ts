@@ -1,10 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { problemType } from '../../../shared/api/problem-codes.js';
-import { isDatabaseUnavailable } from '../../db/database-errors.js';
+import { isDatabaseUnavailable, isUnstorableText } from '../../db/database-errors.js';
 import { Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { clientWentAway, noteClientGone } from '../client-gone.js';
-import type { ProblemResponder } from '../types.js';
+import type { AppContext, ProblemResponder } from '../types.js';
+import { unstorableTextProblem } from '../unstorable-request.js';
 
 const PROBLEM_JSON = 'application/problem+json';
 
@@ -16,15 +17,31 @@ export function problemResponse(bodies: ProblemBodies = new ProblemBodies()): Pr
   return function answerProblem(ctx, error) {
     // Nobody reads an answer now: not a failure of ours, and no 5xx in the log or the access line.
     if (clientWentAway(ctx, error)) return noteClientGone(ctx, error);
-    const problem = error instanceof Problem ? error : isDatabaseUnavailable(error) ? problems.databaseUnavailable() : problems.internal();
-    // Problems are expected outcomes (the access log records them); only an unexpected error is logged with its cause.
-    if (!(error instanceof Problem)) ctx.state.log.error({ err: error }, 'request failed');
+    const problem = error instanceof Problem ? error : problemFor(ctx, error);
     ctx.status = problem.status;
     setProblemHeaders(ctx.res, problem);
     // Serialized here rather than by Koa, which would examine the content type again (a header read and a
     // regular expression) and set the length twice; the bytes are the same.
     ctx.body = bodies.body(problem, ctx.state.requestId);
   };
+}
+
+/**
+ * What an error that is not a Problem answers. Problems are expected outcomes (the access log records
+ * them); these are logged with their cause: NUL the database refused is the client's error, answered as a
+ * field's check would, but a check is missing, so it is logged too.
+ */
+function problemFor(ctx: AppContext, error: unknown): Problem {
+  if (isDatabaseUnavailable(error)) {
+    ctx.state.log.error({ err: error }, 'request failed');
+    return problems.databaseUnavailable();
+  }
+  if (isUnstorableText(error)) {
+    ctx.state.log.warn({ err: error }, 'the database refused NUL that no schema checked');
+    return unstorableTextProblem(ctx);
+  }
+  ctx.state.log.error({ err: error }, 'request failed');
+  return problems.internal();
 }
 
 /** The Problem's own headers and its content type (nothing once the headers are sent). */
