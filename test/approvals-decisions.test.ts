@@ -139,6 +139,18 @@ describe('deciding', () => {
     expect((await approvalRow(approvalId)).status).toBe('pending');
   });
 
+  it('refuses a comment holding NUL (422 at comment on both routes), storing nothing', async () => {
+    const { runId, approvalId } = await waitingRun(world);
+    for (const path of [`/approvals/${approvalId}/decision`, `/runs/${runId}/approvals/${approvalId}/decision`]) {
+      const answer = await asPerson(world, people().abe, 'POST', path, { body: { decision: 'approve', comment: 'ok\u0000' } });
+      const refused = await problemOf(answer);
+      expect(refused).toMatchObject({ status: 422, code: 'validation_failed' });
+      expect(refused.errors?.map((e) => e.path)).toEqual(['comment']);
+    }
+    expect(await knex()('approval_decisions').where({ approval_id: approvalId })).toHaveLength(0);
+    expect((await approvalRow(approvalId)).status).toBe('pending');
+  });
+
   it('resolves once when the last two approvals race', async () => {
     const { runId, approvalId } = await waitingRun(world, 'two');
     await json(await decide(world, people().ali, approvalId, 'approve'));

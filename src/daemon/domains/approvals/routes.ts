@@ -14,6 +14,7 @@ import { noQuery } from '../../../shared/api/runs.js';
 import type { EffectivePolicies } from '../../authz/effective-policies.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import { activeOrg } from '../../http/active-org.js';
+import { refuseNul } from '../../http/refuse-nul.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
 import type { DecisionBody } from '../../../shared/api/approvals.js';
@@ -105,6 +106,8 @@ export function approvalRoutes(services: ApprovalRouteServices): DomainRoutes {
       summary:
         '`{decision: approve|reject, comment?}`, audited. One rejection fails the run; `required_approvals` distinct approvals queue it again.',
       params: approvalPath,
+      // A comment is stored as text and audited as jsonb, neither of which holds NUL: 422, not a 500.
+      preValidation: refuseNul,
       body: decisionBody,
       responses: { ...DECISION_RESPONSES, 422: { description: '`validation_failed`' } },
       async handle(ctx, { params, body }) {
@@ -114,6 +117,7 @@ export function approvalRoutes(services: ApprovalRouteServices): DomainRoutes {
     'POST /runs/{run_id}/approvals/{approval_id}/decision': route({
       summary: 'As `POST /approvals/{approval_id}/decision`, for an approval of the run named.',
       params: runApprovalPath,
+      preValidation: refuseNul,
       body: decisionBody,
       responses: { ...DECISION_RESPONSES, 422: { description: '`validation_failed`' } },
       async handle(ctx, { params, body }) {
