@@ -279,6 +279,15 @@ describe('cancel and pause of a run awaiting an approval', () => {
     expect((await approvalRow(approvalId)).status).toBe('pending');
   });
 
+  it('queues an approved run again when it is paused and resumed, so the next heartbeat claims it', async () => {
+    const { runId, approvalId } = await waitingRun(world);
+    expect((await decide(world, world.people.abe, approvalId, 'approve')).status).toBe(200);
+    expect((await asPerson(world, world.people.ada, 'POST', `/runs/${runId}/pause`)).status).toBe(200);
+    expect(await json(await asPerson(world, world.people.ada, 'POST', `/runs/${runId}/resume`))).toMatchObject({ status: 'queued' });
+    expect(await runRow(runId)).toMatchObject({ status: 'queued', worker_id: null });
+    expect(await claimRun(world, runId, 'w2')).toMatchObject({ attempt: 2, approved_steps: ['gate'] });
+  });
+
   it('takes the approvals away with a purged run', async () => {
     const { runId, approvalId } = await waitingRun(world);
     expect((await asPerson(world, world.people.ada, 'POST', `/runs/${runId}/cancel`)).status).toBe(200);

@@ -175,9 +175,9 @@ describe('controlling runs', () => {
     expect(await audit('run.resumed', run.id)).toHaveLength(1);
   });
 
-  it('resumes a run a worker had started back to running', async () => {
+  it('resumes a run a worker holds back to running', async () => {
     const run = await start(ids.alpha!);
-    await knex()('runs').where({ id: run.id }).update({ status: 'running', started_at: knex().fn.now() });
+    await knex()('runs').where({ id: run.id }).update({ status: 'running', worker_id: 'w1', started_at: knex().fn.now() });
     await ok(await call('opal', 'POST', `/runs/${run.id}/pause`));
     expect(await ok(await call('opal', 'POST', `/runs/${run.id}/resume`))).toMatchObject({ status: 'running' });
   });

@@ -47,6 +47,7 @@ function newRunRow(run: NewRun, createdAt: Date): RunRow {
     created_at: createdAt,
     updated_at: createdAt,
     started_at: null,
+    worker_id: null,
     paused_at: null,
     finished_at: null,
     cancelled_at: null,

@@ -22,6 +22,8 @@ export interface RunRow {
   readonly created_at: Date | string;
   readonly updated_at: Date | string;
   readonly started_at: Date | string | null;
+  /** The worker holding the run (its claim); null when none does, as after an approval sent it back to the queue. */
+  readonly worker_id: string | null;
   readonly paused_at: Date | string | null;
   readonly finished_at: Date | string | null;
   readonly cancelled_at: Date | string | null;
@@ -50,6 +52,7 @@ export const RUN_COLUMNS = [
   'created_at',
   'updated_at',
   'started_at',
+  'worker_id',
   'paused_at',
   'finished_at',
   'cancelled_at',
