@@ -120,6 +120,23 @@ describe('deciding', () => {
     }
   });
 
+  it('finds an approval past its deadline expired (409 approval_not_pending) and applies its timeout, before the tick does', async () => {
+    const { runId, approvalId } = await waitingRun(world, 'timeoutReject');
+    await knex()('approvals')
+      .where({ id: approvalId })
+      .update({ expires_at: new Date(Date.now() - 60_000) });
+    const inbox = await json<{ items: ApprovalAnswer[] }>(await asPerson(world, people().abe, 'GET', '/approvals/pending?limit=500'));
+    expect(inbox.items.map((a) => a.id)).not.toContain(approvalId);
+    expect(await problemOf(await decide(world, people().abe, approvalId, 'approve', 'too late'))).toMatchObject({
+      status: 409,
+      code: 'approval_not_pending',
+    });
+    expect(await knex()('approval_decisions').where({ approval_id: approvalId })).toHaveLength(0);
+    expect(await approvalRow(approvalId)).toMatchObject({ status: 'expired', timeout_outcome: 'rejected' });
+    expect(await runRow(runId)).toMatchObject({ status: 'failed', error_json: { code: 'approval_expired', step_id: 'gate' } });
+    expect(await knex()('audit_logs').where({ event_type: 'approval.expired', resource_id: approvalId })).toHaveLength(1);
+  });
+
   it("answers 404 for unknown ids and another organization's approval, 403 to a viewer, 422 for bad bodies", async () => {
     const { approvalId } = await waitingRun(world);
     for (const id of [UNKNOWN_ID, 'nope']) {

@@ -4,6 +4,7 @@ import { isUuid } from '../../../shared/ids.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { appendDaemonEvent } from '../runs/run-event-log.js';
+import { type ApprovalExpiry, isDue } from './approval-expiry.js';
 import type { ApprovalOutcomes } from './approval-outcomes.js';
 import type { ApprovalReads } from './approval-reads.js';
 import { approvalNotFound, approvalNotPending } from './approval-problems.js';
@@ -23,13 +24,15 @@ const DECIDE = 'approval:decide';
  * A person's decision on a pending approval (docs/approvals.md). Checks in order: 404, 409
  * `approval_not_pending`, 403 `separation_of_duties`, 403 `approver_role_required`, 409 `already_decided`.
  * The run and then the approval are locked, so two last approvals at once resolve it once. One rejection
- * rejects; `required_approvals` distinct approvals approve.
+ * rejects; `required_approvals` distinct approvals approve. A decision after the approval's deadline
+ * finds it expired: the timeout decided, whether or not the maintenance pass has recorded it yet.
  */
 export class ApprovalDecisionsService {
   constructor(
     private readonly repo: ApprovalsRepo,
     private readonly reads: ApprovalReads,
     private readonly outcomes: ApprovalOutcomes,
+    private readonly expiry: ApprovalExpiry,
     private readonly audit: AuditWriter,
   ) {}
 
@@ -43,11 +46,17 @@ export class ApprovalDecisionsService {
   ): Promise<Approval> {
     const owner = isUuid(approvalId) ? await this.repo.owner(approvalId) : undefined;
     if (!owner || owner.org_id !== orgId || (runId !== undefined && owner.run_id !== runId)) throw approvalNotFound();
-    await this.repo.transaction(async (trx) => {
+    const now = new Date();
+    const expired = await this.repo.transaction(async (trx) => {
       const run = await this.repo.lockRun(trx, owner.run_id);
       const approval = await this.repo.lock(trx, approvalId);
       if (!run || !approval) throw approvalNotFound();
       if (approval.status !== 'pending') throw approvalNotPending(approval.status);
+      // Expired now and refused once that commits (a refusal thrown here would roll the expiry back).
+      if (isDue(approval, now)) {
+        await this.expiry.expireLocked(trx, approval, now);
+        return true;
+      }
       if (!approval.allow_starter && run.created_by !== null && run.created_by === approver.sub) {
         throw problem('separation_of_duties', 'You started this run; its approval step needs another person to decide.');
       }
@@ -82,7 +91,9 @@ export class ApprovalDecisionsService {
       );
       if (body.decision === 'reject') await this.outcomes.reject(trx, approval, 'decision', context);
       else if (approvals >= approval.required_approvals) await this.outcomes.approve(trx, approval, 'decision');
+      return false;
     });
+    if (expired) throw approvalNotPending('expired');
     return this.reads.byId(approvalId);
   }
 }

@@ -43,10 +43,13 @@ export class ApprovalReads {
     return this.page(await this.repo.list(orgId, filter), filter);
   }
 
-  /** The caller's inbox: what it may decide now (none at all when `decider` is undefined: it may decide nothing). */
+  /**
+   * The caller's inbox: what it may decide now (none at all when `decider` is undefined: it may decide
+   * nothing), so not an approval past its deadline that the maintenance pass has yet to expire.
+   */
   async pending(orgId: string, decider: Decider | undefined, page: Page): Promise<ApprovalPage> {
     if (!decider) return { items: [], total: 0, limit: page.limit, offset: page.offset };
-    return this.page(await this.repo.pendingFor(orgId, decider, page), page);
+    return this.page(await this.repo.pendingFor(orgId, decider, new Date(), page), page);
   }
 
   /** A run's approvals; 404 when the run is not one of the organization's. */

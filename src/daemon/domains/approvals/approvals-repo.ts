@@ -107,12 +107,18 @@ export class ApprovalsRepo {
   }
 
   /**
-   * The pending approvals `decider` could decide now: not a run it started unless the gate allows it,
-   * the gate's role if it names one, and not one it decided already.
+   * The pending approvals `decider` could decide at `now`: not past its deadline, not a run it started
+   * unless the gate allows it, the gate's role if it names one, and not one it decided already.
    */
-  pendingFor(orgId: string, decider: Decider, page: { limit: number; offset: number }): Promise<{ rows: ApprovalRow[]; total: number }> {
+  pendingFor(
+    orgId: string,
+    decider: Decider,
+    now: Date,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: ApprovalRow[]; total: number }> {
     const base = this.visible(this.knex, orgId)
       .where('a.status', 'pending')
+      .where((q) => q.whereNull('a.expires_at').orWhere('a.expires_at', '>', now))
       .where((q) => q.where('a.allow_starter', true).orWhereRaw('r.created_by IS DISTINCT FROM ?', [decider.sub]))
       .where((q) =>
         decider.role === null ? q.whereNull('a.approver_role') : q.whereNull('a.approver_role').orWhere('a.approver_role', decider.role),

@@ -32,7 +32,7 @@ export function approvalsModule(services: Services): ApprovalsModule {
       approvalCallbackRoutes(requests),
       approvalRoutes({
         reads,
-        decisions: new ApprovalDecisionsService(repo, reads, outcomes, services.audit),
+        decisions: new ApprovalDecisionsService(repo, reads, outcomes, expiry, services.audit),
         access: services.orgAccess,
         policies: services.overrideStore,
       }),
