@@ -253,6 +253,39 @@ describe('POST /api/v1/monitor-samples/batch', () => {
     expect(await storedSeqs(world, m.id)).toEqual([]);
   });
 
+  it('refuses a time PostgreSQL cannot store, or would read back as another, with 422 at its ts: nothing stored', async () => {
+    const runId = await heldRun(world);
+    const m = await openMonitor(world, runId);
+    // Valid ISO 8601, but year 0 does not exist for PostgreSQL, its offsets stop at 15:59, and before 1970 (or past
+    // 9999) is no worker's clock.
+    for (const ts of [
+      '0000-01-01T00:00:00Z',
+      '2026-01-01T00:00:00+16:00',
+      '2026-01-01T00:00:00-23:59',
+      '0050-06-01T00:00:00Z',
+      '1969-12-31T23:59:59Z',
+    ]) {
+      expect(await problemOf(await postSamples(world, [{ monitor_id: m.id, seq: 1, ts }])), ts).toMatchObject({
+        status: 422,
+        code: 'validation_failed',
+        errors: [{ path: 'samples[0].ts' }],
+      });
+    }
+    expect(await storedSeqs(world, m.id)).toEqual([]);
+    const edges = [
+      { monitor_id: m.id, seq: 1, ts: '1970-01-01T00:00:00.000Z' },
+      { monitor_id: m.id, seq: 2, ts: '2026-01-01T00:00:00+15:59' },
+      { monitor_id: m.id, seq: 3, ts: '9999-12-31T23:59:59.999Z' },
+    ];
+    expect(await json(await postSamples(world, edges))).toEqual({ accepted: 3, duplicates: 0 });
+    const stored = (await knex()('monitor_samples').where({ monitor_id: m.id }).orderBy('seq').select('ts')) as { ts: Date | string }[];
+    expect(stored.map((row) => new Date(row.ts).toISOString())).toEqual([
+      '1970-01-01T00:00:00.000Z',
+      '2025-12-31T08:01:00.000Z',
+      '9999-12-31T23:59:59.999Z',
+    ]);
+  });
+
   it(`caps a monitor at SERVICE_MONITOR_MAX_SAMPLES (${CAP}): the batch that would pass it is 413 monitor_sample_limit, nothing of it stored`, async () => {
     const runId = await heldRun(world);
     const m = await openMonitor(world, runId);

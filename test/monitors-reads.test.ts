@@ -103,6 +103,10 @@ describe("a run's monitors as users read them", () => {
       '?limit=5001',
       '?after=-1',
       '?page=2',
+      // Well-formed, but no time PostgreSQL takes (year 0, an offset past 15:59) or any sample has.
+      '?from=0000-01-01T00:00:00Z',
+      `?to=${encodeURIComponent('2026-01-01T00:00:00+16:00')}`,
+      '?from=1900-01-01T00:00:00Z',
     ]) {
       expect(await problemOf(await userGet(world, as.vic, path + query)), query).toMatchObject({ status: 422, code: 'validation_failed' });
     }
