@@ -8,8 +8,8 @@ import { z } from 'zod';
 
 /**
  * An artifact's name: a relative path of 1-255 characters (`report.txt`, `configs/r1.cfg`), the entry's
- * name in the run's zip. No empty, `.` or `..` segment, no backslash, no control character: a name is
- * safe to unzip anywhere.
+ * name in the run's zip. No empty, `.` or `..` segment, no backslash, no control character, no leading
+ * drive letter (`C:`): a name is safe to unzip anywhere.
  */
 export const artifactName = z
   .string()
@@ -19,7 +19,10 @@ export const artifactName = z
   .refine(
     (name) => name.split('/').every((part) => part !== '' && part !== '.' && part !== '..'),
     'a relative path without empty, . or .. segments',
-  );
+  )
+  // `C:…` is an absolute path where the zip is unzipped on Windows, and yazl refuses it as an entry name:
+  // stored, it would break the run's download-all (500) for good.
+  .refine((name) => !/^[A-Za-z]:/.test(name), 'no drive letter');
 
 const stepId = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);
 
