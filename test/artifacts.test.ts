@@ -248,6 +248,24 @@ describe.each(['file', 'database'] as const)('run artifacts in the %s store', (s
     expect(await storedFor(world, runId)).toEqual({ rows: 0, chunks: 0, files: [], parts: [] });
   });
 
+  it("keeps an upload to its run id written in capitals where its download and its run's purge find it", async () => {
+    const { runId } = await claimedRun(world);
+    const bytes = randomBytes(1000);
+    const artifact = await created(await upload(world, runId.toUpperCase(), bytes, { name: 'caps.bin' }));
+    const response = await download(world, runId, artifact.id);
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
+    expect((await internal(world, 'PATCH', `/internal/runs/${runId}`, { status: 'succeeded' })).status).toBe(200);
+    const purged = await fetch(`${world.daemon.url}/runs/${runId}/permanent`, {
+      method: 'DELETE',
+      headers: { authorization: world.as.ada, 'x-org-id': 'acme' },
+    });
+    expect(purged.status).toBe(204);
+    expect(await readdir(join(world.daemon.services.config.dataDir, 'artifacts', 'runs')).catch(() => [])).not.toContain(
+      runId.toUpperCase(),
+    );
+  });
+
   it('answers 404 for an unknown run or artifact, and for another organization (run and zip alike)', async () => {
     const { runId } = await claimedRun(world);
     const artifact = await created(await upload(world, runId, randomBytes(100)));

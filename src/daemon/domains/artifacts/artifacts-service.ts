@@ -102,7 +102,9 @@ export class ArtifactsService {
   async upload(runId: string, holder: Holder, meta: ArtifactMeta, source: ByteSource): Promise<Uploaded> {
     if (!isUuid(runId)) throw runNotFound();
     const run = this.#fence(await this.repo.run(runId), holder);
-    return this.#store(runId, run.org_id, holder, meta, source, await this.repo.usedBytes(runId));
+    // The file and repository stores name the bytes by the run's id as its row has it (lower case, as the
+    // database writes a uuid): the path's capitals would put them where no download or purge looks.
+    return this.#store(run.id, run.org_id, holder, meta, source, await this.repo.usedBytes(run.id));
   }
 
   /** A small artifact sent whole in a JSON body: a string is kept as its text, any other value as JSON. */
