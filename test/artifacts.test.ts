@@ -266,6 +266,39 @@ describe.each(['file', 'database'] as const)('run artifacts in the %s store', (s
     );
   });
 
+  it('answers an upload whose run is cancelled and purged while its bytes arrive as the fence does (404), keeping nothing', async () => {
+    const { runId } = await claimedRun(world);
+    let release = (): void => undefined;
+    const rest = new Promise<void>((resolve) => (release = resolve));
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        pulls += 1;
+        if (pulls === 1) return controller.enqueue(randomBytes(1_500_000));
+        await rest;
+        if (pulls === 2) return controller.enqueue(randomBytes(1_500_000));
+        controller.close();
+      },
+    });
+    const answer = fetch(`${world.daemon.url}/internal/runs/${runId}/artifacts/upload?name=late.bin`, {
+      method: 'POST',
+      headers: { 'x-internal-token': INTERNAL_TOKEN, 'x-worker-id': 'w1', 'x-run-attempt': '1' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    await until(async () => {
+      const now = await storedFor(world, runId);
+      return store === 'database' ? now.chunks > 0 : now.parts.length > 0;
+    });
+    const user = { authorization: world.as.ada, 'x-org-id': 'acme' };
+    expect((await fetch(`${world.daemon.url}/runs/${runId}/cancel`, { method: 'POST', headers: user })).status).toBe(200);
+    expect((await fetch(`${world.daemon.url}/runs/${runId}/permanent`, { method: 'DELETE', headers: user })).status).toBe(204);
+    release();
+    expect(await problemOf(await answer)).toEqual({ status: 404, code: 'resource_not_found' });
+    expect(await storedFor(world, runId)).toEqual({ rows: 0, chunks: 0, files: [], parts: [] });
+    expect(await readdir(join(world.daemon.services.config.dataDir, 'artifacts', 'runs')).catch(() => [])).not.toContain(runId);
+  });
+
   it('answers 404 for an unknown run or artifact, and for another organization (run and zip alike)', async () => {
     const { runId } = await claimedRun(world);
     const artifact = await created(await upload(world, runId, randomBytes(100)));

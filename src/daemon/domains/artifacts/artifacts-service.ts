@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Artifact, createArtifactBody } from '../../../shared/api/artifacts.js';
-import { problem } from '../../../shared/api/problem.js';
+import { Problem, problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import { fence, type Holder, isHeldBy, runNotFound } from '../run-callbacks/fence.js';
@@ -132,6 +132,9 @@ export class ArtifactsService {
     } catch (error) {
       // A repository's store failing (S3 down) is not the daemon's fault: 503, as a lost database is.
       if (store.kind === 'repository' && isStoreFailure(error)) throw storeUnavailable();
+      // The run purged while its bytes arrived (the database store's chunks then break their foreign key):
+      // the fence's answer (404), not a failure of the daemon's.
+      if (!(error instanceof Problem)) this.#fence(await this.repo.run(runId), holder);
       throw error;
     }
     const { size, sha256 } = meter.measured();
@@ -141,6 +144,8 @@ export class ArtifactsService {
       return answer;
     } catch (error) {
       await store.remove(ref);
+      // The run purged while the bytes arrived: the file store made the run's directory again for them.
+      if (!(await this.repo.run(ref.runId))) await store.removeRun(ref.runId);
       throw error;
     }
   }
