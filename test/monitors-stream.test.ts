@@ -132,6 +132,17 @@ describe("the live stream of a run's monitor samples", () => {
     client.close();
   });
 
+  it('a run id written in capitals is watched as the run the notifications name (its id in lower case)', async () => {
+    const runId = await heldRun(world);
+    const streams = world.daemon.monitorStreams;
+    const client = await watch(runId.toUpperCase());
+    await client.until(() => streams.subscriberCount(runId) + streams.subscriberCount(runId.toUpperCase()) === 1);
+    // A batch's NOTIFY says `<run_id>:<position>` as the database writes the id: a stream kept under the path's
+    // spelling hears none of them, and gets its samples (and its end) only from the poll.
+    expect(streams.subscriberCount(runId)).toBe(1);
+    client.close();
+  });
+
   it('sends a keepalive comment on a quiet stream', async () => {
     const client = await watch(await heldRun(world));
     await client.until(() => client.comments.includes('keepalive'));
