@@ -195,7 +195,9 @@ describe('controlling runs', () => {
     for (const status of ['succeeded', 'failed', 'cancelled']) {
       const run = await start(ids.alpha!);
       await knex()('runs').where({ id: run.id }).update({ status });
-      expect(await code(await call('opal', 'POST', `/runs/${run.id}/cancel`))).toEqual({ status: 409, code: 'invalid_run_state' });
+      const refused = await call('opal', 'POST', `/runs/${run.id}/cancel`);
+      // The body's `status` is the HTTP status (RFC 9457); the run's is `current_status`.
+      expect(await refused.json()).toMatchObject({ status: 409, code: 'invalid_run_state', current_status: status });
       expect((await row(run.id)).status).toBe(status);
       expect(await audit('run.cancelled', run.id)).toHaveLength(0);
     }

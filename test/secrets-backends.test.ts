@@ -87,7 +87,7 @@ describe('secret backends', () => {
       scheme: 'vault',
       config: { address: 'https://vault.example.test', mount: 'kv' },
     });
-    expect(vault).toMatchObject({ status: 422, body: { code: 'unsupported_backend_type', type: 'vault' } });
+    expect(vault).toMatchObject({ status: 422, body: { code: 'unsupported_backend_type', backend_type: 'vault' } });
     expect(await call('root', 'POST', '/settings/secrets-backends', { name: 'AWS', type: 'aws', scheme: 'aws' })).toMatchObject({
       status: 422,
       body: { code: 'validation_failed' },

@@ -115,9 +115,9 @@ describe('HttpRunCallbacks', () => {
 describe('a PATCH retried after its answer was lost', () => {
   it('counts as done when the daemon says the step run or run already has that status', async () => {
     const { url } = await serve([
-      { status: 409, body: { code: 'invalid_step_run_state', status: 'succeeded' } },
-      { status: 409, body: { code: 'invalid_run_state', status: 'succeeded' } },
-      { status: 409, body: { code: 'invalid_run_state', status: 'cancelled' } },
+      { status: 409, body: { code: 'invalid_step_run_state', current_status: 'succeeded' } },
+      { status: 409, body: { code: 'invalid_run_state', current_status: 'succeeded' } },
+      { status: 409, body: { code: 'invalid_run_state', current_status: 'cancelled' } },
     ]);
     const callbacks = new HttpRunCallbacks(new InternalHttp(url, 'tok', FAST), 'run-1', 'w-1', 1);
     await callbacks.patchStepRun('sr-1', { status: 'succeeded' });

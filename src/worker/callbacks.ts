@@ -185,7 +185,7 @@ function idOf(answer: unknown): { id: string } {
 
 /**
  * A PATCH retried after its answer was lost finds the move already made: the daemon refuses the repeat
- * with 409 and the current `status`. When that status is the one asked for, the first attempt landed.
+ * with 409 and its `current_status`. When that status is the one asked for, the first attempt landed.
  */
 async function landed(call: Promise<unknown>, code: string, status: string): Promise<void> {
   try {
@@ -195,7 +195,7 @@ async function landed(call: Promise<unknown>, code: string, status: string): Pro
       error instanceof DaemonAnswerError &&
       error.status === 409 &&
       error.code === code &&
-      (error.body as { status?: unknown } | undefined)?.status === status;
+      (error.body as { current_status?: unknown } | undefined)?.current_status === status;
     if (!already) throw error;
   }
 }

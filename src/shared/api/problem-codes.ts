@@ -81,7 +81,7 @@ export const PROBLEM_CODES = {
   },
   unsupported_backend_type: {
     status: 422,
-    meaning: 'The secret backend type is known but this build cannot serve it (e.g. `vault`); `type` names it.',
+    meaning: 'The secret backend type is known but this build cannot serve it (e.g. `vault`); `backend_type` names it.',
   },
   webhook_auth_failed: {
     status: 401,
@@ -127,7 +127,8 @@ export const PROBLEM_CODES = {
   },
   invalid_run_state: {
     status: 409,
-    meaning: "The run's status does not allow this transition (for example cancelling a finished run); `status` gives the current one.",
+    meaning:
+      "The run's status does not allow this transition (for example cancelling a finished run); `current_status` gives the current one.",
   },
   run_not_held: {
     status: 409,
@@ -185,7 +186,7 @@ export const PROBLEM_CODES = {
   },
   invalid_step_run_state: {
     status: 409,
-    meaning: "The step run's status does not allow this move (a finished step run stays as it is); `status` gives the current one.",
+    meaning: "The step run's status does not allow this move (a finished step run stays as it is); `current_status` gives the current one.",
   },
   invalid_payload: {
     status: 422,
@@ -222,7 +223,7 @@ export const PROBLEM_CODES = {
   approval_not_pending: {
     status: 409,
     meaning:
-      'The approval is no longer pending (approved, rejected, expired or cancelled): it takes no more decisions or changes; `status` gives the current one.',
+      'The approval is no longer pending (approved, rejected, expired or cancelled): it takes no more decisions or changes; `current_status` gives the current one.',
   },
   already_decided: {
     status: 409,
@@ -395,7 +396,7 @@ export const PROBLEM_CODES = {
   step_not_running: {
     status: 409,
     meaning:
-      "A run token is minted only for a step running in the attempt the worker holds; `step_id` names the step, `status` its step run's status (null: no step run in this attempt).",
+      "A run token is minted only for a step running in the attempt the worker holds; `step_id` names the step, `current_status` its step run's status (null: no step run in this attempt).",
   },
   invalid_run_token: {
     status: 401,
@@ -456,7 +457,8 @@ export const PROBLEM_CODES = {
   },
   operation_finished: {
     status: 409,
-    meaning: 'The configuration exchange operation has already finished (succeeded, failed or cancelled): it can no longer be cancelled.',
+    meaning:
+      'The configuration exchange operation has already finished (succeeded, failed or cancelled): it can no longer be cancelled; `current_status` says how it ended.',
   },
   plan_not_applicable: {
     status: 409,

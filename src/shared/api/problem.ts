@@ -1,6 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import { problemCodeEntry, type ProblemCode } from './problem-codes.js';
 
+/** The members every problem body has; an extension may not take their names. */
+export const BASE_MEMBERS: ReadonlySet<string> = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id']);
+
 /**
  * A failure with a stable wire code. Services throw these; the daemon's error middleware alone turns them
  * into `application/problem+json`. `extensions` become extra members of the body (for example `action`).
@@ -17,6 +20,10 @@ export class Problem extends Error {
   ) {
     super(detail ?? STATUS_CODES[status] ?? code);
     this.name = 'Problem';
+    // RFC 9457: `status` is the HTTP status, `type` the problem's URI; an extension of one of these
+    // names would replace it in the body, so a client reading `status` would find a run's status.
+    const taken = Object.keys(extensions).find((name) => BASE_MEMBERS.has(name));
+    if (taken !== undefined) throw new Error(`Problem ${code}: the extension "${taken}" would replace a base member`);
   }
 
   get title(): string {

@@ -135,7 +135,8 @@ export class ConfigExchangeService {
       const cancelled = await this.repo.cancel(trx, id);
       if (!cancelled) throw problems.resourceNotFound('Operation');
       const found = cancelled.row;
-      if (!cancelled.changed) throw problem('operation_finished', `The operation has already ${found.status}.`, { status: found.status });
+      if (!cancelled.changed)
+        throw problem('operation_finished', `The operation has already ${found.status}.`, { current_status: found.status });
       await this.audit.record(
         caller.audit,
         {

@@ -61,7 +61,7 @@ export function fence<R extends HeldFacts>(
   if (!run) throw runNotFound();
   if (!held(run)) throw runNotHeld(holder);
   if (allowed && !allowed.includes(run.status)) {
-    throw problem('invalid_run_state', `A ${run.status} run cannot be ${what}.`, { status: run.status });
+    throw problem('invalid_run_state', `A ${run.status} run cannot be ${what}.`, { current_status: run.status });
   }
   return run;
 }

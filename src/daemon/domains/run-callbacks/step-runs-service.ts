@@ -95,7 +95,9 @@ export class StepRunsService {
       if (!before) throw stepRunNotFound();
       if (before.attempt !== run.attempt) throw runNotHeld(holder);
       if (!MOVES[before.status]?.includes(move.status)) {
-        throw problem('invalid_step_run_state', `A ${before.status} step run cannot become ${move.status}.`, { status: before.status });
+        throw problem('invalid_step_run_state', `A ${before.status} step run cannot become ${move.status}.`, {
+          current_status: before.status,
+        });
       }
       const after = await this.repo.move(trx, stepRunId, move);
       if (FINISHED.includes(after.status)) for (const ended of this.stepEnded) await ended(trx, runId, after.attempt, after.step_id);

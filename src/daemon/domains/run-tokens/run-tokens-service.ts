@@ -63,7 +63,7 @@ export class RunTokensService {
       if (stepStatus !== 'running') {
         throw problem('step_not_running', `Step ${request.stepId} is not running in this attempt of the run.`, {
           step_id: request.stepId,
-          status: stepStatus ?? null,
+          current_status: stepStatus ?? null,
         });
       }
       if (request.kind === 'iac_state' && request.holdUntilApply === true) {

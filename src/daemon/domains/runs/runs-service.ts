@@ -53,7 +53,7 @@ function notFound(): Problem {
 }
 
 function invalidState(run: RunRow, what: string): Problem {
-  return problem('invalid_run_state', `A ${run.status} run cannot be ${what}.`, { status: run.status });
+  return problem('invalid_run_state', `A ${run.status} run cannot be ${what}.`, { current_status: run.status });
 }
 
 /** Reads, in the purge's transaction, what the run keeps outside the database; answers its removal, run after the commit. */

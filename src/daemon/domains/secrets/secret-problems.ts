@@ -6,5 +6,5 @@ export const secretProblems = {
   backendUnavailable: () =>
     problem('secret_backend_unavailable', 'The secret backend failed or answered nothing usable; retry later.', {}, { 'Retry-After': '5' }),
   unsupportedType: (type: string) =>
-    problem('unsupported_backend_type', `Backends of type "${type}" are not available in this build.`, { type }),
+    problem('unsupported_backend_type', `Backends of type "${type}" are not available in this build.`, { backend_type: type }),
 };

@@ -52,19 +52,18 @@ export function setProblemHeaders(res: ServerResponse, problem: Problem): void {
   res.setHeader('Content-Type', PROBLEM_JSON);
 }
 
-const BASE_MEMBERS: ReadonlySet<string> = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id']);
-
 type BodyParts = readonly [string, string] | null;
 
 /**
- * The body's text around the request id. Null when an extension would replace a base member or is an
- * integer-like key (which an object puts first): only the object form orders those the same way.
+ * The body's text around the request id. Null when an extension is an integer-like key (which an object
+ * puts first): only the object form orders those the same way. (No extension takes a base member's name:
+ * the Problem refuses one.)
  */
 function partsOf(problem: Problem): BodyParts {
   const head = `${JSON.stringify({ type: problemType(problem.code), title: problem.title, status: problem.status, detail: problem.message, code: problem.code }).slice(0, -1)},"request_id":`;
   let tail = '';
   for (const name in problem.extensions) {
-    if (BASE_MEMBERS.has(name) || /^\d+$/.test(name)) return null;
+    if (/^\d+$/.test(name)) return null;
     const value = JSON.stringify(problem.extensions[name]);
     if (value !== undefined) tail += `,${JSON.stringify(name)}:${value}`;
   }
