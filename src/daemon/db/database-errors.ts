@@ -57,16 +57,30 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
- * SQLSTATEs of text the database cannot hold: 22021 (NUL in a text value, "invalid byte sequence") and
- * 22P05 (a `\u0000` escape in jsonb). A JavaScript string reaches a statement as valid UTF-8 except for
- * NUL, so these mean a request carried NUL into a field no schema checked.
+ * SQLSTATEs of a value the database cannot take, which only a request can have brought, since the
+ * daemon's own values fit its columns: 22021 (NUL in text, "invalid byte sequence") and 22P05 (a
+ * `\u0000` escape in jsonb) are `nul`; 22001 (a string too long for its column), 22003 (a number out of
+ * its type's range), 22007 and 22008 (a malformed or out-of-range time), 22009 (a UTC offset past 15:59)
+ * and 22P02 (text that is no value of the type, a uuid say) are `value`.
  */
-const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+const UNSTORABLE_CODES: ReadonlyMap<string, UnstorableValue> = new Map([
+  ['22021', 'nul'],
+  ['22P05', 'nul'],
+  ['22001', 'value'],
+  ['22003', 'value'],
+  ['22007', 'value'],
+  ['22008', 'value'],
+  ['22009', 'value'],
+  ['22P02', 'value'],
+]);
 
-/** The database refused a statement for text it cannot store (NUL). */
-export function isUnstorableText(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
+export type UnstorableValue = 'nul' | 'value';
+
+/** Whether the database refused a statement for a value it cannot take (no schema checked it), and which kind. */
+export function unstorableValue(error: unknown): UnstorableValue | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
   const e = error as { code?: unknown; cause?: unknown };
-  if (typeof e.code === 'string' && UNSTORABLE_TEXT_CODES.has(e.code)) return true;
-  return e.cause !== undefined && e.cause !== error && isUnstorableText(e.cause);
+  const kind = typeof e.code === 'string' ? UNSTORABLE_CODES.get(e.code) : undefined;
+  if (kind) return kind;
+  return e.cause !== undefined && e.cause !== error ? unstorableValue(e.cause) : undefined;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableInstant } from './storable-time.js';
 
 /** Wire schemas of the audit trail's routes (`/audit-logs…`): the daemon validates and documents with them. */
 
@@ -6,9 +7,7 @@ export const MAX_PAGE = 500;
 export const MAX_RETENTION_DAYS = 3650;
 
 // Date-only values count as UTC midnight; a time needs an explicit offset, as local time would depend on the server.
-const instant = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).transform((value) => new Date(value));
-
-const rangeShape = { since: instant.optional(), until: instant.optional() };
+const rangeShape = { since: storableInstant.optional(), until: storableInstant.optional() };
 
 const filterShape = {
   ...rangeShape,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableTime } from './storable-time.js';
 import { queryNumber } from './query.js';
 
 /**
@@ -21,21 +22,6 @@ export const MAX_SAMPLE_SEQ = 9_999_999;
 
 const jsonObject = z.record(z.string(), z.unknown());
 
-const EARLIEST_SAMPLE_TIME = Date.UTC(1970, 0, 1);
-const LATEST_SAMPLE_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-/** PostgreSQL refuses a UTC offset past 15:59 ("time zone displacement out of range"). */
-const STORABLE_OFFSET = /(?:Z|[+-](?:0\d|1[0-5]):[0-5]\d)$/;
-
-/**
- * A sample's time, and a bound of a window on it: ISO 8601 with an offset, from 1970 to the end of 9999 (UTC),
- * the offset at most 15:59. Well-formed times outside that reach the database as nothing it can take (year 0,
- * an offset of 16:00) or come back as another time (PGlite reads a two-digit year as 19xx or 20xx): refused
- * here with 422 rather than answered 500, or stored wrong.
- */
-export const sampleTime = z.iso.datetime({ offset: true }).refine((value) => {
-  const at = Date.parse(value);
-  return STORABLE_OFFSET.test(value) && at >= EARLIEST_SAMPLE_TIME && at <= LATEST_SAMPLE_TIME;
-}, 'a time from 1970 to 9999 (UTC), with an offset of at most 15:59');
 const stepId = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);
 const small = (max: number) => z.string().min(1).max(max);
 const boundedObject = (max: number) =>
@@ -109,7 +95,7 @@ export const sampleInput = z
     /** From 1, per monitor: a retried sample is recognised by it. At most MAX_SAMPLE_SEQ (the paging cursor's range). */
     seq: z.number().int().min(1).max(MAX_SAMPLE_SEQ),
     /** When it was taken on the worker; the daemon's clock when absent. */
-    ts: sampleTime.optional(),
+    ts: storableTime.optional(),
     value: z.number().nullable().optional(),
     status: small(32).nullable().optional(),
     data: jsonObject.optional(),
@@ -141,8 +127,8 @@ export const monitorList = z.object({ items: z.array(monitor) });
 export const samplesQuery = z
   .object({
     after: queryNumber(MAX_SAMPLE_SEQ).default(0),
-    from: sampleTime.optional(),
-    to: sampleTime.optional(),
+    from: storableTime.optional(),
+    to: storableTime.optional(),
     limit: queryNumber(MAX_SAMPLES_PAGE).pipe(z.number().min(1)).default(500),
   })
   .strict()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableTime } from './storable-time.js';
 import { RUN_STATUSES } from '../run-statuses.js';
 
 /**
@@ -76,7 +77,7 @@ export const workerEvent = z
     type: eventType,
     step_id: stepId.optional(),
     /** When it happened on the worker; the daemon's clock when absent. */
-    ts: z.iso.datetime({ offset: true }).optional(),
+    ts: storableTime.optional(),
     data: jsonObject.optional(),
   })
   .strict();

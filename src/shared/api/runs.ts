@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableInstant } from './storable-time.js';
 import { RUN_STATUSES } from '../run-statuses.js';
 
 /** Wire schemas of the run routes (`/runs…`): the daemon validates and documents with them; a client's types are inferred from them. */
@@ -58,15 +59,13 @@ function listOf<const T extends readonly [string, ...string[]]>(values: T) {
     .pipe(z.array(z.enum(values)));
 }
 
-const instant = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).transform((v) => new Date(v));
-
 export const runListQuery = z
   .object({
     status: listOf(RUN_STATUSES).optional(),
     flow_id: z.guid().optional(),
     trigger_source: listOf(TRIGGER_SOURCES).optional(),
-    created_after: instant.optional(),
-    created_before: instant.optional(),
+    created_after: storableInstant.optional(),
+    created_before: storableInstant.optional(),
     q: z.string().max(255).optional(),
     include_deleted: z.enum(['true', 'false']).optional(),
     limit: count(MAX_PAGE).pipe(z.number().min(1)).default(50),

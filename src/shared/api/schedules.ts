@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableTime } from './storable-time.js';
 import { pageShape } from './query.js';
 import { runName } from './runs.js';
 import { stamps } from './stamps.js';
@@ -118,7 +119,7 @@ export const dueSchedules = z.object({
 export type DueSchedules = z.infer<typeof dueSchedules>;
 
 export const triggerScheduleBody = z
-  .object({ due_at: z.iso.datetime({ offset: true }).describe("The schedule's `next_fire_at` as read: the fence of the fire") })
+  .object({ due_at: storableTime.describe("The schedule's `next_fire_at` as read: the fence of the fire") })
   .strict();
 
 export const FIRE_OUTCOMES = ['fired', 'failed', 'lost'] as const;

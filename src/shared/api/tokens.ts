@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableTime } from './storable-time.js';
 
 /** Wire schemas of the personal access token routes (`/api-tokens`): the daemon validates and documents with them, the CLI's types are inferred from them. */
 
@@ -9,7 +10,7 @@ export const createTokenBody = z
     name: z.string().trim().min(1).max(100),
     username: z.string().min(1).max(255).optional(),
     org: z.string().min(1).max(100).optional(),
-    expires_at: z.iso.datetime({ offset: true }).optional(),
+    expires_at: storableTime.optional(),
     expires_in_days: z.number().int().min(1).max(MAX_LIFETIME_DAYS).optional(),
   })
   .strict()

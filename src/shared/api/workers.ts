@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableTime } from './storable-time.js';
 import { pageShape } from './query.js';
 
 /**
@@ -95,7 +96,7 @@ export const envKeyBody = z
     algorithm: z.enum(['ECDH-ES+A256KW', 'RSA-OAEP-256']),
     public_key_jwk: z.record(z.string(), z.unknown()),
     key_id: z.string().min(1).max(128),
-    expires_at: z.iso.datetime({ offset: true }).optional(),
+    expires_at: storableTime.optional(),
   })
   .strict();
 

@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { problemType } from '../../../shared/api/problem-codes.js';
-import { isDatabaseUnavailable, isUnstorableText } from '../../db/database-errors.js';
+import { isDatabaseUnavailable, unstorableValue } from '../../db/database-errors.js';
 import { Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { clientWentAway, noteClientGone } from '../client-gone.js';
 import type { AppContext, ProblemResponder } from '../types.js';
-import { unstorableTextProblem } from '../unstorable-request.js';
+import { unstorableValueProblem } from '../unstorable-request.js';
 
 const PROBLEM_JSON = 'application/problem+json';
 
@@ -28,17 +28,18 @@ export function problemResponse(bodies: ProblemBodies = new ProblemBodies()): Pr
 
 /**
  * What an error that is not a Problem answers. Problems are expected outcomes (the access log records
- * them); these are logged with their cause: NUL the database refused is the client's error, answered as a
- * field's check would, but a check is missing, so it is logged too.
+ * them); these are logged with their cause: a value the database refused (NUL, out of range) is the
+ * client's error, answered as a field's check would, but a check is missing, so it is logged too.
  */
 function problemFor(ctx: AppContext, error: unknown): Problem {
   if (isDatabaseUnavailable(error)) {
     ctx.state.log.error({ err: error }, 'request failed');
     return problems.databaseUnavailable();
   }
-  if (isUnstorableText(error)) {
-    ctx.state.log.warn({ err: error }, 'the database refused NUL that no schema checked');
-    return unstorableTextProblem(ctx);
+  const unstorable = unstorableValue(error);
+  if (unstorable) {
+    ctx.state.log.warn({ err: error }, 'the database refused a value that no schema checked');
+    return unstorableValueProblem(ctx, unstorable);
   }
   ctx.state.log.error({ err: error }, 'request failed');
   return problems.internal();

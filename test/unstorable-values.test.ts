@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unstorableValue } from '../src/daemon/db/database-errors.js';
 import { startWorld, type World } from './helpers/webhooks-fixtures.js';
 
 /**
- * NUL that reaches a statement unchecked (the database refuses it in text and jsonb) is the client's
- * error: 422 `validation_failed` at the member holding it, nothing stored, never a 500.
+ * A value that reaches a statement unchecked and that the database refuses (NUL in text and jsonb, a
+ * time out of its range) is the client's error: 422 `validation_failed`, nothing stored, never a 500.
  */
 let w: World;
 beforeAll(async () => {
@@ -44,5 +45,30 @@ describe('NUL no schema checks', () => {
       answer.problem.errors?.map((e) => e.path),
       JSON.stringify(answer.problem),
     ).toEqual(['q']);
+  });
+});
+
+describe('times the database cannot take', () => {
+  it.each([
+    ['/runs?created_after=0000-01-01', 'created_after'],
+    ['/runs?created_before=2020-01-01T00:00:00%2B16:00', 'created_before'],
+    ['/audit-logs?since=0000-01-01T00:00:00Z', 'since'],
+  ])('GET %s answers 422 at the bound', async (path, field) => {
+    const answer = await call('GET', path);
+    expect(answer.status).toBe(422);
+    expect(answer.problem.code).toBe('validation_failed');
+    expect(answer.problem.errors?.map((e) => e.path)).toEqual([field]);
+  });
+});
+
+describe('unstorableValue', () => {
+  it('tells NUL from other values the database refuses, through a cause, and nothing else', () => {
+    expect(unstorableValue({ code: '22021' })).toBe('nul');
+    expect(unstorableValue({ code: '22P05' })).toBe('nul');
+    for (const code of ['22001', '22003', '22007', '22008', '22009', '22P02']) expect(unstorableValue({ code }), code).toBe('value');
+    expect(unstorableValue(new Error('wrapped', { cause: { code: '22008' } }))).toBe('value');
+    for (const other of [{ code: '23505' }, { code: '22012' }, { code: 'ECONNRESET' }, new Error('plain'), null, 'text']) {
+      expect(unstorableValue(other)).toBeUndefined();
+    }
   });
 });
