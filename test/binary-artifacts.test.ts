@@ -106,7 +106,9 @@ describe('binary artifacts', () => {
     const twin = (await uploadStream(world, sharedImages, { name: 'logo.png' }, PNG, 'sam', 'commons')).body.id as string;
     const odd = await createRepository(world, { kind: 'local', name: 'images/../x' });
     const clash = (await uploadStream(world, odd, { name: 'logo.png' }, PNG)).body.id as string;
-    const { response, body } = await zipOf(world, [ids.image, ids.logo, ids.shared, twin, clash, ids.image]);
+    const drive = await createRepository(world, { kind: 'local', name: 'c:drive' });
+    const onDrive = (await uploadStream(world, drive, { name: 'logo.png' }, PNG)).body.id as string;
+    const { response, body } = await zipOf(world, [ids.image, ids.logo, ids.shared, twin, clash, onDrive, ids.image]);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zip');
     expect(response.headers.get('content-length')).toBeNull();
@@ -117,6 +119,7 @@ describe('binary artifacts', () => {
       'golden/golden.bin',
       `images/logo~${twin.slice(0, 8)}.png`,
       'images_.._x/logo.png',
+      'c_drive/logo.png',
     ]);
     expect(entries.get('images/ios/c9300-17.9.bin')!.equals(image)).toBe(true);
     expect(entries.get('images/logo.png')!.equals(PNG)).toBe(true);

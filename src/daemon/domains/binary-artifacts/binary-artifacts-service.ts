@@ -111,7 +111,8 @@ function notFound() {
 
 /** A repository's name (free text) as one safe segment of a zip entry's path: the folder and name are safe already (file-paths.ts). */
 function zipSegment(name: string): string {
-  const safe = name.replace(/[/\\\u0000-\u001f\u007f]/g, '_');
+  // A colon too: `c:x/…` is an absolute path to the zip library (a drive), which refuses the member.
+  const safe = name.replace(/[/\\:\u0000-\u001f\u007f]/g, '_');
   return safe === '.' || safe === '..' ? '_' : safe;
 }
 
