@@ -10,7 +10,7 @@ describe('ProblemBodies', () => {
     const cases = [
       problems.notImplemented('run:view'),
       new Problem(409, 'conflict', 'He said "no"\n', { endpoints: [{ id: 'e1' }], none: null }),
-      new Problem(400, 'validation_failed', 'bad', { detail: 'replaced', 7: 'seven' }),
+      new Problem(400, 'validation_failed', 'bad', { extra: 'kept', 7: 'seven' }),
     ];
     for (let round = 0; round < 2; round += 1) {
       for (const problem of cases) {
