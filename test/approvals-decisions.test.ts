@@ -57,6 +57,23 @@ describe('deciding', () => {
     expect((await json<ApprovalAnswer>(right)).status).toBe('approved');
   });
 
+  it('takes the run and the approval named in capitals, and audits the decision under the id as the database writes it', async () => {
+    const { runId, approvalId } = await waitingRun(world);
+    // The approval's run was compared with the path's run id as text: its capitals answered 404.
+    const answer = await asPerson(
+      world,
+      people().abe,
+      'POST',
+      `/runs/${runId.toUpperCase()}/approvals/${approvalId.toUpperCase()}/decision`,
+      {
+        body: { decision: 'approve' },
+      },
+    );
+    expect(answer.status).toBe(200);
+    const audit = await knex()('audit_logs').where({ event_type: 'approval.decided', resource_id: approvalId }).select();
+    expect(audit).toHaveLength(1);
+  });
+
   it('needs two distinct approvers when the gate requires two; the same one twice is 409 already_decided', async () => {
     const { runId, approvalId } = await waitingRun(world, 'two');
     expect((await json<ApprovalAnswer>(await decide(world, people().abe, approvalId, 'approve'))).status).toBe('pending');

@@ -120,6 +120,16 @@ describe('files and file repositories (local store)', () => {
     expect(await world.knex()('files').where({ id: up.body.id }).first()).toMatchObject({ folder: 'racing/new', name: 'b.cfg' });
   });
 
+  it('a move by the file id in capitals is audited under the id as the database writes it', async () => {
+    const up = await uploadStream(world, repo, { name: 'caps.cfg', folder: 'caps' }, Buffer.from('caps'));
+    const id: string = up.body.id;
+    const moved = await call(world, 'alice', 'POST', `/files/${id.toUpperCase()}/move`, { name: 'caps-moved.cfg' });
+    expect(moved.status).toBe(200);
+    // resource_id is text: an entry under the path's capitals is missed by a filter on the file's id.
+    const entries = await world.knex()('audit_logs').where({ resource_type: 'file', event_type: 'file.moved' }).pluck('resource_id');
+    expect(entries.filter((r: string) => r.toLowerCase() === id)).toEqual([id]);
+  });
+
   it('moves and renames files and folders by changing rows only, and lists folders', async () => {
     const up = await uploadStream(world, repo, { name: 'images/ios/17.9.bin' }, Buffer.from('image'));
     expect(up.body).toMatchObject({ folder: 'images/ios', name: '17.9.bin' });

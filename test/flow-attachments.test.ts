@@ -128,6 +128,18 @@ describe('one attachment at a time', () => {
       .pluck('event_type');
     expect(events).toEqual(expect.arrayContaining(['entity.created', 'entity.updated', 'entity.deleted']));
   });
+
+  it('moves and deletes one named in capitals (flow and attachment), audited under the ids as the database writes them', async () => {
+    const up = await uploadAttachment(world, flow, 'caps/one.txt', Buffer.from('caps'));
+    const id: string = up.body.id;
+    const at = `/flows/${flow.toUpperCase()}/attachments/${id.toUpperCase()}`;
+    // The draft's attachments are compared with the id in code: the path's capitals found none (404).
+    const moved = await call(world, 'alice', 'PATCH', at, { path: 'caps/two.txt' });
+    expect([moved.status, moved.body.id]).toEqual([200, id]);
+    expect((await call(world, 'alice', 'DELETE', at)).status).toBe(204);
+    const events = await world.knex()('audit_logs').where({ resource_type: 'flow_attachment', resource_id: id }).pluck('event_type');
+    expect(events).toEqual(expect.arrayContaining(['entity.created', 'entity.updated', 'entity.deleted']));
+  });
 });
 
 describe('bulk upload and bulk rename', () => {

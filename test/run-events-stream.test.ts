@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RUN_EVENTS_CHANNEL } from '../src/daemon/db/channels.js';
 import { DEV_PRINCIPAL } from '../src/shared/auth/principal.js';
 import { startDevIdp, type DevIdp } from '../src/daemon/dev-idp/index.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
@@ -127,6 +128,32 @@ describe('the live event stream of a run', () => {
     await client.until(() => client.events.length === 1);
     expect(client.events[0]).toMatchObject({ type: 'log', data: { silent: true } });
     client.close();
+  });
+});
+
+describe('notifications of a run named in capitals', () => {
+  it("a control request to the run id in capitals notifies the run's streams under the id as the database writes it", async () => {
+    const runId = await admitRun(daemon.url, world.as.opal, 'acme', world.flows.acme);
+    const payloads: string[] = [];
+    let connected = false;
+    const listening = daemon.services.db.listen(RUN_EVENTS_CHANNEL, (signal, payload) => {
+      if (signal === 'connected') connected = true;
+      else if (payload !== undefined) payloads.push(payload);
+    });
+    try {
+      await vi.waitFor(() => expect(connected).toBe(true));
+      const paused = await fetch(`${daemon.url}/runs/${runId.toUpperCase()}/pause`, {
+        method: 'POST',
+        headers: { authorization: world.as.opal, 'x-org-id': 'acme' },
+      });
+      expect(paused.status).toBe(200);
+      const about = () => payloads.filter((p) => p.toLowerCase().startsWith(`${runId}:`));
+      await vi.waitFor(() => expect(about().length).toBeGreaterThan(0));
+      // The hub keeps a run's streams under its id in lower case: a payload in the path's capitals wakes none.
+      expect(about().map((p) => p.slice(0, p.lastIndexOf(':')))).toEqual(about().map(() => runId));
+    } finally {
+      await listening.stop();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { APPROVAL_GATE_LIMITS } from '../flows/definition-schema.js';
 import { APPROVAL_TIMEOUT_ACTIONS } from '../flows/definition.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of approvals: the approver's routes (`/approvals…`, `/runs/{run_id}/approvals…`) and the
@@ -30,9 +31,9 @@ export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export const DECISIONS = ['approve', 'reject'] as const;
 
-export const approvalPath = z.object({ approval_id: z.string() });
-export const runApprovalPath = z.object({ run_id: z.string(), approval_id: z.string() });
-export const runPath = z.object({ run_id: z.string() });
+export const approvalPath = z.object({ approval_id: pathId });
+export const runApprovalPath = z.object({ run_id: pathId, approval_id: pathId });
+export const runPath = z.object({ run_id: pathId });
 
 export const approvalDecision = z.object({
   user_id: z.string(),

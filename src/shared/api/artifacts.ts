@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of run artifacts: the worker's two uploads (`POST /internal/runs/{run_id}/artifacts/upload`,
@@ -46,7 +47,7 @@ export const createArtifactBody = z
   })
   .strict();
 
-export const artifactPath = z.object({ run_id: z.string(), artifact_id: z.string() });
+export const artifactPath = z.object({ run_id: pathId, artifact_id: pathId });
 
 /** An artifact as stored (the upload's answer and the `artifact.created` event's fields). */
 export const artifact = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storableInstant } from './storable-time.js';
+import { pathId } from './path-id.js';
 
 /** Wire schemas of the audit trail's routes (`/audit-logs…`): the daemon validates and documents with them. */
 
@@ -59,8 +60,8 @@ export const resourceAuditLogsQuery = z
 export const auditStatsQuery = z.object(rangeShape).strict().refine(ordered.check, ordered.message);
 
 /** `audit_id` stays a string: one that is not a UUID is answered 404, as an unknown one. */
-export const auditEntryPath = z.object({ audit_id: z.string() });
-export const auditResourcePath = z.object({ resource_type: z.string(), resource_id: z.string() });
+export const auditEntryPath = z.object({ audit_id: pathId });
+export const auditResourcePath = z.object({ resource_type: z.string(), resource_id: pathId });
 
 export const cleanupBody = z.object({ older_than_days: z.number().int().min(1).max(MAX_RETENTION_DAYS) }).strict();
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { file, filePlaceFilters, fileUsage } from './files.js';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of binary artifacts (`binary_artifact:view|purge`): the binary files (OS images, archives,
@@ -10,7 +11,7 @@ import { pageShape } from './query.js';
 /** Ids one bulk request may name: more is refused by the schema (422); the zip has its own, smaller cap (413). */
 export const MAX_BULK_ARTIFACT_IDS = 1000;
 
-export const binaryArtifactPath = z.object({ artifact_id: z.string() });
+export const binaryArtifactPath = z.object({ artifact_id: pathId });
 
 const bool = z.enum(['true', 'false']);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of configuration exchange (`/config-exchange/…`, docs/config-exchange.md): the plan a
@@ -95,7 +96,7 @@ export type CreateOperationBody = z.infer<typeof createOperationBody>;
 
 export const operationAccepted = z.object({ correlation_id: z.string(), status: z.enum(OPERATION_STATUSES) });
 
-export const operationPath = z.object({ correlation_id: z.string() });
+export const operationPath = z.object({ correlation_id: pathId });
 
 export const operation = z.object({
   correlation_id: z.string(),

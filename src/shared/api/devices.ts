@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { stamps } from './stamps.js';
 import { flag, hostname, label, name, nullableString, ownedRow, page, pageOf, repeated, searchText, tags, uuid } from './inventory.js';
+import { pathId } from './path-id.js';
 
 /** Wire schemas of the device routes (`/devices`): the daemon validates and documents with them. */
 
@@ -17,7 +18,7 @@ export const DEVICE_SORTS = [
   '-updated_at',
 ] as const;
 
-export const devicePath = z.object({ device_id: z.string() });
+export const devicePath = z.object({ device_id: pathId });
 
 /** POST and PUT take the same body: PUT replaces every editable field (absent optional ones are cleared). */
 export const deviceBody = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseSecretReference } from '../secrets/reference.js';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of file repositories (`file_repository:view|manage|test`): where an organization's files
@@ -10,7 +11,7 @@ import { pageShape } from './query.js';
 export const FILE_REPOSITORY_KINDS = ['local', 's3'] as const;
 export type FileRepositoryKind = (typeof FILE_REPOSITORY_KINDS)[number];
 
-export const fileRepositoryPath = z.object({ file_repository_id: z.string() });
+export const fileRepositoryPath = z.object({ file_repository_id: pathId });
 
 /** A credential is named, never given: a secret reference (`builtin://orgs/<org>/secrets/<path>#key` or `{{ secret('name') }}`). */
 const secretRef = z

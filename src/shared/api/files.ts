@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /** Wire schemas of files (`file:view|manage`, and the workers' `device-download-url`). docs/files.md. */
 
-export const filePath = z.object({ file_id: z.string() });
-export const namedFilePath = z.object({ file_id: z.string(), filename: z.string() });
+export const filePath = z.object({ file_id: pathId });
+export const namedFilePath = z.object({ file_id: pathId, filename: z.string() });
 
 const bool = z.enum(['true', 'false']);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in lower-case hex');

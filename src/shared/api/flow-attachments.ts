@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /** Wire schemas of flow attachments (`flow_attachment:view|manage`, the workers' `internal:resolve` reads). docs/flow-attachments.md. */
 
-export const flowAttachmentsPath = z.object({ flow_id: z.string() });
-export const flowAttachmentPath = z.object({ flow_id: z.string(), attachment_id: z.string() });
+export const flowAttachmentsPath = z.object({ flow_id: pathId });
+export const flowAttachmentPath = z.object({ flow_id: pathId, attachment_id: pathId });
 
 const bool = z.enum(['true', 'false']);
 
@@ -84,7 +85,7 @@ export const attachmentArchive = z.string().describe('A zip archive of the folde
 
 // The workers' reads (`internal:resolve`).
 
-export const internalFlowAttachmentsPath = z.object({ flow_id: z.string() });
+export const internalFlowAttachmentsPath = z.object({ flow_id: pathId });
 
 export const internalAttachmentsQuery = z
   .object({

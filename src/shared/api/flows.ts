@@ -8,6 +8,7 @@ import {
   flowStepSchema,
   flowTargetRoleSchema,
 } from '../flows/definition-schema.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the flow routes (`/flows…`, `/flow-interface/field-types`): the daemon validates and
@@ -28,9 +29,9 @@ const flowName = z
 const description = z.string().max(10_000).nullable();
 
 /** Path parameters: a malformed id or version is no flow or version at all (404), so both are plain strings here. */
-export const flowPath = z.object({ flow_id: z.string() });
+export const flowPath = z.object({ flow_id: pathId });
 export const flowVersionPath = z.object({
-  flow_id: z.string(),
+  flow_id: pathId,
   version: z.string().describe('A committed version number, from 1; anything else is no version (404).'),
 });
 

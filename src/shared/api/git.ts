@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the git repository routes (`/git-repositories…`) and a flow's git link, pull, push,
@@ -7,7 +8,7 @@ import { pageShape } from './query.js';
  */
 
 /** A malformed id is no repository at all (404), so it is a plain string here. */
-export const gitRepositoryPath = z.object({ repo_id: z.string() });
+export const gitRepositoryPath = z.object({ repo_id: pathId });
 
 export const GIT_AUTH_TYPES = ['none', 'token', 'ssh_key'] as const;
 export const LINK_MODES = ['draft', 'version'] as const;

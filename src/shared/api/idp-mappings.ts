@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ORG_ROLES } from '../tenancy/org-roles.js';
+import { pathId } from './path-id.js';
 
 /** Wire schemas of the IdP mapping routes (`/orgs/{org_ref}/idp-mappings`): the daemon validates and documents with them, the CLI's types are inferred from them. */
 
@@ -18,7 +19,7 @@ const claimValue = z
 
 const role = z.enum(ORG_ROLES);
 
-export const idpMappingPath = z.object({ org_ref: z.string(), mapping_id: z.string() });
+export const idpMappingPath = z.object({ org_ref: pathId, mapping_id: pathId });
 
 export const createIdpMappingBody = z
   .object({

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /** Wire schemas of the inventory object routes (`/inventory/objects…`, `/inventory/object-types…`). */
 
 /** A malformed type or id is no object at all (404), so both are plain strings here. */
 export const objectTypePath = z.object({ object_type: z.string() });
-export const objectPath = z.object({ object_type: z.string(), object_id: z.string() });
+export const objectPath = z.object({ object_type: z.string(), object_id: pathId });
 
 const bool = z.enum(['true', 'false']);
 

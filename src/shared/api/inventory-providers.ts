@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
 import { stamps } from './stamps.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the inventory provider routes (`/inventory/providers…`, `/inventory/provider-inventory`,
@@ -15,7 +16,7 @@ export type ProviderType = (typeof PROVIDER_TYPES)[number];
 export const PROVIDER_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
 /** `{provider_id}` in a path: `<type>:<name>` or `<type>:<name>:<org_id>`; anything else is no provider (404). */
-export const providerPath = z.object({ provider_id: z.string() });
+export const providerPath = z.object({ provider_id: pathId });
 
 const name = z
   .string()

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storableTime } from './storable-time.js';
 import { queryNumber } from './query.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of run monitors: the worker's ingestion under `/api/v1/monitors` (`internal:monitor_callbacks`,
@@ -27,9 +28,9 @@ const small = (max: number) => z.string().min(1).max(max);
 const boundedObject = (max: number) =>
   jsonObject.refine((value) => Buffer.byteLength(JSON.stringify(value)) <= max, `at most ${max} bytes as JSON`);
 
-export const monitorDbPath = z.object({ monitor_db_id: z.string() });
-export const runMonitorPath = z.object({ run_id: z.string(), monitor_id: z.string() });
-export const finalizePath = z.object({ run_id: z.string() });
+export const monitorDbPath = z.object({ monitor_db_id: pathId });
+export const runMonitorPath = z.object({ run_id: pathId, monitor_id: pathId });
+export const finalizePath = z.object({ run_id: pathId });
 
 /** The worker opens a monitor for the run it holds; its `monitor_key` names it within the run (a retry finds the first). */
 export const createMonitorBody = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
 import { stamps } from './stamps.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the notification routes (`/notifications…`, a flow's subscriptions, and the internal
@@ -71,9 +72,9 @@ export const SECRET_REF_FIELDS: Record<DestinationKind, readonly string[]> = {
   teams: ['webhook_url_ref'],
 };
 
-export const destinationPath = z.object({ destination_id: z.string() });
-export const flowPath = z.object({ flow_id: z.string() });
-export const subscriptionPath = z.object({ flow_id: z.string(), subscription_id: z.string() });
+export const destinationPath = z.object({ destination_id: pathId });
+export const flowPath = z.object({ flow_id: pathId });
+export const subscriptionPath = z.object({ flow_id: pathId, subscription_id: pathId });
 
 const name = z.string().trim().min(1).max(255);
 const description = z.string().max(10_000).nullable();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHANGE_ACTIONS, fieldDiff, planSummary } from './config-exchange.js';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of a platform sync profile's plans, drift, conflicts, apply and export: the configuration
@@ -8,9 +9,9 @@ import { pageShape } from './query.js';
  * conflicts and their resolutions, destructive changes). docs/platform-sync.md.
  */
 
-export const planPath = z.object({ plan_id: z.string() });
-export const planFamilyPath = z.object({ plan_id: z.string(), family: z.string() });
-export const conflictPath = z.object({ profile_id: z.string(), change_id: z.string() });
+export const planPath = z.object({ plan_id: pathId });
+export const planFamilyPath = z.object({ plan_id: pathId, family: z.string() });
+export const conflictPath = z.object({ profile_id: pathId, change_id: z.string() });
 
 export const RESOLUTIONS = ['take_source', 'keep_target'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of what a platform sync profile does: its destructive authorizations and its sync runs
@@ -10,7 +11,7 @@ import { pageShape } from './query.js';
 export const AUTHORIZATION_DEFAULT_SECONDS = 3600;
 export const AUTHORIZATION_MAX_SECONDS = 24 * 3600;
 
-export const authorizationPath = z.object({ profile_id: z.string(), authorization_id: z.string() });
+export const authorizationPath = z.object({ profile_id: pathId, authorization_id: pathId });
 
 export const grantAuthorizationBody = z
   .object({
@@ -62,7 +63,7 @@ export type DestructiveAuthorizationList = z.infer<typeof destructiveAuthorizati
 export const SYNC_RUN_KINDS = ['apply', 'export'] as const;
 export const SYNC_RUN_STATUSES = ['succeeded', 'failed'] as const;
 
-export const syncRunPath = z.object({ run_id: z.string() });
+export const syncRunPath = z.object({ run_id: pathId });
 
 export const listSyncRunsQuery = z
   .object({ kind: z.enum(SYNC_RUN_KINDS).optional(), status: z.enum(SYNC_RUN_STATUSES).optional(), ...pageShape })

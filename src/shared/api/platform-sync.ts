@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpBaseUrl } from './http-url.js';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of platform sync's profiles (`/platform-sync/profiles`): where a profile's configuration
@@ -57,7 +58,7 @@ const profileName = z
   .max(100)
   .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'letters, digits, spaces, dots, dashes and underscores');
 
-export const profilePath = z.object({ profile_id: z.string() });
+export const profilePath = z.object({ profile_id: pathId });
 
 export const createProfileBody = z
   .object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpBaseUrl } from './http-url.js';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the registry's routes: registry credentials (`/registry-credentials`), the proxy's
@@ -28,7 +29,7 @@ const passwordRef = z
   .max(1024)
   .describe("A secret reference: `<scheme>://orgs/<org_slug>/secrets/<path>[#key]` or `{{ secret('<name>') }}`");
 
-export const registryCredentialPath = z.object({ credential_id: z.string() });
+export const registryCredentialPath = z.object({ credential_id: pathId });
 
 export const createRegistryCredentialBody = z
   .object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storableTime } from './storable-time.js';
 import { RUN_STATUSES } from '../run-statuses.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the worker's run callbacks (`/internal/runs…`, `/internal/step-runs…`). Every mutating
@@ -21,8 +22,8 @@ export const holderHeaders = z.object({
   [RUN_ATTEMPT_HEADER]: z.string().regex(/^[1-9][0-9]{0,8}$/, 'a positive integer'),
 });
 
-export const internalRunPath = z.object({ run_id: z.string() });
-export const stepRunPath = z.object({ step_run_id: z.string() });
+export const internalRunPath = z.object({ run_id: pathId });
+export const stepRunPath = z.object({ step_run_id: pathId });
 
 /** A step's id in a definition. */
 const stepId = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);

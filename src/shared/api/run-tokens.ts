@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IAC_STATE_NAME } from '../iac/state-name.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the run-token callbacks (`/internal/runs/{run_id}/iac-state-access`,
@@ -15,7 +16,7 @@ const stepId = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);
 /** A shorter life than the daemon's `SERVICE_RUN_TOKEN_TTL_SECONDS`; longer asks are cut to it. */
 const ttlSeconds = z.number().int().min(1).max(86_400).optional();
 
-export const runTokenPath = z.object({ run_id: z.string(), token_id: z.string() });
+export const runTokenPath = z.object({ run_id: pathId, token_id: pathId });
 
 export const mintIacStateAccessBody = z
   .object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storableInstant } from './storable-time.js';
 import { RUN_STATUSES } from '../run-statuses.js';
+import { pathId } from './path-id.js';
 
 /** Wire schemas of the run routes (`/runs…`): the daemon validates and documents with them; a client's types are inferred from them. */
 
@@ -20,7 +21,7 @@ export const runName = z
   .refine((v) => !CONTROL_CHARS.test(v), 'must not contain control characters');
 
 /** A malformed id is no run at all (404), so it is a plain string here. */
-export const runPath = z.object({ run_id: z.string() });
+export const runPath = z.object({ run_id: pathId });
 
 export const triggerRunBody = z
   .object({

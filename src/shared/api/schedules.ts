@@ -3,6 +3,7 @@ import { storableTime } from './storable-time.js';
 import { pageShape } from './query.js';
 import { runName } from './runs.js';
 import { stamps } from './stamps.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the schedule routes (`/schedules…`) and the external scheduler's internal ones
@@ -14,7 +15,7 @@ export const MISFIRE_POLICIES = ['last', 'none', 'all'] as const;
 export type MisfirePolicy = (typeof MISFIRE_POLICIES)[number];
 
 /** A malformed id is no schedule at all (404), so it is a plain string here. */
-export const schedulePath = z.object({ schedule_id: z.string() });
+export const schedulePath = z.object({ schedule_id: pathId });
 
 const cron = z
   .string()

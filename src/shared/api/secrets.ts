@@ -8,6 +8,7 @@ import {
   SECRET_VALUE_MAX_BYTES,
 } from '../secrets/names.js';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the secrets routes (`/secrets`) and of the secret backends (`/settings/secrets-backends`,
@@ -18,8 +19,8 @@ import { pageShape } from './query.js';
 export const pageQuery = z.object(pageShape).strict();
 
 // Path parameters stay plain strings: an id that is not a UUID names nothing, and is answered 404 by the service.
-export const secretPathParams = z.object({ secret_id: z.string() });
-export const backendPathParams = z.object({ backend_id: z.string() });
+export const secretPathParams = z.object({ secret_id: pathId });
+export const backendPathParams = z.object({ backend_id: pathId });
 
 const noNul = (v: string) => !v.includes('\u0000');
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { stamps } from './stamps.js';
 import { flag, name, nullableString, ownedRow, page, pageOf, searchText, tags, text, uuid } from './inventory.js';
+import { pathId } from './path-id.js';
 
 /** Wire schemas of the site routes (`/sites`): the daemon validates and documents with them. */
 
-export const sitePath = z.object({ site_id: z.string() });
+export const sitePath = z.object({ site_id: pathId });
 
 const description = text(10_000).nullable();
 const address = text(1000).nullable();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isUuid } from '../ids.js';
 import { DEFAULT_ORG_ROLE, ORG_ROLES } from '../tenancy/org-roles.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the organization routes (`/orgs`, `/orgs/{org_ref}/members`, `/orgs/{org_ref}/addable-users`):
@@ -23,9 +24,9 @@ const pageShape = {
   offset: count(1_000_000).default(0),
 };
 
-export const orgPath = z.object({ org_ref: z.string() });
+export const orgPath = z.object({ org_ref: pathId });
 /** `user_id` stays a string: a member route answers 404 for one that is not a UUID, as for an unknown one. */
-export const memberPath = z.object({ org_ref: z.string(), user_id: z.string() });
+export const memberPath = z.object({ org_ref: pathId, user_id: pathId });
 
 export const listOrgsQuery = z.object({ ...pageShape, include_inactive: z.enum(['true', 'false']).optional() }).strict();
 export const membersQuery = z.object(pageShape).strict();

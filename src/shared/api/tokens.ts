@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storableTime } from './storable-time.js';
+import { pathId } from './path-id.js';
 
 /** Wire schemas of the personal access token routes (`/api-tokens`): the daemon validates and documents with them, the CLI's types are inferred from them. */
 
@@ -28,7 +29,7 @@ export const listTokensQuery = z
   .strict();
 
 /** `token_id` stays a string: one that is not a UUID is answered 404, as an unknown one. */
-export const tokenPath = z.object({ token_id: z.string() });
+export const tokenPath = z.object({ token_id: pathId });
 export const tokenUserPath = z.object({ username: z.string() });
 
 /** A personal access token's record (never its plaintext, except once at creation). */

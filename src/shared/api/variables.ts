@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageShape } from './query.js';
 import { stamps } from './stamps.js';
 import { VARIABLE_NAME, VARIABLE_NAME_RULE, VARIABLE_TYPES } from '../variables/variable-rules.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the variable routes (`/variables…`) and the worker's `GET /internal/variables`. A
@@ -9,7 +10,7 @@ import { VARIABLE_NAME, VARIABLE_NAME_RULE, VARIABLE_TYPES } from '../variables/
  */
 
 /** A malformed id is no variable at all (404), so it is a plain string here. */
-export const variablePath = z.object({ variable_id: z.string() });
+export const variablePath = z.object({ variable_id: pathId });
 
 const name = z.string().regex(VARIABLE_NAME, VARIABLE_NAME_RULE);
 const type = z.enum(VARIABLE_TYPES);

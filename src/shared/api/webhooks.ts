@@ -3,6 +3,7 @@ import { stamps } from './stamps.js';
 import { allowedSourceIpsSchema } from '../webhooks/allow-list-rules.js';
 import { WEBHOOK_AUTH_MODES, webhookNameSchema } from '../webhooks/endpoint-rules.js';
 import { pageShape } from './query.js';
+import { pathId } from './path-id.js';
 
 /**
  * Wire schemas of the webhook routes: endpoint management (`/webhooks`) and the public trigger
@@ -14,7 +15,7 @@ const uuid = z.uuid();
 const authMode = z.enum(WEBHOOK_AUTH_MODES);
 
 // A plain string: an id that is not a UUID names no endpoint, and is answered 404 by the service.
-export const webhookPathParams = z.object({ webhook_id: z.string() });
+export const webhookPathParams = z.object({ webhook_id: pathId });
 
 export const listWebhooksQuery = z.object({ include_deleted: z.enum(['true', 'false']).optional() }).strict();
 /** `limit` (50 unless given, at most 500) and `offset`. */

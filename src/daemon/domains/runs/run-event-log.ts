@@ -15,14 +15,16 @@ export interface DaemonEvent {
  * way (see the callbacks' events repository). Returns the event's sequence number.
  */
 export async function appendDaemonEvent(trx: Knex | Knex.Transaction, runId: string, event: DaemonEvent): Promise<number> {
-  const result = await trx.raw<{ rows: { seq: string }[] }>(
+  const result = await trx.raw<{ rows: { run_id: string; seq: string }[] }>(
     `WITH bumped AS (UPDATE runs SET event_seq = event_seq + 1 WHERE id = ? RETURNING id, event_seq, attempt)
      INSERT INTO run_events (run_id, seq, type, step_id, data, attempt)
-     SELECT id, event_seq, ?, ?, ?::jsonb, attempt FROM bumped RETURNING seq`,
+     SELECT id, event_seq, ?, ?, ?::jsonb, attempt FROM bumped RETURNING run_id, seq`,
     [runId, event.type, event.stepId ?? null, JSON.stringify(event.data)],
   );
-  const seq = Number(result.rows[0]?.seq ?? 0);
-  if (seq > 0) await notifyRunEvents(trx, runId, seq);
+  const row = result.rows[0];
+  const seq = Number(row?.seq ?? 0);
+  // The run as the database writes its id: the hubs key streams by it, and a caller's capitals would wake none.
+  if (row && seq > 0) await notifyRunEvents(trx, row.run_id, seq);
   return seq;
 }
 
