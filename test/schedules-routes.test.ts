@@ -228,6 +228,16 @@ describe('PATCH /schedules/{id}', () => {
     expect(await count(knex()('audit_logs').where({ event_type: 'entity.updated', resource_id: made.id }))).toBe(4);
   });
 
+  it('keeps the pinned version when the flow it already runs is restated in capitals', async () => {
+    const made = await createSchedule(world, { name: 'pinned-caps', flow_id: ids.flow, flow_version: 1, cron: '0 * * * *' });
+    expect(made.flow_version).toBe(1);
+    // The body's flow id was compared with the row's as text: the same flow in capitals read as a retarget, dropped
+    // the pin and checked the schedule against the latest version, whose inputs it lacks (422).
+    const same = await call(world, 'dave', 'PATCH', `/schedules/${made.id}`, { flow_id: ids.flow!.toUpperCase() });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ flow_id: ids.flow, flow_version: 1 });
+  });
+
   // Only PostgreSQL has a second session to hold the row while the PATCH waits for it.
   it.skipIf(BACKEND !== 'postgres')(
     'decides on the row as locked: a resume committed while a new expression waits keeps its fire time',

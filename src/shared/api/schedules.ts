@@ -4,6 +4,7 @@ import { pageShape } from './query.js';
 import { runName } from './runs.js';
 import { stamps } from './stamps.js';
 import { pathId } from './path-id.js';
+import { uuid } from './inventory.js';
 
 /**
  * Wire schemas of the schedule routes (`/schedules…`) and the external scheduler's internal ones
@@ -38,7 +39,8 @@ export type ValidateCronAnswer = z.infer<typeof validateCronAnswer>;
 const fields = {
   name: runName,
   description: z.string().max(10_000).nullable(),
-  flow_id: z.guid(),
+  // In lower case (`uuid`): a PATCH's is compared with the schedule's as text, and a retarget drops the pin.
+  flow_id: uuid,
   flow_version: z.number().int().min(1).nullable().describe('A pinned committed version; null runs the newest'),
   cron,
   timezone,
@@ -70,7 +72,7 @@ const bool = z.enum(['true', 'false']);
 
 export const listSchedulesQuery = z
   .object({
-    flow_id: z.guid().optional(),
+    flow_id: uuid.optional(),
     enabled: bool.optional(),
     q: z.string().max(255).optional().describe('Name contains'),
     include_deleted: bool.optional(),
