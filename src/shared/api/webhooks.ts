@@ -11,7 +11,8 @@ import { pathId } from './path-id.js';
  * from them.
  */
 
-const uuid = z.uuid();
+// In the lower case the database answers with: the service compares these with the endpoint's row as text.
+const uuid = z.uuid().transform((id) => id.toLowerCase());
 const authMode = z.enum(WEBHOOK_AUTH_MODES);
 
 // A plain string: an id that is not a UUID names no endpoint, and is answered 404 by the service.
