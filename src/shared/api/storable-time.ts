@@ -17,7 +17,11 @@ const inRange = (value: string): boolean => {
  * nothing it can take (year 0, an offset of 16:00: a 500) or come back as another time (PGlite reads a
  * two-digit year as 19xx or 20xx); nothing on this platform happened before 1970.
  */
-export const storableTime = z.iso.datetime({ offset: true }).refine((value) => STORABLE_OFFSET.test(value) && inRange(value), MESSAGE);
+export const storableTime = z.iso
+  .datetime({ offset: true, abort: true })
+  .refine((value) => STORABLE_OFFSET.test(value) && inRange(value), MESSAGE);
 
 /** A list filter's bound: a storable time, or a date counted as UTC midnight; as a Date. */
-export const storableInstant = z.union([storableTime, z.iso.date().refine(inRange, MESSAGE)]).transform((value) => new Date(value));
+export const storableInstant = z
+  .union([storableTime, z.iso.date({ abort: true }).refine(inRange, MESSAGE)])
+  .transform((value) => new Date(value));
