@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APPROVAL_GATE_LIMITS } from '../flows/definition-schema.js';
 import { APPROVAL_TIMEOUT_ACTIONS } from '../flows/definition.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of approvals: the approver's routes (`/approvals…`, `/runs/{run_id}/approvals…`) and the

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of run artifacts: the worker's two uploads (`POST /internal/runs/{run_id}/artifacts/upload`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { storableInstant } from './storable-time.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /** Wire schemas of the audit trail's routes (`/audit-logs…`): the daemon validates and documents with them. */
 

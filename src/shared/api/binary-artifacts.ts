@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { file, filePlaceFilters, fileUsage } from './files.js';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of binary artifacts (`binary_artifact:view|purge`): the binary files (OS images, archives,

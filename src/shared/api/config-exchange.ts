@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of configuration exchange (`/config-exchange/…`, docs/config-exchange.md): the plan a

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseSecretReference } from '../secrets/reference.js';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of file repositories (`file_repository:view|manage|test`): where an organization's files

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /** Wire schemas of files (`file:view|manage`, and the workers' `device-download-url`). docs/files.md. */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /** Wire schemas of flow attachments (`flow_attachment:view|manage`, the workers' `internal:resolve` reads). docs/flow-attachments.md. */
 

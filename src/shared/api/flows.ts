@@ -8,7 +8,7 @@ import {
   flowStepSchema,
   flowTargetRoleSchema,
 } from '../flows/definition-schema.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the flow routes (`/flows…`, `/flow-interface/field-types`): the daemon validates and

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the git repository routes (`/git-repositories…`) and a flow's git link, pull, push,

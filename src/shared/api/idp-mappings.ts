@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORG_ROLES } from '../tenancy/org-roles.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /** Wire schemas of the IdP mapping routes (`/orgs/{org_ref}/idp-mappings`): the daemon validates and documents with them, the CLI's types are inferred from them. */
 

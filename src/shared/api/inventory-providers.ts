@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
 import { stamps } from './stamps.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the inventory provider routes (`/inventory/providers…`, `/inventory/provider-inventory`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuid } from './id-schemas.js';
 import { isManagementAddress } from '../inventory/hostname.js';
 
 /**
@@ -42,9 +43,6 @@ export const tags = z
   .transform((list) => [...new Set(list)]);
 
 export const hostname = z.string().trim().refine(isManagementAddress, { message: 'must be an IPv4 or IPv6 address or a DNS name' });
-
-/** Any UUID PostgreSQL accepts (as `isUuid` does for path ids), in the lower case the database answers with. */
-export const uuid = z.guid().transform((v) => v.toLowerCase());
 
 const number = (max: number) =>
   z

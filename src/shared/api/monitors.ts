@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { storableTime } from './storable-time.js';
 import { queryNumber } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of run monitors: the worker's ingestion under `/api/v1/monitors` (`internal:monitor_callbacks`,

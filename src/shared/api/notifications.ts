@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
 import { stamps } from './stamps.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the notification routes (`/notifications…`, a flow's subscriptions, and the internal

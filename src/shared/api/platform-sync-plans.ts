@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANGE_ACTIONS, fieldDiff, planSummary } from './config-exchange.js';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of a platform sync profile's plans, drift, conflicts, apply and export: the configuration

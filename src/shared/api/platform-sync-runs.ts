@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of what a platform sync profile does: its destructive authorizations and its sync runs

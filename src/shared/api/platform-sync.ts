@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { httpBaseUrl } from './http-url.js';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of platform sync's profiles (`/platform-sync/profiles`): where a profile's configuration

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { httpBaseUrl } from './http-url.js';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the registry's routes: registry credentials (`/registry-credentials`), the proxy's

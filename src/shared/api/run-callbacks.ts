@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { storableTime } from './storable-time.js';
 import { RUN_STATUSES } from '../run-statuses.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the worker's run callbacks (`/internal/runs…`, `/internal/step-runs…`). Every mutating

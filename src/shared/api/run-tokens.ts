@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IAC_STATE_NAME } from '../iac/state-name.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the run-token callbacks (`/internal/runs/{run_id}/iac-state-access`,

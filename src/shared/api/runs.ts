@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { storableInstant } from './storable-time.js';
 import { RUN_STATUSES } from '../run-statuses.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /** Wire schemas of the run routes (`/runs…`): the daemon validates and documents with them; a client's types are inferred from them. */
 

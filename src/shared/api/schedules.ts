@@ -3,8 +3,7 @@ import { storableTime } from './storable-time.js';
 import { pageShape } from './query.js';
 import { runName } from './runs.js';
 import { stamps } from './stamps.js';
-import { pathId } from './path-id.js';
-import { uuid } from './inventory.js';
+import { pathId, uuid } from './id-schemas.js';
 
 /**
  * Wire schemas of the schedule routes (`/schedules…`) and the external scheduler's internal ones

@@ -8,7 +8,7 @@ import {
   SECRET_VALUE_MAX_BYTES,
 } from '../secrets/names.js';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the secrets routes (`/secrets`) and of the secret backends (`/settings/secrets-backends`,

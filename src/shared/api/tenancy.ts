@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isUuid } from '../ids.js';
 import { DEFAULT_ORG_ROLE, ORG_ROLES } from '../tenancy/org-roles.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the organization routes (`/orgs`, `/orgs/{org_ref}/members`, `/orgs/{org_ref}/addable-users`):

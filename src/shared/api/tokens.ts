@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { storableTime } from './storable-time.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /** Wire schemas of the personal access token routes (`/api-tokens`): the daemon validates and documents with them, the CLI's types are inferred from them. */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageShape } from './query.js';
 import { stamps } from './stamps.js';
 import { VARIABLE_NAME, VARIABLE_NAME_RULE, VARIABLE_TYPES } from '../variables/variable-rules.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the variable routes (`/variables…`) and the worker's `GET /internal/variables`. A

@@ -3,7 +3,7 @@ import { stamps } from './stamps.js';
 import { allowedSourceIpsSchema } from '../webhooks/allow-list-rules.js';
 import { WEBHOOK_AUTH_MODES, webhookNameSchema } from '../webhooks/endpoint-rules.js';
 import { pageShape } from './query.js';
-import { pathId } from './path-id.js';
+import { pathId } from './id-schemas.js';
 
 /**
  * Wire schemas of the webhook routes: endpoint management (`/webhooks`) and the public trigger

@@ -8,3 +8,6 @@ import { isUuid } from '../ids.js';
  * lower case the database answers with; anything else passes as written, to be no such resource (404).
  */
 export const pathId = z.string().transform((value) => (isUuid(value) ? value.toLowerCase() : value));
+
+/** Any UUID PostgreSQL accepts (as `isUuid` does for path ids) in a body or query, in the lower case the database answers with. */
+export const uuid = z.guid().transform((v) => v.toLowerCase());
