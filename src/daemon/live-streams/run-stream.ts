@@ -69,9 +69,9 @@ export class RunStreams {
     // The response is the stream's from here: Koa writes nothing; the finishers (access log) run when it ends.
     ctx.respond = false;
     ctx.status = 200;
-    // Notifications name the run as the database writes a uuid (lower case): a stream kept under the path's
-    // capitals would hear none of them and wait for the poll.
-    const stream = new LiveStream(runId.toLowerCase(), ctx.res, position);
+    // `runId` is in lower case (`runPath`'s `pathId`), as notifications name the run: a stream kept under
+    // the path's capitals would hear none of them and wait for the poll.
+    const stream = new LiveStream(runId, ctx.res, position);
     this.hub.add(stream);
     await stream.closed;
   }

@@ -33,7 +33,6 @@ export const DECISIONS = ['approve', 'reject'] as const;
 
 export const approvalPath = z.object({ approval_id: pathId });
 export const runApprovalPath = z.object({ run_id: pathId, approval_id: pathId });
-export const runPath = z.object({ run_id: pathId });
 
 export const approvalDecision = z.object({
   user_id: z.string(),

@@ -1,4 +1,5 @@
-import { approval, approvalPath, createApprovalBody, patchApprovalBody, runPath } from '../../../shared/api/approvals.js';
+import { approval, approvalPath, createApprovalBody, patchApprovalBody } from '../../../shared/api/approvals.js';
+import { runPath } from '../../../shared/api/runs.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { holderOf } from '../run-callbacks/fence.js';

@@ -8,9 +8,8 @@ import {
   pendingApprovalsQuery,
   runApprovalPath,
   runApprovalsQuery,
-  runPath,
 } from '../../../shared/api/approvals.js';
-import { noQuery } from '../../../shared/api/runs.js';
+import { noQuery, runPath } from '../../../shared/api/runs.js';
 import type { EffectivePolicies } from '../../authz/effective-policies.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import { activeOrg } from '../../http/active-org.js';
