@@ -5,11 +5,12 @@ import { openMonitor, postSamples, samplesOf, storedSeqs, type MonitorAnswer } f
 import { UNKNOWN_ID } from './helpers/runs-fixtures.js';
 
 const CAP = 20;
+const MONITORS_PER_RUN = 5;
 let world: CallbacksWorld;
 const knex = () => world.knex;
 
 beforeAll(async () => {
-  world = await startCallbacksWorld({ SERVICE_MONITOR_MAX_SAMPLES: String(CAP) });
+  world = await startCallbacksWorld({ SERVICE_MONITOR_MAX_SAMPLES: String(CAP), SERVICE_MONITOR_MAX_PER_RUN: String(MONITORS_PER_RUN) });
 });
 afterAll(async () => {
   await world?.close();
@@ -64,6 +65,25 @@ describe('POST /api/v1/monitors', () => {
     const unknown = await callback(world, 'POST', '/api/v1/monitors', { body: { ...body, run_id: UNKNOWN_ID } });
     expect(await problemOf(unknown)).toMatchObject({ status: 404, code: 'resource_not_found' });
     expect(await monitorCount(runId)).toBe(0);
+  });
+
+  it(`caps a run at SERVICE_MONITOR_MAX_PER_RUN (${MONITORS_PER_RUN}) monitors, closed ones counted: one more is 413 monitor_run_limit, nothing created; a retried key is still answered`, async () => {
+    const runId = await heldRun(world);
+    const opened = [];
+    for (let i = 0; i < MONITORS_PER_RUN; i += 1) opened.push(await openMonitor(world, runId, `m${i}`));
+    expect(await json(await callback(world, 'PATCH', `/api/v1/monitors/${opened[0]!.id}`, { body: { status: 'closed' } }))).toMatchObject({
+      status: 'closed',
+    });
+    const body = { run_id: runId, monitor_key: 'one-more', kind: 'connectivity.tcp_connect' };
+    const refused = await callback(world, 'POST', '/api/v1/monitors', { body });
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toMatchObject({ code: 'monitor_run_limit', limit: MONITORS_PER_RUN, run_id: runId });
+    expect(await monitorCount(runId)).toBe(MONITORS_PER_RUN);
+    const retried = await callback(world, 'POST', '/api/v1/monitors', { body: { ...body, monitor_key: 'm1' } });
+    expect(retried.status).toBe(200);
+    expect((await json<MonitorAnswer>(retried)).id).toBe(opened[1]!.id);
+    // The cap is the run's: another run opens its own.
+    await openMonitor(world, await heldRun(world), 'one-more');
   });
 
   it('refuses malformed bodies with 422 naming the field, and a missing worker token with 401', async () => {

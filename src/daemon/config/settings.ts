@@ -359,6 +359,12 @@ export const SETTINGS = {
     doc: 'The most samples one run monitor may hold; a batch that would take it past this is refused whole (413 `monitor_sample_limit`).',
     parse: integerBetween(1, 9_999_999),
   }),
+  monitorMaxPerRun: setting({
+    env: 'SERVICE_MONITOR_MAX_PER_RUN',
+    default: '1000',
+    doc: 'The most monitors one run may open; opening one more is refused (413 `monitor_run_limit`). A retried open of a key the run has is still answered.',
+    parse: integerBetween(1, 100_000),
+  }),
   // The outbound guard (src/shared/net/outbound-http.ts): requests to addresses users configure.
   outboundAllowedNetworks: setting({
     env: 'SERVICE_OUTBOUND_ALLOWED_NETWORKS',

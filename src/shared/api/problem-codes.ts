@@ -184,6 +184,11 @@ export const PROBLEM_CODES = {
     meaning:
       'The batch would take a monitor past the samples it may hold (SERVICE_MONITOR_MAX_SAMPLES: `limit`, `monitor_id`, `sample_count`); nothing of the batch is written.',
   },
+  monitor_run_limit: {
+    status: 413,
+    meaning:
+      'The run has opened as many monitors as it may (SERVICE_MONITOR_MAX_PER_RUN: `limit`, `run_id`); nothing is created. A retried open of a key the run has is still answered.',
+  },
   invalid_step_run_state: {
     status: 409,
     meaning: "The step run's status does not allow this move (a finished step run stays as it is); `current_status` gives the current one.",

@@ -37,7 +37,7 @@ export function monitorsModule(services: Services): MonitorsModule {
   return {
     routes: [
       monitorCallbackRoutes({
-        monitors: new MonitorCallbacksService(monitors),
+        monitors: new MonitorCallbacksService(monitors, services.config.monitorMaxPerRun),
         samples: new SampleBatchService(monitors, samples, services.config.monitorMaxSamples),
       }),
       monitorReadRoutes(reads, streams),

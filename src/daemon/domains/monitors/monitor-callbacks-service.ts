@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { createMonitorBody, Monitor, patchMonitorBody } from '../../../shared/api/monitors.js';
 import { isUuid } from '../../../shared/ids.js';
 import { fence, type Holder, isHeldBy, runNotFound } from '../run-callbacks/fence.js';
-import { monitorClosed, monitorNotFound } from './monitor-problems.js';
+import { monitorClosed, monitorNotFound, monitorRunLimit } from './monitor-problems.js';
 import { monitorView } from './monitor-view.js';
 import type { MonitorsRepo } from './monitors-repo.js';
 
@@ -15,12 +15,22 @@ type PatchMonitor = z.infer<typeof patchMonitorBody>;
  * holder holds it in: a monitor lives as long as its run is held, however many steps it spans.
  */
 export class MonitorCallbacksService {
-  constructor(private readonly repo: MonitorsRepo) {}
+  constructor(
+    private readonly repo: MonitorsRepo,
+    /** SERVICE_MONITOR_MAX_PER_RUN. */
+    private readonly maxPerRun: number,
+  ) {}
 
-  /** Opens the run's monitor of this key, or answers the one it has (`created` false): a retried create is harmless. */
+  /**
+   * Opens the run's monitor of this key, or answers the one it has (`created` false): a retried create is
+   * harmless, even at the cap. Creates of one run queue on its row lock, so the count cannot be raced past.
+   */
   create(holder: Holder, body: CreateMonitor): Promise<{ created: boolean; monitor: Monitor }> {
     return this.repo.transaction(async (trx) => {
       const run = fence(await this.repo.lockRun(trx, body.run_id), (r) => isHeldBy(r, holder), holder);
+      const existing = await this.repo.byKey(trx, body.run_id, body.monitor_key);
+      if (existing) return { created: false, monitor: monitorView(existing) };
+      if ((await this.repo.countOfRun(trx, body.run_id)) >= this.maxPerRun) throw monitorRunLimit(body.run_id, this.maxPerRun);
       const created = await this.repo.insert(trx, {
         run_id: body.run_id,
         org_id: run.org_id,

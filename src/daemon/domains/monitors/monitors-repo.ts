@@ -49,6 +49,12 @@ export class MonitorsRepo {
     return created;
   }
 
+  /** How many monitors the run has opened, open or closed. */
+  async countOfRun(trx: Knex.Transaction, runId: string): Promise<number> {
+    const [row] = (await trx('monitors').where({ run_id: runId }).count({ n: '*' })) as { n: string | number }[];
+    return Number(row!.n);
+  }
+
   byKey(trx: Knex.Transaction, runId: string, key: string): Promise<MonitorRow | undefined> {
     return trx('monitors').where({ run_id: runId, monitor_key: key }).first(MONITOR_COLUMNS);
   }

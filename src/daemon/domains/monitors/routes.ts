@@ -54,7 +54,14 @@ export function monitorCallbackRoutes({ monitors, samples }: MonitorCallbackServ
       query: noQuery,
       preValidation: refuseNul,
       body: createMonitorBody,
-      responses: { 200: MONITOR, 201: MONITOR, 404: { description: 'No such run (`resource_not_found`)' }, 409: FENCED_409, 422: INVALID },
+      responses: {
+        200: MONITOR,
+        201: MONITOR,
+        404: { description: 'No such run (`resource_not_found`)' },
+        409: FENCED_409,
+        413: { description: 'The run has opened SERVICE_MONITOR_MAX_PER_RUN monitors (`monitor_run_limit`: `limit`, `run_id`)' },
+        422: INVALID,
+      },
       async handle(ctx, { body }) {
         const { created, monitor: answer } = await monitors.create(holder(ctx), body);
         ctx.status = created ? 201 : 200;
