@@ -6,8 +6,8 @@ const NO_QUERY = Object.freeze({});
 /** The request's path parameters, query and body, each parsed by the route's schema where it declares one. */
 export function parseInput(binding: RouteBinding, ctx: AppContext): { params: unknown; query: unknown; body: unknown } {
   return {
-    params: binding.params ? validate(binding.params, ctx.state.params) : ctx.state.params,
-    query: binding.query ? validate(binding.query, ctx.querystring === '' ? NO_QUERY : ctx.query) : undefined,
+    params: binding.params ? validate(binding.params, ctx.state.params, 'path') : ctx.state.params,
+    query: binding.query ? validate(binding.query, ctx.querystring === '' ? NO_QUERY : ctx.query, 'query') : undefined,
     // A body the handler reads itself ('raw', 'none') is only documented by the schema.
     body: binding.body && (binding.bodyMode ?? 'json') === 'json' ? validate(binding.body, ctx.state.body ?? {}) : undefined,
   };

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { problems } from '../../shared/api/problems.js';
+import { problems, type RequestPart } from '../../shared/api/problems.js';
 
-/** Parses `input` with `schema`, or throws 422 `validation_failed` listing every issue with its JSON path. */
-export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+/** Parses `input` (the request's `part`) with `schema`, or throws 422 `validation_failed` listing every issue with its JSON path. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, part: RequestPart = 'body'): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw problems.validation(
@@ -13,5 +13,6 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.outp
         .replace(/^\./, ''),
       message: issue.message,
     })),
+    part,
   );
 }

@@ -1,5 +1,8 @@
 import { problem } from './problem.js';
 
+/** The part of a request a validation issue is about. */
+export type RequestPart = 'path' | 'query' | 'body';
+
 /** The problems answered by more than one room: the request path's own refusals and the common resource outcomes. */
 export const problems = {
   notFound: () => problem('not_found', 'No route matches this path.'),
@@ -16,8 +19,9 @@ export const problems = {
   ambiguousCredentials: (header: string) =>
     problem('ambiguous_credentials', `The ${header} header is sent more than once; send one credential.`, { header }),
   forbidden: (detail: string, extensions: Record<string, unknown> = {}) => problem('forbidden', detail, extensions),
-  validation: (errors: readonly { path: string; message: string }[]) =>
-    problem('validation_failed', `The request is not valid: ${errors.map((e) => `${e.path || '(body)'}: ${e.message}`).join('; ')}`, {
+  /** `part` names, in the detail, what an issue with an empty path is about (the whole body, query or path). */
+  validation: (errors: readonly { path: string; message: string }[], part: RequestPart = 'body') =>
+    problem('validation_failed', `The request is not valid: ${errors.map((e) => `${e.path || `(${part})`}: ${e.message}`).join('; ')}`, {
       errors,
     }),
   resourceNotFound: (what: string) => problem('resource_not_found', `${what} not found.`),
