@@ -31,7 +31,7 @@ function svcTree() {
           ...['auth', 'orgs', 'members', 'idp-mappings', 'tokens', 'webhooks', 'runs', 'approvals', 'schedules'],
           ...['variables', 'secrets', 'audit', 'sites', 'devices', 'iac-states', 'workers', 'images', 'flows', 'git-repos'],
           ...['notifications', 'notifications destinations', 'inventory-providers', 'config'],
-          ...['files', 'attachments', 'file-repos', 'platform-sync', 'registry-credentials'],
+          ...['files', 'attachments', 'file-repos', 'platform-sync', 'registry-credentials', 'secret-backends'],
         ].includes(path),
     );
   };

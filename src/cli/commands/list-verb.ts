@@ -5,12 +5,12 @@ import { positiveNumber } from './runs/inputs.js';
 import { flag, jsonFlag } from './shared.js';
 import type { Verb } from './verb.js';
 
-/** A list route of offset pages, filtered by `q`, as a `list` verb shows it. */
+/** A list route of offset pages, filtered by `q` when it takes one, as a `list` verb shows it. */
 export interface ListVerb<Row> {
   readonly path: string;
   readonly description: string;
-  /** The `--q` flag's help: what it matches. */
-  readonly q: string;
+  /** The `--q` flag's help: what it matches; absent for a route that takes no `q` (its query is strict). */
+  readonly q?: string;
   readonly columns: readonly Column<Row>[];
   /** What an empty page prints. */
   readonly empty: string;
@@ -19,10 +19,11 @@ export interface ListVerb<Row> {
 /** The verb `<group> list [--q TEXT] [--limit N] [--json]`: `GET path` as a table, `--json` the daemon's page `{items, total, limit, offset}`. */
 export function listVerb<Row>(list: ListVerb<Row>): Verb {
   return {
-    define: (command) =>
-      void jsonFlag(
-        command.description(list.description).option('--q <text>', list.q).option('--limit <n>', 'at most this many (1-500, default 50)'),
-      ),
+    define: (command) => {
+      command.description(list.description);
+      if (list.q !== undefined) command.option('--q <text>', list.q);
+      jsonFlag(command.option('--limit <n>', 'at most this many (1-500, default 50)'));
+    },
     invoke: async ({ raw, ctx }) => {
       const q = flag.string(raw, 'q');
       const limit = positiveNumber(raw, 'limit', '--limit');

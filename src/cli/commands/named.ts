@@ -12,13 +12,19 @@ export interface NamedRow {
 }
 
 /**
- * The rows of `path`'s list named exactly `name`. `q` finds every row whose name contains it, so a
- * common name may have more than a page of such rows, the exact one among the later pages: those are
- * read too, as `svc api --paginate` follows them.
+ * The rows of `path`'s list named exactly `name`. `filter` narrows the list on the server: by default
+ * `q`, which finds every row whose name contains it, so a common name may have more than a page of such
+ * rows, the exact one among the later pages: those are read too, as `svc api --paginate` follows them.
+ * A list that takes no filter (`{}`) is read whole the same way.
  */
-export async function listedNamed<Row extends { readonly name: string }>(client: ApiClient, path: string, name: string): Promise<Row[]> {
+export async function listedNamed<Row extends { readonly name: string }>(
+  client: ApiClient,
+  path: string,
+  name: string,
+  filter: Readonly<Record<string, string>> = { q: name },
+): Promise<Row[]> {
   const named: Row[] = [];
-  let query: Record<string, string> = { q: name, limit: '500' };
+  let query: Record<string, string> = { ...filter, limit: '500' };
   for (;;) {
     const page = (await client.request({ method: 'GET', path, query })).body;
     if (!isPage(page)) return named;

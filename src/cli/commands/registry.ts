@@ -26,6 +26,8 @@ const GROUPS: Readonly<Record<string, string>> = {
     "The organization's logins to upstream registries, which the registry proxy pulls with: list, add, change, remove, try one.",
   secrets:
     'Secrets of the organization given by --org: where each is kept, its reference and key names; values go in from the environment, files or stdin and never come out.',
+  'secret-backends':
+    "Secret backends, where every organization's secrets are kept (platform settings: realm viewers read, platform admins change): the types, list, read, add, rename or make the default, remove, test one, browse what it holds (names only).",
   webhooks: 'Webhook endpoints of the organization given by --org (default: the default organization), and sending to them.',
   flows:
     'Flows of the organization given by --org: list, read, export and apply them as files, commit, read their versions and what changed, revert or restore the draft, delete, pull from and push to their linked git files, subscribe them to notifications.',
@@ -156,6 +158,14 @@ const VERBS: readonly VerbEntry[] = [
   verb('secrets get', () => import('./secrets/get.js')),
   verb('secrets set', () => import('./secrets/set.js')),
   verb('secrets delete', () => import('./secrets/delete.js')),
+  verb('secret-backends types', () => import('./secret-backends/types.js')),
+  verb('secret-backends list', () => import('./secret-backends/list.js')),
+  verb('secret-backends get', () => import('./secret-backends/get.js')),
+  verb('secret-backends create', () => import('./secret-backends/create.js')),
+  verb('secret-backends update', () => import('./secret-backends/update.js')),
+  verb('secret-backends delete', () => import('./secret-backends/delete.js')),
+  verb('secret-backends test', () => import('./secret-backends/test.js')),
+  verb('secret-backends items', () => import('./secret-backends/items.js')),
   verb('flows list', () => import('./flows/list.js')),
   verb('flows get', () => import('./flows/get.js')),
   verb('flows export', () => import('./flows/export.js')),

@@ -97,6 +97,9 @@ export const updateBackendBody = z
   .object({ name: backendName.optional(), is_default: z.boolean().optional() })
   .strict()
   .refine((b) => b.name !== undefined || b.is_default !== undefined, 'give name or is_default');
+/** The bodies as a client sends them (`config` and `is_default` may be left out). */
+export type CreateBackendBody = z.input<typeof createBackendBody>;
+export type UpdateBackendBody = z.input<typeof updateBackendBody>;
 
 export const backendItemsQuery = z.object({ ...pageShape, prefix: z.string().max(1200).optional() }).strict();
 
