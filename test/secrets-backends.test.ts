@@ -144,6 +144,25 @@ describe('secret backends', () => {
     expect(await knex()('secret_backends').where({ is_default: true }).pluck('id')).toEqual([ids.lab]);
   });
 
+  it('refuse to make a backend of a type this build does not serve the default (422 unsupported_backend_type), the mark unmoved', async () => {
+    const [row] = (await knex()('secret_backends')
+      .insert({ name: 'Old vault', type: 'vault', scheme: 'oldvault', config_json: { address: 'https://vault.example.test' } })
+      .returning('id')) as { id: string }[];
+    try {
+      expect(await call('root', 'PATCH', `/settings/secrets-backends/${row!.id}`, { is_default: true })).toMatchObject({
+        status: 422,
+        body: { code: 'unsupported_backend_type', backend_type: 'vault' },
+      });
+      expect(await knex()('secret_backends').where({ is_default: true }).pluck('id')).toEqual([ids.lab]);
+      // Renaming it is still allowed: the row exists, and an operator may label it before removing it.
+      expect(await call('root', 'PATCH', `/settings/secrets-backends/${row!.id}`, { name: 'Old vault (unused)' })).toMatchObject({
+        status: 200,
+      });
+    } finally {
+      await knex()('secret_backends').where({ id: row!.id }).delete();
+    }
+  });
+
   it('take new secrets by default, and show them as providers with their reference prefix', async () => {
     const providers = await call('alice', 'GET', '/secrets/providers', undefined, 'acme');
     expect(providers.body.items.map((p: { scheme: string; reference_prefix: string }) => [p.scheme, p.reference_prefix])).toEqual([

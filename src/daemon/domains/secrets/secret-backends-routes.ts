@@ -68,7 +68,14 @@ export function secretBackendRoutes(service: SecretBackendsService): DomainRoute
         'Rename, or make the default (`is_default: true`; the mark leaves the previous default). `type`, `scheme` and `config` are fixed.',
       params: backendPathParams,
       body: updateBackendBody,
-      responses: { 200: one, 404: notFound, 409: { description: 'Name taken, or unsetting the default' } },
+      responses: {
+        200: one,
+        404: notFound,
+        409: { description: 'Name taken, or unsetting the default' },
+        422: {
+          description: 'Invalid body, or making the default a backend of a type this build does not serve (`unsupported_backend_type`)',
+        },
+      },
       async handle(ctx, { params, body }) {
         ctx.body = await service.update(params.backend_id, body, ctx.state.audit);
       },

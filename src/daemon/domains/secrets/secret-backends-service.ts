@@ -91,6 +91,8 @@ export class SecretBackendsService {
       }
       if (change.is_default !== undefined && change.is_default !== before.is_default) {
         if (!change.is_default) throw problems.conflict('One backend is always the default: make another backend the default instead.');
+        // A row of a type this build does not serve (written by another build) would take new secrets it cannot store.
+        if (!isAvailableType(before.type)) throw secretProblems.unsupportedType(before.type);
         changes.is_default = { old: false, new: true };
       }
       if (Object.keys(changes).length === 0) return;
