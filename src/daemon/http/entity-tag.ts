@@ -36,11 +36,23 @@ export function refuseIfChanged(ifMatch: string | undefined, view: () => unknown
   if (!ifMatchHolds(ifMatch, current)) throw preconditionFailed(what, current);
 }
 
-/** `view` as the answer, with its entity tag as `ETag`. */
-export function answerTagged(ctx: AppContext, view: unknown): void {
-  ctx.set('ETag', entityTag(view));
+/**
+ * `view` as the answer, with the entity tag of `version` as `ETag`: the view itself unless the resource
+ * shows what no edit changes (a schedule's fire state), which would otherwise make a tag stale unedited.
+ */
+export function answerTagged(ctx: AppContext, view: unknown, version: unknown = view): void {
+  ctx.set('ETag', entityTag(version));
   ctx.body = view;
 }
+
+/** The 412 of a route taking `If-Match`, as its `responses` declare it. */
+export const PRECONDITION_FAILED = {
+  description: '`If-Match` names a version that is no longer current (`precondition_failed`, `etag` the current one); nothing changed',
+} as const;
+
+/** What a route's summary says of its `If-Match`. */
+export const IF_MATCH_NOTE =
+  'With `If-Match` (the `ETag` of a GET), only the version read is changed: another is 412 `precondition_failed`.';
 
 /** The request's `If-Match`, undefined when it sent none. */
 export function ifMatchOf(ctx: AppContext): string | undefined {
