@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKEND } from './helpers/backend.js';
+import { expectIfMatchHonoured, ifMatch } from './helpers/if-match.js';
 import { behindRowLock } from './helpers/row-lock.js';
 import { BARE, DEFINITION, seedDevice, seedFlow, UNKNOWN_ID } from './helpers/runs-fixtures.js';
 import { createSchedule, internal, runsOfSchedule, startScheduleWorld, type ScheduleWorld } from './helpers/schedules-fixtures.js';
@@ -259,6 +260,56 @@ describe('PATCH /schedules/{id}', () => {
       expect(moved.body).toMatchObject({ enabled: true, cron: '0 9 * * *', next_fire_at: '2026-01-06T09:00:00.000Z' });
     },
   );
+
+  it('answers its version as ETag and takes If-Match: a stale one is 412, nothing written', async () => {
+    const made = await createSchedule(world, valid());
+    await expectIfMatchHonoured(world, {
+      collection: 'schedules',
+      table: 'schedules',
+      id: made.id,
+      reader: 'carol',
+      writer: 'dave',
+      changes: [{ name: 'tagged-1' }, { name: 'late', params: { change_id: 'CHG2' } }, { name: 'tagged-2' }, { name: 'tagged-3' }],
+    });
+  });
+
+  it('keeps its ETag across a fire (no edit): a PATCH with the tag read before the fire passes', async () => {
+    world.clock.set('2026-01-05T10:00:00Z');
+    const made = await createSchedule(world, { name: 'read-fire-patch', flow_id: ids.bare, cron: '0 11 * * *', timezone: 'UTC' });
+    const path = `/schedules/${made.id}`;
+    const read = await call(world, 'dave', 'GET', path);
+    const etag = read.headers.get('etag');
+    world.clock.set('2026-01-05T11:00:05Z');
+    const fired = await internal(world.url, 'POST', `/internal/schedules/${made.id}/trigger`, { due_at: read.body.next_fire_at });
+    expect(fired.status).toBe(200);
+    const after = await call(world, 'dave', 'GET', path);
+    expect(after.body).toMatchObject({
+      next_fire_at: '2026-01-06T11:00:00.000Z',
+      last_fired_at: '2026-01-05T11:00:00.000Z',
+      last_run_id: fired.body.fires[0].run_id,
+    });
+    expect(after.headers.get('etag')).toBe(etag);
+    world.clock.advance(60 * 60_000);
+    expect((await call(world, 'dave', 'GET', path)).headers.get('etag')).toBe(etag);
+    const patched = await call(world, 'dave', 'PATCH', path, { description: 'edited after a fire' }, 'acme', ifMatch(etag));
+    expect(patched.status).toBe(200);
+    expect((await knex()('schedules').where({ id: made.id }).first()).description).toBe('edited after a fire');
+  });
+
+  // Only PostgreSQL has a second session to change the row while the PATCH waits for it.
+  it.skipIf(BACKEND !== 'postgres')('holds If-Match against the row as locked: a change committed while it waits is 412', async () => {
+    const made = await createSchedule(world, valid());
+    const etag = (await call(world, 'dave', 'GET', `/schedules/${made.id}`)).headers.get('etag');
+    const late = await behindRowLock(
+      knex(),
+      'schedules',
+      made.id,
+      () => call(world, 'dave', 'PATCH', `/schedules/${made.id}`, { name: 'late' }, 'acme', ifMatch(etag)),
+      (trx) => trx('schedules').where({ id: made.id }).update({ name: 'first', updated_at: trx.fn.now() }),
+    );
+    expect(late).toMatchObject({ status: 412, body: { code: 'precondition_failed' } });
+    expect((await knex()('schedules').where({ id: made.id }).first()).name).toBe('first');
+  });
 
   it('refuses bad params, targets, cron or zone with a code and changes nothing', async () => {
     const made = await createSchedule(world, valid());

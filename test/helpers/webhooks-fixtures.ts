@@ -91,11 +91,24 @@ async function answer(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-/** A management call as `who` (a key of `world.as`) in organization `org`. */
-export async function call(world: World, who: string, method: string, path: string, body?: unknown, org = 'acme'): Promise<Answer> {
+/** A management call as `who` (a key of `world.as`) in organization `org`, with `headers` besides. */
+export async function call(
+  world: World,
+  who: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  org = 'acme',
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const response = await fetch(`${world.url}${path}`, {
     method,
-    headers: { authorization: world.as[who]!, 'x-org-id': org, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: world.as[who]!,
+      'x-org-id': org,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return answer(response);

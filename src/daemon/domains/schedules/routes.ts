@@ -14,12 +14,18 @@ import {
   validateCronBody,
 } from '../../../shared/api/schedules.js';
 import { activeOrg } from '../../http/active-org.js';
+import { answerTagged, IF_MATCH_NOTE, ifMatchOf, PRECONDITION_FAILED } from '../../http/entity-tag.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import type { ScheduleFirer } from './schedule-firer.js';
 import type { SchedulesService } from './schedules-service.js';
+import { scheduleVersion } from './schedule-view.js';
 
 const SCHEDULE = { description: 'The schedule', schema: schedule };
+const TAGGED = {
+  description: "The schedule; `ETag` its version (its settings, not its fire state), for a PATCH's `If-Match`",
+  schema: schedule,
+};
 const NOT_FOUND = { description: 'No such schedule in the active organization (`resource_not_found`)' };
 const BAD_CRON = {
   description:
@@ -77,19 +83,20 @@ export function scheduleRoutes(service: SchedulesService): DomainRoutes {
       summary: 'One schedule, with its next and last fire time, last run and last fire error.',
       params: schedulePath,
       query: noQuery,
-      responses: { 200: SCHEDULE, 404: NOT_FOUND },
+      responses: { 200: TAGGED, 404: NOT_FOUND },
       async handle(ctx, { params }) {
-        ctx.body = await service.get(activeOrg(ctx), params.schedule_id);
+        const found = await service.get(activeOrg(ctx), params.schedule_id);
+        answerTagged(ctx, found, scheduleVersion(found));
       },
     }),
     'PATCH /schedules/{schedule_id}': route({
-      summary:
-        'Change a schedule: any create field (`enabled: false` pauses it). A new expression, zone or enabling computes the next fire time from now; a new flow, version, params or targets is checked again.',
+      summary: `Change a schedule: any create field (\`enabled: false\` pauses it). A new expression, zone or enabling computes the next fire time from now; a new flow, version, params or targets is checked again. ${IF_MATCH_NOTE} A fire is no change of the version.`,
       params: schedulePath,
       body: updateScheduleBody,
-      responses: { 200: SCHEDULE, ...ADMISSION_REFUSALS },
+      responses: { 200: TAGGED, ...ADMISSION_REFUSALS, 412: PRECONDITION_FAILED },
       async handle(ctx, { params, body }) {
-        ctx.body = await service.update(activeOrg(ctx), params.schedule_id, body, ctx.state.audit);
+        const changed = await service.update(activeOrg(ctx), params.schedule_id, body, ctx.state.audit, ifMatchOf(ctx));
+        answerTagged(ctx, changed, scheduleVersion(changed));
       },
     }),
     'DELETE /schedules/{schedule_id}': route({

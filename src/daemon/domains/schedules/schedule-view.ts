@@ -33,6 +33,30 @@ export function scheduleView(row: ScheduleWithFlow): Schedule {
   };
 }
 
+/**
+ * What a schedule's entity tag covers: the view without its fire state (`next_fire_at` and the `last_*`
+ * fields, which every fire moves) and without what is not the schedule's own (`flow_name`, the flow's;
+ * `cron_description`, the library's wording of `cron`). A fire or a flow's rename is no edit of the
+ * schedule, so a form read before one may still save over it.
+ */
+export function scheduleVersion(schedule: Schedule): Partial<Schedule> {
+  const {
+    next_fire_at: _next,
+    last_fired_at: _fired,
+    last_run_id: _run,
+    last_fire_error: _error,
+    flow_name: _flow,
+    cron_description: _description,
+    ...settings
+  } = schedule;
+  return settings;
+}
+
+/** The version of the schedule as locked: the flow's name, not in the version, needs no join. */
+export function lockedScheduleVersion(row: ScheduleRow): Partial<Schedule> {
+  return scheduleVersion(scheduleView({ ...row, flow_name: null }));
+}
+
 /** What an audit entry keeps of a schedule: its configuration, not its fire state. */
 export function scheduleAuditView(row: ScheduleRow): Record<string, unknown> {
   return {

@@ -3,12 +3,13 @@ import type { Run } from '../../../shared/api/runs.js';
 import type { Problem } from '../../../shared/api/problem.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
+import { refuseIfChanged } from '../../http/entity-tag.js';
 import type { Knex } from 'knex';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { RunAdmission } from '../runs/run-admission.js';
 import { CronClock, zonedIso } from './cron.js';
-import { scheduleAuditView, scheduleView } from './schedule-view.js';
+import { lockedScheduleVersion, scheduleAuditView, scheduleView } from './schedule-view.js';
 import { scheduleRunRequest } from './schedule-run.js';
 import type { ScheduleFilter, ScheduleRow, ScheduleWithFlow, SchedulesRepo, SchedulesTx } from './schedules-repo.js';
 
@@ -115,13 +116,15 @@ export class SchedulesService {
   /**
    * Everything a change does is decided on the row as locked, not as read before: a change committed in
    * between (a resume, a retarget) would otherwise be undone by fields computed from the older row, e.g. a
-   * resumed schedule left with no next fire time. Admission vets in the same transaction.
+   * resumed schedule left with no next fire time. Admission vets in the same transaction. `ifMatch`: the
+   * request's `If-Match`, held against the locked row's version (`scheduleVersion`) before anything changes.
    */
-  async update(org: OrgRef, id: string, given: UpdateScheduleBody, context: AuditContext | undefined): Promise<Schedule> {
+  async update(org: OrgRef, id: string, given: UpdateScheduleBody, context: AuditContext | undefined, ifMatch?: string): Promise<Schedule> {
     if (!isUuid(id)) throw notFound();
     return this.repo.transaction(async (trx) => {
       const current = await this.repo.lock(trx, org.id, id);
       if (!current || current.deleted_at) throw notFound();
+      refuseIfChanged(ifMatch, () => lockedScheduleVersion(current), 'schedule');
       // Retargeting drops a pin the request does not restate: version N of one flow says nothing about another.
       const retargets = given.flow_id !== undefined && given.flow_id !== current.flow_id && given.flow_version === undefined;
       const input: UpdateScheduleBody = retargets ? { ...given, flow_version: null } : given;
