@@ -15,6 +15,7 @@ import {
   type World,
 } from './helpers/webhooks-fixtures.js';
 import { BACKEND } from './helpers/backend.js';
+import { expectIfMatchHonoured, ifMatch } from './helpers/if-match.js';
 import { behindRowLock } from './helpers/row-lock.js';
 
 /**
@@ -303,6 +304,40 @@ describe('PATCH /webhooks/{id}', () => {
     expect((await call(w, 'dave', 'PATCH', `/webhooks/${endpoint.id}`, { auth_mode: 'hmac_sha256' })).status).toBe(200);
   });
 
+  it('answers its version as ETag and takes If-Match: a stale one is 412, nothing written', async () => {
+    const endpoint = await createEndpoint(w, { flow_id: ids.deploy, secret_id: ids.key });
+    await expectIfMatchHonoured(w, {
+      collection: 'webhooks',
+      table: 'webhook_endpoints',
+      id: endpoint.id,
+      reader: 'carol',
+      writer: 'dave',
+      changes: [{ name: 'tagged-1' }, { name: 'late', rate_limit_per_minute: 5 }, { name: 'tagged-2' }, { name: 'tagged-3' }],
+    });
+  });
+
+  it('keeps its ETag across a trigger (no edit): a PATCH with the tag read before it passes', async () => {
+    const endpoint = await createEndpoint(w, { flow_id: ids.other, secret_id: ids.key });
+    const path = `/webhooks/${endpoint.id}`;
+    const read = await call(w, 'dave', 'GET', path);
+    expect(read.body.last_triggered_at).toBeNull();
+    expect((await fire(w, endpoint, KEY, {})).status).toBe(202);
+    const after = await call(w, 'dave', 'GET', path);
+    expect(after.body.last_triggered_at).not.toBeNull();
+    expect(after.headers.get('etag')).toBe(read.headers.get('etag'));
+    const patched = await call(
+      w,
+      'dave',
+      'PATCH',
+      path,
+      { description: 'edited after a trigger' },
+      'acme',
+      ifMatch(read.headers.get('etag')),
+    );
+    expect(patched.status).toBe(200);
+    expect((await row(endpoint.id)).description).toBe('edited after a trigger');
+  });
+
   it('retargets to another flow, dropping a pin not restated, and checks the new flow', async () => {
     const endpoint = await createEndpoint(w, { flow_id: ids.deploy, flow_version: 2 });
     const retargeted = await call(w, 'alice', 'PATCH', `/webhooks/${endpoint.id}`, { flow_id: ids.other });
@@ -332,6 +367,23 @@ describe.skipIf(BACKEND !== 'postgres')('PATCH /webhooks/{id} racing another cha
     );
     expect(pinned).toMatchObject({ status: 409, body: { code: 'conflict' } });
     expect(await row(endpoint.id)).toMatchObject({ flow_id: ids.other, flow_version: null });
+  });
+});
+
+describe.skipIf(BACKEND !== 'postgres')('PATCH /webhooks/{id} with If-Match racing another change', () => {
+  // The PATCH reads the endpoint before it locks it: the tag must be held against the row as locked.
+  it('is 412 when a change commits while it waits for the row, writing nothing', async () => {
+    const endpoint = await createEndpoint(w, { flow_id: ids.deploy });
+    const etag = (await call(w, 'alice', 'GET', `/webhooks/${endpoint.id}`)).headers.get('etag');
+    const late = await behindRowLock(
+      w.knex(),
+      'webhook_endpoints',
+      endpoint.id,
+      () => call(w, 'alice', 'PATCH', `/webhooks/${endpoint.id}`, { name: 'late' }, 'acme', ifMatch(etag)),
+      (trx) => trx('webhook_endpoints').where({ id: endpoint.id }).update({ name: 'first', updated_at: trx.fn.now() }),
+    );
+    expect(late).toMatchObject({ status: 412, body: { code: 'precondition_failed' } });
+    expect((await row(endpoint.id)).name).toBe('first');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { WebhookDelivery, WebhookEndpoint, WebhookListItem } from '../../../shared/api/webhooks.js';
-import type { DeliveryRow, WebhookEndpointWithFlow } from './webhooks-repo.js';
+import type { DeliveryRow, WebhookEndpointRow, WebhookEndpointWithFlow } from './webhooks-repo.js';
 
 export type EndpointView = WebhookEndpoint;
 
@@ -41,6 +41,21 @@ export function endpointView(row: WebhookEndpointWithFlow): EndpointView {
     deleted_at: iso(row.deleted_at),
     deleted_by: row.deleted_by,
   };
+}
+
+/**
+ * What an endpoint's entity tag covers: the view without `last_triggered_at`, which every accepted trigger
+ * moves, and without `flow_name`, the flow's own. A trigger or a flow's rename is no edit of the endpoint,
+ * so a form read before one may still save over it.
+ */
+export function endpointVersion(view: EndpointView): Omit<EndpointView, 'last_triggered_at' | 'flow_name'> {
+  const { last_triggered_at: _triggered, flow_name: _flow, ...settings } = view;
+  return settings;
+}
+
+/** The version of the endpoint as locked: the flow's name, not in the version, needs no join. */
+export function lockedEndpointVersion(row: WebhookEndpointRow): Omit<EndpointView, 'last_triggered_at' | 'flow_name'> {
+  return endpointVersion(endpointView({ ...row, flow_name: null, flow_org_id: null, flow_deleted: null }));
 }
 
 /** What an audit entry may carry of an endpoint: everything but the token that addresses it. */

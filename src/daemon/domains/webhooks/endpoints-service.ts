@@ -9,7 +9,15 @@ import { isUuid } from '../../../shared/ids.js';
 import { pickSecretValue } from '../../../shared/secrets/pick-value.js';
 import { generatePathToken } from '../../../shared/webhooks/endpoint-rules.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
-import { endpointAuditView, endpointListItem, endpointView, deliveryView, type EndpointView } from './endpoint-view.js';
+import { refuseIfChanged } from '../../http/entity-tag.js';
+import {
+  endpointAuditView,
+  endpointListItem,
+  endpointView,
+  deliveryView,
+  lockedEndpointVersion,
+  type EndpointView,
+} from './endpoint-view.js';
 import type { WebhookEndpointRow, WebhooksRepo, WebhooksTx } from './webhooks-repo.js';
 
 export interface OrgRef {
@@ -88,12 +96,14 @@ export class WebhookEndpointsService {
     });
   }
 
+  /** `ifMatch`: the request's `If-Match`, held against the locked row's version (`endpointVersion`) before anything changes. */
   async update(
     org: OrgRef,
     id: string,
     given: EndpointInput,
     context: AuditContext | undefined,
     actor: string | undefined,
+    ifMatch?: string,
   ): Promise<EndpointView> {
     if (!isUuid(id)) throw notFound();
     const current = await this.repo.find(org.id, id);
@@ -108,6 +118,7 @@ export class WebhookEndpointsService {
     const view = await this.repo.transaction(async (trx) => {
       const locked = await this.repo.lock(trx, org.id, id);
       if (!locked || locked.deleted_at) throw notFound();
+      refuseIfChanged(ifMatch, () => lockedEndpointVersion(locked), 'webhook endpoint');
       // The flow and the pin were checked, and a pin dropped, against the row as read before the lock.
       if (touchesFlow(input) && (locked.flow_id !== current.flow_id || locked.flow_version !== current.flow_version)) {
         throw problems.conflict("The endpoint's flow or pinned version changed while this change was checked; read it again.");

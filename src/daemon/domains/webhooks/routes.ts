@@ -16,8 +16,10 @@ import {
 import { noQuery } from '../../../shared/api/query.js';
 import { problems } from '../../../shared/api/problems.js';
 import { activeOrg } from '../../http/active-org.js';
+import { answerTagged, IF_MATCH_NOTE, ifMatchOf, PRECONDITION_FAILED } from '../../http/entity-tag.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
+import { endpointVersion } from './endpoint-view.js';
 import type { WebhookEndpointsService } from './endpoints-service.js';
 import type { WebhookTrigger } from './trigger/trigger-service.js';
 
@@ -35,6 +37,10 @@ function refuseClientToken(ctx: AppContext): void {
 }
 
 const endpoint = { description: 'The endpoint', schema: webhookEndpoint };
+const tagged = {
+  description: "The endpoint; `ETag` its version (all but `last_triggered_at` and `flow_name`), for a PATCH's `If-Match`",
+  schema: webhookEndpoint,
+};
 const notFound = { description: 'No such endpoint in the organization' };
 
 /** Endpoint management (`webhook:*`, `webhook_delivery:view`) and the public trigger (`webhook:receive`). */
@@ -62,23 +68,26 @@ export function webhookRoutes(service: WebhookEndpointsService, trigger: Webhook
       summary: 'One endpoint, with its resolved flow.',
       params: webhookPathParams,
       query: noQuery,
-      responses: { 200: endpoint, 404: notFound },
+      responses: { 200: tagged, 404: notFound },
       async handle(ctx, { params }) {
-        ctx.body = await service.get(activeOrg(ctx), params.webhook_id);
+        const found = await service.get(activeOrg(ctx), params.webhook_id);
+        answerTagged(ctx, found, endpointVersion(found));
       },
     }),
     'PATCH /webhooks/{webhook_id}': route({
-      summary: 'Change an endpoint: any create field; `flow_id` retargets (and drops a pin not restated); `auth_mode` is immutable.',
+      summary: `Change an endpoint: any create field; \`flow_id\` retargets (and drops a pin not restated); \`auth_mode\` is immutable. ${IF_MATCH_NOTE}`,
       params: webhookPathParams,
       preValidation: refuseClientToken,
       body: updateWebhookBody,
       responses: {
-        200: endpoint,
+        200: tagged,
         404: notFound,
         409: { description: '`conflict`: the flow or pin changed while a change naming them was checked; nothing written, read and retry' },
+        412: PRECONDITION_FAILED,
       },
       async handle(ctx, { params, body }) {
-        ctx.body = await service.update(activeOrg(ctx), params.webhook_id, body, ctx.state.audit, actor(ctx));
+        const changed = await service.update(activeOrg(ctx), params.webhook_id, body, ctx.state.audit, actor(ctx), ifMatchOf(ctx));
+        answerTagged(ctx, changed, endpointVersion(changed));
         trigger.forget(params.webhook_id);
       },
     }),
