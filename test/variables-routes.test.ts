@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectIfMatchHonoured, ifMatch } from './helpers/if-match.js';
 import { call, count, startWorld, UNKNOWN_ID, type World } from './helpers/webhooks-fixtures.js';
 
 let world: World;
@@ -156,6 +157,32 @@ describe('PATCH, DELETE, restore and purge', () => {
     });
     const retyped = await call(world, 'alice', 'PATCH', `/variables/${v.id}`, { type: 'string', value: '9000', name: 'mtu_text' });
     expect(retyped.body).toMatchObject({ type: 'string', value: '9000', name: 'mtu_text' });
+  });
+
+  it('answers its version as ETag and takes If-Match: a stale one is 412, nothing written', async () => {
+    const v = await create({ name: 'tagged_mtu', type: 'number', value: 1500 });
+    await expectIfMatchHonoured(world, {
+      collection: 'variables',
+      table: 'variables',
+      id: v.id,
+      reader: 'alice',
+      writer: 'alice',
+      changes: [{ value: 9000 }, { value: 1, description: 'late' }, { value: 9001 }, { value: 9002 }],
+    });
+  });
+
+  it("tags the shared organization's variable as each caller reads it: its own admin's read lets a PATCH through", async () => {
+    const shared = await create({ name: 'tagged_shared', type: 'string', value: 'a' }, 'sam', 'commons');
+    const path = `/variables/${shared.id}`;
+    const seen = await call(world, 'alice', 'GET', path);
+    const own = await call(world, 'sam', 'GET', path, undefined, 'commons');
+    expect([seen.body.shared, own.body.shared]).toEqual([true, false]);
+    expect(seen.headers.get('etag')).not.toBe(own.headers.get('etag'));
+    const refused = await call(world, 'alice', 'PATCH', path, { value: 'b' }, 'acme', ifMatch(seen.headers.get('etag')));
+    expect([refused.status, refused.body.code]).toEqual([403, 'shared_read_only']);
+    const changed = await call(world, 'sam', 'PATCH', path, { value: 'c' }, 'commons', ifMatch(own.headers.get('etag')));
+    expect(changed.status).toBe(200);
+    expect((await knex()('variables').where({ id: shared.id }).first()).value_json).toBe('c');
   });
 
   it('refuses a new type the stored value does not fit, a taken name and an empty change, changing nothing', async () => {

@@ -9,6 +9,7 @@ import {
   variableList,
   variablePath,
 } from '../../../shared/api/variables.js';
+import { answerTagged, IF_MATCH_NOTE, ifMatchOf, PRECONDITION_FAILED } from '../../http/entity-tag.js';
 import { route } from '../../http/route.js';
 import type { DomainRoutes } from '../../http/types.js';
 import { actorOf } from '../inventory/request.js';
@@ -17,6 +18,7 @@ import type { RunVariables } from './run-variables.js';
 import type { VariablesService } from './variables-service.js';
 
 const VARIABLE = { description: 'The variable', schema: variable };
+const TAGGED = { description: "The variable; `ETag` its version, for a PATCH's `If-Match`", schema: variable };
 const NOT_FOUND = { description: 'No such variable readable here (`resource_not_found`)' };
 const SHARED = { description: "The shared organization's variable (`shared_read_only`)" };
 const BAD_VALUE = { description: '`validation_failed`: a name breaking the rule, a value not of its type (path `value`)' };
@@ -56,19 +58,18 @@ export function variableRoutes(service: VariablesService): DomainRoutes {
       summary: 'One live variable of the active organization or the shared one.',
       params: variablePath,
       query: noQuery,
-      responses: { 200: VARIABLE, 404: NOT_FOUND },
+      responses: { 200: TAGGED, 404: NOT_FOUND },
       async handle(ctx, { params }) {
-        ctx.body = await service.get(actorOf(ctx), params.variable_id);
+        answerTagged(ctx, await service.get(actorOf(ctx), params.variable_id));
       },
     }),
     'PATCH /variables/{variable_id}': route({
-      summary:
-        'Change `name`, `type`, `value` and/or `description`; a new type needs a value of it. Audited with each field before and after.',
+      summary: `Change \`name\`, \`type\`, \`value\` and/or \`description\`; a new type needs a value of it. Audited with each field before and after. ${IF_MATCH_NOTE}`,
       params: variablePath,
       body: updateVariableBody,
-      responses: { 200: VARIABLE, 403: SHARED, 404: NOT_FOUND, 409: NAME_TAKEN, 422: BAD_VALUE },
+      responses: { 200: TAGGED, 403: SHARED, 404: NOT_FOUND, 409: NAME_TAKEN, 412: PRECONDITION_FAILED, 422: BAD_VALUE },
       async handle(ctx, { params, body }) {
-        ctx.body = await service.update(actorOf(ctx), params.variable_id, body);
+        answerTagged(ctx, await service.update(actorOf(ctx), params.variable_id, body, ifMatchOf(ctx)));
       },
     }),
     'DELETE /variables/{variable_id}': route({

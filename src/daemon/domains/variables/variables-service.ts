@@ -4,6 +4,7 @@ import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import { variableValueProblem, type VariableType } from '../../../shared/variables/variable-rules.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import { refuseIfChanged } from '../../http/entity-tag.js';
 import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import { changes, isUniqueViolation, notFound, writable, type Actor } from '../inventory/access.js';
 import { variableSnapshot, variableView } from './variable-view.js';
@@ -76,11 +77,13 @@ export class VariablesService {
     );
   }
 
-  async update(actor: Actor, id: string, input: UpdateVariableBody): Promise<Variable> {
+  /** `ifMatch`: the request's `If-Match`, held against the variable's entity tag before anything changes. */
+  async update(actor: Actor, id: string, input: UpdateVariableBody, ifMatch?: string): Promise<Variable> {
     const orgIds = await this.#readableFor(actor, id);
     return this.#guardNames(() =>
       this.repo.transaction(async (trx) => {
         const current = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
+        refuseIfChanged(ifMatch, () => variableView(current, actor.org.id), WHAT);
         const type = input.type ?? current.type;
         // A new type needs a value of that type: the stored one is checked against it unless one is sent.
         if (input.type !== undefined || input.value !== undefined) checkValue(type, input.value ?? current.value_json);
