@@ -37,6 +37,22 @@ describe('the API description', () => {
     expect(documented).toBe(count);
   });
 
+  // A refusal is not checked against the declared statuses (SERVICE_CHECK_RESPONSES checks what a handler answers).
+  it('declares the 412 of every route taking If-Match', async () => {
+    const doc = (await (await fetch(`${daemon.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    for (const [path, method] of [
+      ['/sites/{site_id}', 'patch'],
+      ['/devices/{device_id}', 'put'],
+      ['/schedules/{schedule_id}', 'patch'],
+      ['/webhooks/{webhook_id}', 'patch'],
+      ['/variables/{variable_id}', 'patch'],
+    ] as const) {
+      expect(Object.keys(doc.paths[path]![method]!.responses), `${method} ${path}`).toContain('412');
+    }
+  });
+
   it('serves Swagger UI, its OAuth redirect page and ReDoc from local files', async () => {
     for (const path of ['/docs', '/redoc', '/docs/oauth2-redirect']) {
       const page = await fetch(daemon.url + path);
