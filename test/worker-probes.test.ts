@@ -12,6 +12,7 @@ import { runProbeConnectivity, runProbeDns, runProbeHttp } from '../src/worker/h
 import { StepFailure, type StepContext, type StepResult } from '../src/worker/handlers/types.js';
 import { runProbeWaitReachable } from '../src/worker/handlers/wait-reachable.js';
 import type { MonitorCallbacks, MonitorChanges, MonitorSampleInput, NewMonitor } from '../src/worker/monitor-callbacks.js';
+import { DaemonAnswerError } from '../src/worker/http-client.js';
 import { DEFAULT_OUTBOUND, stepOutbound } from '../src/worker/outbound.js';
 import { RunMonitors } from '../src/worker/monitoring/run-monitors.js';
 import { connectivityChecker } from '../src/worker/probes/connectivity.js';
@@ -315,6 +316,28 @@ describe('monitor.connectivity', () => {
     expect(stopped).toMatchObject({ step_id: 'watch', monitor_id: 'm-1' });
     expect(stopped!.summary.samples).toBeGreaterThanOrEqual(2);
     expect(recorder.updates[0]!.changes).toMatchObject({ status: 'closed', summary: { ended_by: 'monitor.stop' } });
+  });
+
+  it('fails monitor_run_limit when the daemon refuses a monitor for the run cap; another refusal goes on as it came', async () => {
+    // The daemon's answer past SERVICE_MONITOR_MAX_PER_RUN, after the first monitor of the step.
+    const refusing = (code: string, status: number) =>
+      new (class extends RecordingMonitors {
+        override async open(monitor: NewMonitor): Promise<Monitor> {
+          if (this.opened.length === 1) throw new DaemonAnswerError('POST', '/api/v1/monitors', status, code, { code, limit: 1 });
+          return super.open(monitor);
+        }
+      })();
+    const config = { port: openPort, interval_ms: 100, count: 1 };
+    const capped = refusing('monitor_run_limit', 413);
+    const error = await failure(
+      runMonitorConnectivity(context('monitor.connectivity', config, { targets: [LOCAL, NO_ADDRESS], monitors: new RunMonitors(capped) })),
+    );
+    expect([error.code, error.details]).toEqual(['monitor_run_limit', { limit: 1, targets: 2 }]);
+    expect(capped.samples).toEqual([]);
+    const notHeld = refusing('run_not_held', 409);
+    await expect(
+      runMonitorConnectivity(context('monitor.connectivity', config, { targets: [LOCAL, NO_ADDRESS], monitors: new RunMonitors(notHeld) })),
+    ).rejects.toBeInstanceOf(DaemonAnswerError);
   });
 
   it('fails monitors_unavailable without monitor callbacks', async () => {

@@ -1,4 +1,6 @@
-import { ConnectivityMonitor } from '../monitoring/connectivity-monitor.js';
+import { DaemonAnswerError } from '../http-client.js';
+import { ConnectivityMonitor, type ConnectivityMonitorPlan } from '../monitoring/connectivity-monitor.js';
+import type { MonitorCallbacks } from '../monitor-callbacks.js';
 import type { ScheduleMode } from '../monitoring/run-monitors.js';
 import { connectivityChecker, connectivityConfig } from '../probes/connectivity.js';
 import { namedSubject, requireTargets } from '../probes/report.js';
@@ -23,7 +25,7 @@ export async function runMonitorConnectivity(context: StepContext): Promise<Step
   const targets =
     connectivity.checkType === 'dns_resolve' && hostname !== '' ? [namedSubject(hostname)] : requireTargets(probeTargets(run));
   const mode = config.schedule_mode as ScheduleMode;
-  const monitor = await ConnectivityMonitor.open(
+  const monitor = await openMonitors(
     {
       stepId: step.id,
       checkType: connectivity.checkType,
@@ -52,6 +54,28 @@ export async function runMonitorConnectivity(context: StepContext): Promise<Step
     outputs: { monitors: opened, check_type: connectivity.checkType, schedule_mode: mode },
     summary: `monitoring ${opened.length} target(s) by ${connectivity.checkType} every ${config.interval_ms as number} ms until ${until}`,
   };
+}
+
+/**
+ * The step's monitors, one per target; a run already holding as many monitors as the daemon allows fails
+ * the step by that code (the monitors this step opened before it stay unsampled until the run's end
+ * closes them). Any other refusal goes on as it came: the executor knows a run no longer held.
+ */
+async function openMonitors(plan: ConnectivityMonitorPlan, callbacks: MonitorCallbacks, signal: AbortSignal): Promise<ConnectivityMonitor> {
+  try {
+    return await ConnectivityMonitor.open(plan, callbacks, signal);
+  } catch (error) {
+    if (!(error instanceof DaemonAnswerError) || error.code !== 'monitor_run_limit') throw error;
+    const { limit } = error.body as { limit?: number };
+    throw new StepFailure(
+      'monitor_run_limit',
+      `the run may open at most ${limit ?? 'so many'} monitors; this step needs ${plan.targets.length}`,
+      {
+        limit: limit ?? null,
+        targets: plan.targets.length,
+      },
+    );
+  }
 }
 
 /**
