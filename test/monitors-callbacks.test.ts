@@ -49,6 +49,15 @@ describe('POST /api/v1/monitors', () => {
     expect(await monitorCount(runId)).toBe(2);
   });
 
+  it('opens one monitor when the same key is created at once by several calls: one 201, the others 200 with it', async () => {
+    const runId = await heldRun(world);
+    const body = { run_id: runId, monitor_key: 'raced', kind: 'connectivity.tcp_connect' };
+    const answers = await Promise.all(Array.from({ length: 4 }, () => callback(world, 'POST', '/api/v1/monitors', { body })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 201]);
+    expect(new Set(await Promise.all(answers.map(async (a) => (await json<MonitorAnswer>(a, a.status)).id))).size).toBe(1);
+    expect(await monitorCount(runId)).toBe(1);
+  });
+
   it('refuses a run it does not hold (409 run_not_held), an unknown run (404), missing fencing headers (422): nothing stored', async () => {
     const runId = await heldRun(world);
     const body = { run_id: runId, monitor_key: 'ping', kind: 'connectivity.tcp_connect' };

@@ -41,8 +41,7 @@ export class MonitorCallbacksService {
         target: body.target ?? null,
         unit: body.unit ?? null,
       });
-      if (created) return { created: true, monitor: monitorView(created) };
-      return { created: false, monitor: monitorView((await this.repo.byKey(trx, body.run_id, body.monitor_key))!) };
+      return { created: true, monitor: monitorView(created) };
     });
   }
 

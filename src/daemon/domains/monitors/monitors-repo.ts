@@ -39,14 +39,10 @@ export class MonitorsRepo {
       .first('status', 'worker_id', 'attempt', 'lease_expires_at', 'org_id', 'monitor_seq');
   }
 
-  /** Creates the monitor, or answers undefined when the run has one of that key already. */
-  async insert(trx: Knex.Transaction, row: NewMonitor): Promise<MonitorRow | undefined> {
-    const [created] = (await trx('monitors')
-      .insert(row)
-      .onConflict(['run_id', 'monitor_key'])
-      .ignore()
-      .returning(MONITOR_COLUMNS)) as MonitorRow[];
-    return created;
+  /** Creates the monitor; the caller holds the run's lock and has found no monitor of that key. */
+  async insert(trx: Knex.Transaction, row: NewMonitor): Promise<MonitorRow> {
+    const [created] = (await trx('monitors').insert(row).returning(MONITOR_COLUMNS)) as MonitorRow[];
+    return created!;
   }
 
   /** How many monitors the run has opened, open or closed. */
