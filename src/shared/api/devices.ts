@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { stamps } from './stamps.js';
 import { flag, hostname, label, name, nullableString, ownedRow, page, pageOf, repeated, searchText, tags } from './inventory.js';
-import { uuid } from './id-schemas.js';
-import { pathId } from './id-schemas.js';
+import { pathId, uuid } from './id-schemas.js';
 
 /** Wire schemas of the device routes (`/devices`): the daemon validates and documents with them. */
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { stamps } from './stamps.js';
 import { flag, name, nullableString, ownedRow, page, pageOf, searchText, tags, text } from './inventory.js';
-import { uuid } from './id-schemas.js';
-import { pathId } from './id-schemas.js';
+import { pathId, uuid } from './id-schemas.js';
 
 /** Wire schemas of the site routes (`/sites`): the daemon validates and documents with them. */
 
