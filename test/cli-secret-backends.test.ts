@@ -54,7 +54,7 @@ describe('svc secret-backends', () => {
     ]);
   });
 
-  it('lists and reads the backends, the built-in one by its name or id', async () => {
+  it('lists and reads the backends, the built-in one by its name (blanks around it ignored) or id', async () => {
     const builtin = await backend('Built-in');
     const table = (await ok(svc('vera', ['list']))).stdout;
     expect(cells(table, builtin.id)).toEqual([builtin.id, 'Built-in', 'builtin', 'builtin', 'yes', '0']);
@@ -65,6 +65,8 @@ describe('svc secret-backends', () => {
     expect(shown).toMatch(new RegExp(`^id:\\s+${builtin.id}$`, 'm'));
     expect(shown).toMatch(/^is_builtin:\s+true$/m);
     expect(await json(svc('vera', ['get', builtin.id, '--json']))).toEqual(page.items[0]);
+    // Names are stored trimmed, so a pasted name with blanks around it names the same backend.
+    expect(await json(svc('vera', ['get', ' Built-in  ', '--json']))).toEqual(page.items[0]);
   });
 
   it('creates a backend: its id on stdout, --json the backend; a type this build cannot serve or a bad config is refused', async () => {

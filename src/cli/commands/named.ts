@@ -12,23 +12,26 @@ export interface NamedRow {
 }
 
 /**
- * The rows of `path`'s list named exactly `name`. `filter` narrows the list on the server: by default
- * `q`, which finds every row whose name contains it, so a common name may have more than a page of such
- * rows, the exact one among the later pages: those are read too, as `svc api --paginate` follows them.
- * A list that takes no filter (`{}`) is read whole the same way.
+ * The rows of `path`'s list named exactly `name`, or `name` without its surrounding blanks: most names are
+ * stored trimmed, so `" core "` (a pasted name, a quoted shell variable) means the row named `core`.
+ * `filter` narrows the list on the server: by default `q`, which finds every row whose name contains it,
+ * so a common name may have more than a page of such rows, the exact one among the later pages: those
+ * are read too, as `svc api --paginate` follows them. A list that takes no filter (`{}`) is read whole the
+ * same way.
  */
 export async function listedNamed<Row extends { readonly name: string }>(
   client: ApiClient,
   path: string,
   name: string,
-  filter: Readonly<Record<string, string>> = { q: name },
+  filter: Readonly<Record<string, string>> = { q: name.trim() || name },
 ): Promise<Row[]> {
+  const names = new Set([name, name.trim()]);
   const named: Row[] = [];
   let query: Record<string, string> = { ...filter, limit: '500' };
   for (;;) {
     const page = (await client.request({ method: 'GET', path, query })).body;
     if (!isPage(page)) return named;
-    named.push(...(page.items as Row[]).filter((row) => row.name === name));
+    named.push(...(page.items as Row[]).filter((row) => names.has(row.name)));
     const next = nextPageQuery(page);
     if (next === undefined) return named;
     query = { ...query, [next.key]: next.value };
