@@ -3,7 +3,7 @@ import { stamps } from './stamps.js';
 import { allowedSourceIpsSchema } from '../webhooks/allow-list-rules.js';
 import { WEBHOOK_AUTH_MODES, webhookNameSchema } from '../webhooks/endpoint-rules.js';
 import { pageShape } from './query.js';
-import { pathId } from './id-schemas.js';
+import { pathId, uuid } from './id-schemas.js';
 
 /**
  * Wire schemas of the webhook routes: endpoint management (`/webhooks`) and the public trigger
@@ -11,8 +11,6 @@ import { pathId } from './id-schemas.js';
  * from them.
  */
 
-// In the lower case the database answers with: the service compares these with the endpoint's row as text.
-const uuid = z.uuid().transform((id) => id.toLowerCase());
 const authMode = z.enum(WEBHOOK_AUTH_MODES);
 
 // A plain string: an id that is not a UUID names no endpoint, and is answered 404 by the service.
