@@ -38,10 +38,12 @@ const ACTORS: [string | null, string | null][] = [
   ['sub-bob', 'bob'],
   [null, null],
 ];
+// Resources are named by the ids the database answers with (lower-case UUIDs) or by other text.
+const RUN_ID = randomUUID();
 const RESOURCES: [string | null, string | null][] = [
   ['flow', 'f-1'],
   ['flow', 'f-2'],
-  ['run', 'r-1'],
+  ['run', RUN_ID],
   ['device', 'core/sw 1'],
   [null, null],
 ];
@@ -170,6 +172,7 @@ describe('GET /audit-logs', () => {
     ['an actor by username', { actor: 'bob' }, (r) => r.actor_username === 'bob'],
     ['a resource type', { resource_type: 'flow' }, (r) => r.resource_type === 'flow'],
     ['a resource', { resource_type: 'flow', resource_id: 'f-2' }, (r) => r.resource_type === 'flow' && r.resource_id === 'f-2'],
+    ['a resource by its UUID in capitals', { resource_id: RUN_ID.toUpperCase() }, (r) => r.resource_id === RUN_ID],
     ['an outcome', { outcome: 'denied' }, (r) => r.outcome === 'denied'],
     ['since', { since: new Date(now - 2 * DAY - HOUR / 2).toISOString() }, (r) => Date.parse(r.ts) >= now - 2 * DAY - HOUR / 2],
     ['until', { until: new Date(now - 2 * DAY - HOUR / 2).toISOString() }, (r) => Date.parse(r.ts) < now - 2 * DAY - HOUR / 2],
@@ -256,8 +259,8 @@ describe('GET /audit-logs/resource/{resource_type}/{resource_id}', () => {
   });
 
   it('narrows further by the list filters', async () => {
-    const page = await json<Page>(await get('/audit-logs/resource/run/r-1', { event_type: 'run.started', limit: '500' }));
-    expect(page.items.map((e) => e.id)).toEqual(idsOf(seeded.filter((r) => r.resource_id === 'r-1' && r.event_type === 'run.started')));
+    const page = await json<Page>(await get(`/audit-logs/resource/run/${RUN_ID}`, { event_type: 'run.started', limit: '500' }));
+    expect(page.items.map((e) => e.id)).toEqual(idsOf(seeded.filter((r) => r.resource_id === RUN_ID && r.event_type === 'run.started')));
   });
 
   it('answers an empty page for a resource with no entries', async () => {

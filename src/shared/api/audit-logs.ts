@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { storableInstant } from './storable-time.js';
-import { pathId } from './id-schemas.js';
+import { lowerIfUuid, pathId } from './id-schemas.js';
 
 /** Wire schemas of the audit trail's routes (`/audit-logs…`): the daemon validates and documents with them. */
 
@@ -49,7 +49,8 @@ export const auditLogsQuery = z
     ...filterShape,
     ...pageShape,
     resource_type: z.string().min(1).max(100).optional(),
-    resource_id: z.string().min(1).max(255).optional(),
+    // As the resource path's id: a UUID in capitals names the row the lower-case id was audited under.
+    resource_id: z.string().min(1).max(255).transform(lowerIfUuid).optional(),
   })
   .strict()
   .refine(ordered.check, ordered.message);

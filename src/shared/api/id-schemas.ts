@@ -7,7 +7,12 @@ import { isUuid } from '../ids.js';
  * `resource_id`, NOTIFY payloads and in-memory keys, ids compared in code. So a UUID comes out in the
  * lower case the database answers with; anything else passes as written, to be no such resource (404).
  */
-export const pathId = z.string().transform((value) => (isUuid(value) ? value.toLowerCase() : value));
+export const pathId = z.string().transform(lowerIfUuid);
+
+/** A UUID in the lower case the database answers with; any other text as written. */
+export function lowerIfUuid(value: string): string {
+  return isUuid(value) ? value.toLowerCase() : value;
+}
 
 /** Any UUID PostgreSQL accepts (as `isUuid` does for path ids) in a body or query, in the lower case the database answers with. */
 export const uuid = z.guid().transform((v) => v.toLowerCase());
