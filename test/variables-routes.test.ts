@@ -196,6 +196,23 @@ describe('PATCH, DELETE, restore and purge', () => {
     expect((await call(world, 'alice', 'GET', `/variables/${v.id}`)).body).toMatchObject({ name: 'flag', type: 'boolean', value: true });
   });
 
+  it('refuses a null value for a variable whose type cannot hold it (only json may), changing nothing', async () => {
+    for (const [type, value] of [
+      ['string', 'ntp.example'],
+      ['number', 1500],
+      ['boolean', true],
+      ['secret_ref', "{{ secret('snmp') }}"],
+    ] as const) {
+      const v = await create({ name: `nullable_${type}`, type, value });
+      const nulled = await call(world, 'alice', 'PATCH', `/variables/${v.id}`, { value: null });
+      expect([nulled.status, nulled.body.code, nulled.body.errors?.[0]?.path]).toEqual([422, 'validation_failed', 'value']);
+      expect((await knex()('variables').where({ id: v.id }).first()).value_json).toEqual(value);
+    }
+    const json = await create({ name: 'nullable_json', type: 'json', value: { a: 1 } });
+    const nulled = await call(world, 'alice', 'PATCH', `/variables/${json.id}`, { value: null });
+    expect([nulled.status, nulled.body.value]).toEqual([200, null]);
+  });
+
   it("refuses writes to the shared organization's variable (403 shared_read_only) and another's (404)", async () => {
     const shared = await create({ name: 'shared_dns', type: 'string', value: '1.1.1.1' }, 'sam', 'commons');
     const foreign = await create({ name: 'theirs', type: 'string', value: 'x' }, 'bob', 'globex');

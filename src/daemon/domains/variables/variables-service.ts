@@ -85,8 +85,10 @@ export class VariablesService {
         const current = writable(await this.repo.lock(trx, orgIds, id), actor.org.id, WHAT, true);
         refuseIfChanged(ifMatch, () => variableView(current, actor.org.id), WHAT);
         const type = input.type ?? current.type;
-        // A new type needs a value of that type: the stored one is checked against it unless one is sent.
-        if (input.type !== undefined || input.value !== undefined) checkValue(type, input.value ?? current.value_json);
+        // A new type needs a value of that type: the stored one is checked against it unless one is sent
+        // (a `null` sent is a value, checked as every other: only a json variable may hold it).
+        if (input.type !== undefined || input.value !== undefined)
+          checkValue(type, input.value !== undefined ? input.value : current.value_json);
         if (input.name !== undefined && input.name !== current.name && (await this.repo.nameTaken(trx, actor.org.id, input.name, id)))
           throw nameTaken();
         const change: Record<string, unknown> = { updated_by: actor.sub };
