@@ -73,6 +73,19 @@ describe('configuration exchange: sites and devices', () => {
     expect(document.sites).toHaveLength(1);
   });
 
+  it('refuses a bundle that re-parents sites into a loop (409 parent_cycle), changing nothing', async () => {
+    const knex = two.daemon.services.db.knex;
+    const org_id = two.acme.id;
+    const [top] = await knex('sites').insert({ org_id, name: 'loop-top' }).returning('id');
+    await knex('sites').insert({ org_id, name: 'loop-child', parent_id: top.id });
+    const yaml = 'version: 1\norg: acme\nsites:\n  - name: loop-top\n    parent: loop-child\n  - name: loop-child\n    parent: loop-top\n';
+    await expect(planAndApply(two, yaml)).rejects.toMatchObject({
+      code: 'bundle_item_refused',
+      extensions: expect.objectContaining({ reason: 'parent_cycle', key: 'loop-top' }),
+    });
+    expect((await knex('sites').where({ org_id, name: 'loop-top' }).first()).parent_id).toBeNull();
+  });
+
   it('refuses a device naming a site neither the bundle nor the target holds, applying nothing', async () => {
     const yaml = 'version: 1\norg: acme\ndevices:\n  - name: lost\n    site: nowhere\n';
     await expect(planAndApply(two, yaml)).rejects.toMatchObject({ code: 'bundle_reference_unresolved' });

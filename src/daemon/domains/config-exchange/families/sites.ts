@@ -62,7 +62,12 @@ export function sitesFamily(repo: SitesRowsRepo) {
     },
     async update(ctx, before, after) {
       const id = await ownSite(ctx, before.name);
-      await repo.update(ctx.db, id, await fieldsOf(ctx, after), ctx.actor.sub);
+      const fields = await fieldsOf(ctx, after);
+      // As the inventory API does: a site never becomes its own ancestor (a loop the bundle closes over sites here).
+      if (fields.parent_id !== null && (await repo.wouldCycle(ctx.db, orgOf(ctx).id, id, fields.parent_id))) {
+        throw refused(FAMILY, after.name, 'parent_cycle', `parent "${after.parent}" would make the site its own ancestor.`);
+      }
+      await repo.update(ctx.db, id, fields, ctx.actor.sub);
       await record(ctx, 'entity.updated', id, after.name, {
         changes: changes(before, after, ['parent', 'description', 'address', 'tags']),
       });

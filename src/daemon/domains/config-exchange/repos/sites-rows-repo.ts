@@ -51,6 +51,23 @@ export class SitesRowsRepo {
       .update({ ...fields, tags: JSON.stringify(fields.tags), updated_by: by, updated_at: db.fn.now() });
   }
 
+  /**
+   * Whether making `parentId` the parent of `id` would close a loop: `id` is `parentId` or one of its
+   * ancestors. Serialized with the inventory API's moves of the organization's sites (its advisory lock).
+   */
+  async wouldCycle(db: Knex, orgId: string, id: string, parentId: string): Promise<boolean> {
+    await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`sites-hierarchy:${orgId}`]);
+    const { rows } = await db.raw(
+      `WITH RECURSIVE up(id, parent_id, depth) AS (
+         SELECT id, parent_id, 0 FROM sites WHERE id = ?
+         UNION ALL
+         SELECT s.id, s.parent_id, up.depth + 1 FROM sites s JOIN up ON s.id = up.parent_id WHERE up.depth < 10000
+       ) SELECT 1 FROM up WHERE id = ? LIMIT 1`,
+      [parentId, id],
+    );
+    return (rows as unknown[]).length > 0;
+  }
+
   /** How many live child sites and live devices the site still holds. */
   async holdings(db: Knex, id: string): Promise<{ children: number; devices: number }> {
     const count = async (table: string, column: string) => {
