@@ -66,6 +66,30 @@ describe('configuration exchange: organizations and IdP mappings', () => {
     expect(await two.daemon.services.db.knex('organizations').where({ slug: 'common' })).toHaveLength(1);
   });
 
+  it('refuses a bundle marking two organizations shared (422 bundle_invalid at the second), which no apply could meet', async () => {
+    const yaml = [
+      'version: 1',
+      'organizations:',
+      '  - slug: globex',
+      '    name: Globex',
+      '    is_shared: true',
+      '  - slug: initech',
+      '    name: Initech',
+      '    is_shared: true',
+      '',
+    ].join('\n');
+    let thrown: unknown;
+    try {
+      two.engine.parse(yaml);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({
+      code: 'bundle_invalid',
+      extensions: { errors: [expect.objectContaining({ path: 'organizations[1].is_shared', line: 8 })] },
+    });
+  });
+
   it('round-trips IdP mappings, which the login index knows at once, and plans exactly an edit', async () => {
     const yaml = await exported(one, ['idp_mappings']);
     const index = two.daemon.services.mappingIndex;

@@ -45,6 +45,8 @@ export interface ResourceFamily<Item extends BundleItem = BundleItem> {
   depthOf?(item: Item, items: ReadonlyMap<string, Item>): number;
   /** Rules the schema cannot state (a policy the catalogue refuses, a value not of its type): each a path inside the item. */
   check?(item: Item): readonly ItemIssue[];
+  /** Rules over the whole section (at most one shared organization): each issue at the index of the item it names. */
+  checkSection?(items: readonly Item[]): readonly SectionIssue[];
   /** Keys a create or update declares without carrying their values (secrets): the plan's `needs_values`. */
   needsValues?(before: Item | null, after: Item): readonly string[];
   list(ctx: FamilyContext): Promise<Item[]>;
@@ -60,6 +62,11 @@ export interface ItemIssue {
   /** Inside the item, dotted (`value`, `config.url`); empty for the item itself. */
   readonly path: string;
   readonly message: string;
+}
+
+export interface SectionIssue extends ItemIssue {
+  /** The item's index in its section. */
+  readonly index: number;
 }
 
 export interface FamilyContext {

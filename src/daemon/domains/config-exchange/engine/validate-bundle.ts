@@ -25,8 +25,8 @@ export function bundleInvalid(issues: readonly BundleIssue[]): Problem {
 }
 
 /**
- * Parses and checks a bundle's text: YAML syntax, the bundle schema, each family's own rules, and keys
- * unique within a section. Every issue is reported (up to 100) with its path, line and column; any issue
+ * Parses and checks a bundle's text: YAML syntax, the bundle schema, each family's own rules (per item and
+ * per section), and keys unique within a section. Every issue is reported (up to 100) with its path, line and column; any issue
  * refuses the whole bundle with 422 `bundle_invalid`.
  */
 export function validateBundle(text: string, families: readonly ResourceFamily[]): Bundle {
@@ -51,6 +51,10 @@ export function validateBundle(text: string, families: readonly ResourceFamily[]
         issues.push(parsed.issueAt([family.name, index, ...inner], issue.message));
       }
     });
+    for (const issue of family.checkSection?.(items) ?? []) {
+      const inner = issue.path ? issue.path.split('.') : [];
+      issues.push(parsed.issueAt([family.name, issue.index, ...inner], issue.message));
+    }
     sections.set(family.name, items);
   }
   if (issues.length > 0) throw bundleInvalid(issues);

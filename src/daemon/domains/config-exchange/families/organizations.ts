@@ -47,6 +47,13 @@ export function organizationsFamily(repo: OrganizationsRowsRepo) {
     item,
     keyOf: (i) => i.slug,
     check: (i) => bodyIssues(createOrgBody, { slug: i.slug, name: i.name, description: i.description, settings: i.settings }),
+    // Applying two shared organizations would leave only the last one shared: the bundle could never be met.
+    checkSection: (items) =>
+      items.flatMap((i, index) =>
+        i.is_shared && items.findIndex((other) => other.is_shared) !== index
+          ? [{ index, path: 'is_shared', message: 'at most one organization is shared' }]
+          : [],
+      ),
     list: (ctx) => repo.all(ctx.db),
     async create(ctx, i) {
       await takeSharedMark(ctx, i);
