@@ -89,6 +89,27 @@ describe('configuration exchange: git and file repositories, registry credential
     ]);
   });
 
+  it('refuses a bundle naming two default file repositories (422 bundle_invalid at the second), which no apply could meet', async () => {
+    const yaml = [
+      'version: 1',
+      'org: acme',
+      'file_repositories:',
+      '  - name: first',
+      '    kind: local',
+      '    is_default: true',
+      '  - name: second',
+      '    kind: local',
+      '    is_default: true',
+      '',
+    ].join('\n');
+    expect(() => two.engine.parse(yaml)).toThrow(
+      expect.objectContaining({
+        code: 'bundle_invalid',
+        extensions: { errors: [expect.objectContaining({ path: 'file_repositories[1].is_default', line: 9 })] },
+      }),
+    );
+  });
+
   it('refuses a URL with credentials at parse and pruning a repository that holds files', async () => {
     const bad = 'version: 1\norg: acme\ngit_repositories:\n  - name: x\n    url: https://user:pw@git.example.com/x.git\n';
     expect(() => two.engine.parse(bad)).toThrow(expect.objectContaining({ code: 'bundle_invalid' }));

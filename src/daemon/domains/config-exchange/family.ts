@@ -88,6 +88,12 @@ export function orgOf(ctx: FamilyContext): { readonly id: string; readonly slug:
   return ctx.org;
 }
 
+/** A section rule: only the first item that `marked` holds for may hold it; each later one is an issue at `path`. */
+export function atMostOne<Item>(items: readonly Item[], marked: (i: Item) => boolean, path: string, message: string): SectionIssue[] {
+  const first = items.findIndex(marked);
+  return items.flatMap((i, index) => (index !== first && marked(i) ? [{ index, path, message }] : []));
+}
+
 /** Declares a family with its item type, and hands it over as the engine's uniform `ResourceFamily`. */
 export function defineFamily<Item extends BundleItem>(family: ResourceFamily<Item>): ResourceFamily {
   return family as unknown as ResourceFamily;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createFileRepositoryBody, FILE_REPOSITORY_KINDS } from '../../../../shared/api/file-repositories.js';
-import { orgOf } from '../family.js';
+import { atMostOne, orgOf } from '../family.js';
 import { OrgRowsRepo } from '../repos/org-rows-repo.js';
 import { bodyIssues, orgTableFamily } from './org-table-family.js';
 
@@ -28,6 +28,8 @@ export function fileRepositoriesFamily() {
     where: (i) => ({ name: i.name }),
     check: (i) =>
       bodyIssues(createFileRepositoryBody, i.kind === 'local' && Object.keys(i.config).length === 0 ? { ...i, config: undefined } : i),
+    // Applying two defaults would leave only the last one the default: the bundle could never be met.
+    checkSection: (items) => atMostOne(items, (i) => i.is_default, 'is_default', 'at most one file repository is the default'),
     fromRow: ({ config_json, ...r }) => ({ ...r, config: config_json }) as Item,
     toRow: ({ config, ...i }) => ({ ...i, config_json: config }),
     audit: { action: 'file_repository:manage', resourceType: 'file_repository' },

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { changes } from '../../inventory/access.js';
-import { defineFamily, orgOf, type FamilyContext, type ItemIssue } from '../family.js';
+import { defineFamily, orgOf, type FamilyContext, type ItemIssue, type SectionIssue } from '../family.js';
 import type { OrgRowsRepo } from '../repos/org-rows-repo.js';
 import { orgAuditRecorder, refused } from './references.js';
 
@@ -21,6 +21,7 @@ export interface OrgTableFamily<Item extends Row> {
   /** The columns an item writes (its key among them). */
   toRow(item: Item): Row;
   check?(item: Item): readonly ItemIssue[];
+  checkSection?(items: readonly Item[]): readonly SectionIssue[];
   /** Audit entries' action and resource type, as the domain's own routes write them (event types `entity.*` unless given). */
   readonly audit: {
     readonly action: string;
@@ -50,6 +51,7 @@ export function orgTableFamily<Item extends Row>(spec: OrgTableFamily<Item>) {
     item: spec.item,
     keyOf: spec.keyOf,
     ...(spec.check ? { check: spec.check } : {}),
+    ...(spec.checkSection ? { checkSection: spec.checkSection } : {}),
     async list(ctx) {
       return (await repo.rows(ctx.db, orgOf(ctx).id, spec.columns)).map(spec.fromRow);
     },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createOrgBody } from '../../../../shared/api/tenancy.js';
 import { MAPPINGS_CHANNEL, notify } from '../../../db/channels.js';
 import { changes } from '../../inventory/access.js';
-import { defineFamily, type FamilyContext } from '../family.js';
+import { atMostOne, defineFamily, type FamilyContext } from '../family.js';
 import type { OrganizationsRowsRepo } from '../repos/organizations-rows-repo.js';
 import { bodyIssues } from './org-table-family.js';
 import { refused } from './references.js';
@@ -48,12 +48,7 @@ export function organizationsFamily(repo: OrganizationsRowsRepo) {
     keyOf: (i) => i.slug,
     check: (i) => bodyIssues(createOrgBody, { slug: i.slug, name: i.name, description: i.description, settings: i.settings }),
     // Applying two shared organizations would leave only the last one shared: the bundle could never be met.
-    checkSection: (items) =>
-      items.flatMap((i, index) =>
-        i.is_shared && items.findIndex((other) => other.is_shared) !== index
-          ? [{ index, path: 'is_shared', message: 'at most one organization is shared' }]
-          : [],
-      ),
+    checkSection: (items) => atMostOne(items, (i) => i.is_shared, 'is_shared', 'at most one organization is shared'),
     list: (ctx) => repo.all(ctx.db),
     async create(ctx, i) {
       await takeSharedMark(ctx, i);
