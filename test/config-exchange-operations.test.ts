@@ -136,6 +136,20 @@ describe('config exchange operations', () => {
     expect(await knex()('config_exchange_operations').count({ n: '*' })).toEqual(before);
   });
 
+  it('refuses a bundle whose aliases expand past the limit ("billion laughs") with 422 bundle_invalid, queuing nothing', async () => {
+    const before = await knex()('config_exchange_operations').count({ n: '*' });
+    const levels = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const lines = ['version: 1', 'org: acme', 'variables:'];
+    levels.forEach((anchor, i) => {
+      const items = i === 0 ? Array(10).fill('x') : Array(10).fill(`*${levels[i - 1]}`);
+      lines.push(`  - name: lol_${anchor}`, '    type: json', `    value: &${anchor} [${items.join(', ')}]`);
+    });
+    const answer = await call(world, 'root', 'POST', '/config-exchange/operations', { mode: 'plan', bundle: `${lines.join('\n')}\n` });
+    expect([answer.status, answer.body.code]).toEqual([422, 'bundle_invalid']);
+    expect(answer.body.errors).toHaveLength(1);
+    expect(await knex()('config_exchange_operations').count({ n: '*' })).toEqual(before);
+  });
+
   it('refuses an apply naming no succeeded plan', async () => {
     const exported = await run(world, { mode: 'export' });
     const notPlan = await call(world, 'root', 'POST', '/config-exchange/operations', { mode: 'apply', plan_id: exported.correlation_id });

@@ -39,7 +39,21 @@ export function parseYaml(text: string): ParsedYaml {
     const found = locate(doc.contents as Node | null, path, key);
     return { path: formatPath(key === undefined ? path : [...path, key]), ...(found ? at(found) : { line: 0, column: 0 }), message };
   };
-  return { data: issues.length > 0 ? undefined : doc.toJS({ maxAliasCount: 100 }), issues, issueAt };
+  return { data: issues.length > 0 ? undefined : toData(doc, issues), issues, issueAt };
+}
+
+/**
+ * The document's data. Aliases expanding past the limit (a "billion laughs" bundle) make `yaml` throw a
+ * ReferenceError: an issue of the bundle like any other, not a fault of the daemon.
+ */
+function toData(doc: Document.Parsed, issues: BundleIssue[]): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    issues.push({ path: '', line: 0, column: 0, message: `aliases expand too far: ${error.message}` });
+    return undefined;
+  }
 }
 
 /** The offset of the deepest node along `path` (of the key `key` in the map there, when given). */
