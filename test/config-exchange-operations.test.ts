@@ -136,6 +136,17 @@ describe('config exchange operations', () => {
     expect(await knex()('config_exchange_operations').count({ n: '*' })).toEqual(before);
   });
 
+  it("refuses an organization's section with no organization at the request (422 bundle_invalid at org), queuing nothing", async () => {
+    const before = await knex()('config_exchange_operations').count({ n: '*' });
+    const answer = await call(world, 'root', 'POST', '/config-exchange/operations', {
+      mode: 'plan',
+      bundle: 'version: 1\nvariables: []\n',
+    });
+    expect([answer.status, answer.body.code]).toEqual([422, 'bundle_invalid']);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ path: 'org' })]);
+    expect(await knex()('config_exchange_operations').count({ n: '*' })).toEqual(before);
+  });
+
   it('refuses a bundle whose aliases expand past the limit ("billion laughs") with 422 bundle_invalid, queuing nothing', async () => {
     const before = await knex()('config_exchange_operations').count({ n: '*' });
     const levels = ['a', 'b', 'c', 'd', 'e', 'f'];

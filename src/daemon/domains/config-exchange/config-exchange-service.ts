@@ -76,7 +76,7 @@ export class ConfigExchangeService {
       if (body.bundle === undefined) throw problems.validation([{ path: 'bundle', message: 'a plan needs the bundle (YAML text)' }]);
       const bundle = this.engine.parse(body.bundle);
       org ??= await this.#org(bundle.org);
-      if (body.families) this.engine.familiesOf({ org, families: body.families });
+      this.engine.checkScope(bundle, { org, families: body.families });
       row.bundle = body.bundle;
     } else {
       const plan = await this.#plan(body.plan_id);

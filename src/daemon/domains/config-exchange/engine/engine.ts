@@ -84,13 +84,14 @@ export class ConfigExchangeEngine {
   }
 
   /**
-   * The plan of a checked bundle against the current configuration: the families the bundle has a
-   * section for (narrowed by `families`), for `org` (the bundle's own when the caller names none).
+   * The sections a plan of `bundle` reads (narrowed by `families`) and the first of an organization's
+   * family, checked: an unknown family is 422 `validation_failed`, an organization's section without an
+   * organization 422 `bundle_invalid`. Run when a plan is requested too, so nothing is queued for either.
    */
-  async plan(
+  checkScope(
     bundle: Bundle,
-    options: { planId: string; org: Org | undefined; families?: readonly string[]; prune: boolean },
-  ): Promise<Plan> {
+    options: { org: Org | undefined; families?: readonly string[] | undefined },
+  ): { inBundle: string[]; needsOrg: string | undefined } {
     const inBundle = [...bundle.sections.keys()].filter((name) => !options.families || options.families.includes(name));
     if (options.families) this.familiesOf({ org: options.org, families: options.families });
     const needsOrg = inBundle.find((name) => this.families.find((f) => f.name === name)?.scope === 'org');
@@ -99,6 +100,18 @@ export class ConfigExchangeEngine {
         { path: 'org', line: 0, column: 0, message: `the ${needsOrg} section needs an organization (the bundle's org or the operation's)` },
       ]);
     }
+    return { inBundle, needsOrg };
+  }
+
+  /**
+   * The plan of a checked bundle against the current configuration: the families the bundle has a
+   * section for (narrowed by `families`), for `org` (the bundle's own when the caller names none).
+   */
+  async plan(
+    bundle: Bundle,
+    options: { planId: string; org: Org | undefined; families?: readonly string[]; prune: boolean },
+  ): Promise<Plan> {
+    const { inBundle, needsOrg } = this.checkScope(bundle, options);
     const families = this.familiesOf({ org: options.org, families: inBundle });
     const current = await this.#snapshot(this.knex, families, options.org);
     const computed = computePlan(families, current, bundle.sections, options.prune);
