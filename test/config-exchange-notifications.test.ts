@@ -125,4 +125,23 @@ describe('configuration exchange: notification destinations and subscriptions', 
       code: 'bundle_reference_unresolved',
     });
   });
+
+  it('refuses destination names that differ only by case: 422 in one bundle, 409 name_taken against a live one', async () => {
+    const hook = (name: string, url: string) => `  - name: ${name}\n    kind: webhook\n    config: {url: "${url}"}\n`;
+    const twice = `version: 1\norg: acme\nnotification_destinations:\n${hook('Ops', 'https://hooks.example.com/a')}${hook('ops', 'https://hooks.example.com/b')}`;
+    expect(() => two.engine.parse(twice)).toThrow(
+      expect.objectContaining({
+        code: 'bundle_invalid',
+        extensions: { errors: [expect.objectContaining({ path: 'notification_destinations[1].name' })] },
+      }),
+    );
+    const knex = two.daemon.services.db.knex;
+    await planAndApply(two, `version: 1\norg: acme\nnotification_destinations:\n${hook('Pager', 'https://hooks.example.com/p')}`);
+    const cased = `version: 1\norg: acme\nnotification_destinations:\n${hook('pager', 'https://hooks.example.com/q')}`;
+    await expect(planAndApply(two, cased)).rejects.toMatchObject({
+      code: 'bundle_item_refused',
+      extensions: expect.objectContaining({ reason: 'name_taken', key: 'pager' }),
+    });
+    expect(await knex('notification_destinations').where({ org_id: two.acme.id }).whereRaw("lower(name) = 'pager'")).toHaveLength(1);
+  });
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DESTINATION_CONFIGS, DESTINATION_KINDS, NOTIFICATION_EVENTS } from '../../../../shared/api/notifications.js';
 import { changes } from '../../inventory/access.js';
-import { defineFamily, orgOf, type FamilyContext, type ItemIssue } from '../family.js';
+import { defineFamily, orgOf, type FamilyContext, type ItemIssue, type SectionIssue } from '../family.js';
 import type { NotificationsRowsRepo } from '../repos/notifications-rows-repo.js';
-import { orgAuditRecorder } from './references.js';
+import { orgAuditRecorder, refused } from './references.js';
 
 const item = z
   .object({
@@ -60,6 +60,18 @@ export function notificationDestinationsFamily(repo: NotificationsRowsRepo) {
         ? []
         : parsed.error.issues.map((issue) => ({ path: ['config', ...issue.path].join('.'), message: issue.message }));
     },
+    // Live names are unique regardless of case (as the destinations API holds them).
+    checkSection(items): SectionIssue[] {
+      const first = new Map<string, number>();
+      return items.flatMap((i, index) => {
+        const folded = i.name.toLowerCase();
+        if (!first.has(folded)) first.set(folded, index);
+        const earlier = first.get(folded)!;
+        return earlier === index
+          ? []
+          : [{ index, path: 'name', message: `item ${earlier} has this name but for case (names are unique regardless of case)` }];
+      });
+    },
     async list(ctx) {
       const rows = await repo.destinations(ctx.db, orgOf(ctx).id);
       return rows
@@ -74,6 +86,9 @@ export function notificationDestinationsFamily(repo: NotificationsRowsRepo) {
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
     async create(ctx, i) {
+      if (await repo.destinationNameTaken(ctx.db, orgOf(ctx).id, i.name)) {
+        throw refused(FAMILY, i.name, 'name_taken', 'a live destination of the organization has this name but for case.');
+      }
       const id = await repo.insertDestination(ctx.db, orgOf(ctx).id, columnsOf(i), ctx.actor.sub);
       await audit(ctx, 'entity.created', id, { destination: i });
     },

@@ -35,6 +35,16 @@ export class NotificationsRowsRepo {
     return (row as { id: string } | undefined)?.id;
   }
 
+  /** Whether a live destination of the organization has `name` regardless of case (the live-name index is on lower(name)). */
+  async destinationNameTaken(db: Knex, orgId: string, name: string): Promise<boolean> {
+    const row = await db('notification_destinations')
+      .where({ org_id: orgId })
+      .whereRaw('lower(name) = lower(?)', [name])
+      .whereNull('deleted_at')
+      .first('id');
+    return row !== undefined;
+  }
+
   async insertDestination(db: Knex, orgId: string, fields: Fields, by: string | null): Promise<string> {
     return inserted(db, 'notification_destinations', orgId, fields, by);
   }
