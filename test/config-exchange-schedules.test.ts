@@ -120,4 +120,16 @@ describe('configuration exchange: schedules', () => {
     await two.engine.apply(plan, two.acme, operator(plan.plan_id));
     expect(await knex('schedules').where({ org_id: two.acme.id, name: 'weekly-audit' }).first('flow_id')).toEqual({ flow_id: flow.id });
   });
+
+  it('refuses to exchange two live schedules of one name (409 duplicate_name), which a bundle could not tell apart', async () => {
+    const knex = two.daemon.services.db.knex;
+    await knex('schedules').insert([
+      { org_id: two.acme.id, name: 'twin', cron: '0 1 * * *' },
+      { org_id: two.acme.id, name: 'twin', cron: '0 3 * * *' },
+    ]);
+    await expect(two.engine.export({ org: two.acme, families: ['schedules'] })).rejects.toMatchObject({
+      code: 'bundle_item_refused',
+      extensions: expect.objectContaining({ reason: 'duplicate_name', key: 'twin' }),
+    });
+  });
 });

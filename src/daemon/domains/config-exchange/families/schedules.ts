@@ -5,7 +5,7 @@ import { CronClock } from '../../schedules/cron.js';
 import { defineFamily, orgOf, type FamilyContext, type ItemIssue } from '../family.js';
 import type { FlowReferencesRepo } from '../repos/flow-references-repo.js';
 import type { ScheduleColumns, SchedulesRowsRepo } from '../repos/schedules-rows-repo.js';
-import { flowReference, orgAuditRecorder, unresolved } from './references.js';
+import { flowReference, orgAuditRecorder, refused, unresolved } from './references.js';
 
 const item = z
   .object({
@@ -89,6 +89,11 @@ export function schedulesFamily(repo: SchedulesRowsRepo, flows: FlowReferencesRe
     async list(ctx) {
       const orgId = orgOf(ctx).id;
       const rows = await repo.live(ctx.db, orgId);
+      // Schedule names are not unique: two live ones of a name would be one key, updated at random.
+      rows.forEach((row, n) => {
+        if (n > 0 && rows[n - 1]!.name === row.name)
+          throw refused(FAMILY, row.name, 'duplicate_name', 'two live schedules share this name; rename one to exchange them');
+      });
       const names = await repo.deviceNames(ctx.db, orgId, [...new Set(rows.flatMap((r) => Object.values(r.targets_json).flat()))]);
       return rows.map((r) => ({
         name: r.name,
