@@ -144,7 +144,7 @@ export class OrgsRepo {
       .returning(['id', 'slug']);
   }
 
-  /** Memberships, IdP mappings and tokens go with the organization (foreign keys cascade); audit entries keep a NULL organization. */
+  /** Everything the organization owns goes with it (foreign keys cascade); audit entries keep a NULL organization. */
   async remove(trx: Tx, id: string): Promise<boolean> {
     return (await trx('organizations').where({ id }).delete()) > 0;
   }

@@ -10,7 +10,11 @@ export interface OrgsDeleteOptions {
 }
 
 export function define(command: Command): void {
-  yesFlag(command.description('Delete an organization with its members, IdP mappings and tokens.').argument('<org>', 'id or slug'));
+  yesFlag(
+    command
+      .description('Delete an organization with everything it owns (flows, runs, secrets, variables, inventory, members, …); no undo.')
+      .argument('<org>', 'id or slug'),
+  );
 }
 
 export const invoke: Invoke = ({ positionals, raw, ctx }) => runOrgsDelete(parseOrgsDeleteOptions(positionals[0]!, raw), ctx);
@@ -19,9 +23,13 @@ export function parseOrgsDeleteOptions(org: string, raw: Record<string, unknown>
   return { org, yes: flag.yes(raw) };
 }
 
-/** `DELETE /orgs/{org_ref}`: with its memberships, IdP mappings and tokens. */
+/** `DELETE /orgs/{org_ref}`: with everything the organization owns (docs/orgs-api.md). */
 export async function runOrgsDelete(options: OrgsDeleteOptions, ctx: Context): Promise<void> {
-  await confirmDestructive(ctx.io, `Delete organization ${options.org} with its members, IdP mappings and tokens`, options.yes);
+  await confirmDestructive(
+    ctx.io,
+    `Delete organization ${options.org} with everything it owns (flows, runs, secrets, variables, inventory, members)`,
+    options.yes,
+  );
   await ctx.apiClient().request({ method: 'DELETE', path: `/orgs/${enc(options.org)}` });
   ctx.io.err(`Deleted organization ${options.org}.\n`);
 }

@@ -201,7 +201,7 @@ export class OrgsService {
   }
 
   /**
-   * Deletes the organization with its memberships, IdP mappings and tokens. The default organization
+   * Deletes the organization with everything it owns (foreign keys cascade). The default organization
    * cannot be deleted. The entry has no organization (it no longer exists; earlier entries keep theirs
    * as NULL too, `ON DELETE SET NULL`): `resource_id` and the details name it.
    */

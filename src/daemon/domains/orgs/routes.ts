@@ -88,7 +88,7 @@ export function orgRoutes(deps: { orgs: OrgsService; members: MembersService }):
       },
     }),
     'DELETE /orgs/{org_ref}': route({
-      summary: 'Delete an organization with its memberships, IdP mappings and tokens (never the default one).',
+      summary: 'Delete an organization with everything it owns (never the default one).',
       params: orgPath,
       responses: { 204: { description: 'Deleted' } },
       async handle(ctx, { params }) {
