@@ -73,12 +73,28 @@ describe('configuration exchange: sites and devices', () => {
     expect(document.sites).toHaveLength(1);
   });
 
+  it('refuses a bundle whose own sites name each other as parents in a loop (422 bundle_invalid at each parent)', async () => {
+    const yaml =
+      'version: 1\norg: acme\nsites:\n  - name: ring-a\n    parent: ring-b\n  - name: ring-b\n    parent: ring-a\n  - name: leaf\n    parent: ring-a\n';
+    expect(() => two.engine.parse(yaml)).toThrow(
+      expect.objectContaining({
+        code: 'bundle_invalid',
+        extensions: {
+          errors: [
+            expect.objectContaining({ path: 'sites[0].parent', line: 5 }),
+            expect.objectContaining({ path: 'sites[1].parent', line: 7 }),
+          ],
+        },
+      }),
+    );
+  });
+
   it('refuses a bundle that re-parents sites into a loop (409 parent_cycle), changing nothing', async () => {
     const knex = two.daemon.services.db.knex;
     const org_id = two.acme.id;
     const [top] = await knex('sites').insert({ org_id, name: 'loop-top' }).returning('id');
     await knex('sites').insert({ org_id, name: 'loop-child', parent_id: top.id });
-    const yaml = 'version: 1\norg: acme\nsites:\n  - name: loop-top\n    parent: loop-child\n  - name: loop-child\n    parent: loop-top\n';
+    const yaml = 'version: 1\norg: acme\nsites:\n  - name: loop-top\n    parent: loop-child\n';
     await expect(planAndApply(two, yaml)).rejects.toMatchObject({
       code: 'bundle_item_refused',
       extensions: expect.objectContaining({ reason: 'parent_cycle', key: 'loop-top' }),

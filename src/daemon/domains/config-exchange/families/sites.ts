@@ -18,6 +18,17 @@ const item = z
   .strict();
 type Item = z.infer<typeof item>;
 
+/** Whether following parents through the bundle's sites comes back to `site`. */
+function loopsBack(site: Item, byName: ReadonlyMap<string, Item>): boolean {
+  const seen = new Set<string>();
+  for (let parent = site.parent; parent !== null; parent = byName.get(parent)?.parent ?? null) {
+    if (parent === site.name) return true;
+    if (seen.has(parent) || !byName.has(parent)) return false;
+    seen.add(parent);
+  }
+  return false;
+}
+
 /**
  * The organization's own sites (docs/inventory-api.md), keyed by name, the parent by its name. Sites a
  * provider brought are not exported (their provider's sync brings them); a bundle site whose name such
@@ -50,6 +61,15 @@ export function sitesFamily(repo: SitesRowsRepo) {
     keyOf: (i) => i.name,
     depthOf: (i, items) => depthAmong(i, items, (site) => site.parent),
     check: (i) => (i.parent === i.name ? [{ path: 'parent', message: 'a site cannot be its own parent' }] : []),
+    // Parents named within the bundle must end somewhere: a loop (a under b, b under a) is no tree.
+    checkSection(items) {
+      const byName = new Map(items.map((i) => [i.name, i]));
+      return items.flatMap((i, index) =>
+        i.parent !== i.name && loopsBack(i, byName)
+          ? [{ index, path: 'parent', message: 'the parents the bundle names lead back to this site' }]
+          : [],
+      );
+    },
     async list(ctx) {
       const rows = await repo.localLive(ctx.db, orgOf(ctx).id);
       return rows.map((r) => ({ name: r.name, parent: r.parent, description: r.description, address: r.address, tags: r.tags }));
