@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { lockSiteHierarchy, siteAncestorIds } from './site-hierarchy-repo.js';
 import { cleared, SoftDeleteTable, whereLive } from '../../db/soft-delete.js';
 import { containsPattern } from './repo-helpers.js';
 
@@ -124,25 +125,14 @@ export class SitesRepo {
       .orderBy([{ column: 'name' }, { column: 'id' }]);
   }
 
-  /** The site's ancestors' ids, nearest first (bounded, in case a cycle slipped in behind the API's back). */
-  async ancestorIds(trx: SitesTx, id: string): Promise<string[]> {
-    const { rows } = await trx.raw(
-      `WITH RECURSIVE up(id, parent_id, depth) AS (
-         SELECT id, parent_id, 0 FROM sites WHERE id = ?
-         UNION ALL
-         SELECT s.id, s.parent_id, up.depth + 1 FROM sites s JOIN up ON s.id = up.parent_id WHERE up.depth < 10000
-       ) SELECT id FROM up WHERE depth > 0 ORDER BY depth`,
-      [id],
-    );
-    return (rows as { id: string }[]).map((r) => r.id);
+  /** The site's ancestors' ids, nearest first. */
+  ancestorIds(trx: SitesTx, id: string): Promise<string[]> {
+    return siteAncestorIds(trx, id);
   }
 
-  /**
-   * Serializes moves of sites within one organization: two concurrent moves (A under B, B under A)
-   * would each pass the cycle check alone.
-   */
-  async lockHierarchy(trx: SitesTx, orgId: string): Promise<void> {
-    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`sites-hierarchy:${orgId}`]);
+  /** Serializes moves of sites within one organization (`lockSiteHierarchy`). */
+  lockHierarchy(trx: SitesTx, orgId: string): Promise<void> {
+    return lockSiteHierarchy(trx, orgId);
   }
 
   /** Which of `names` live sites of the organization hold (other than `exceptId`). */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { lockSiteHierarchy, siteAncestorIds } from '../../inventory/site-hierarchy-repo.js';
 
 export interface SiteRowFields {
   readonly name: string;
@@ -53,19 +54,11 @@ export class SitesRowsRepo {
 
   /**
    * Whether making `parentId` the parent of `id` would close a loop: `id` is `parentId` or one of its
-   * ancestors. Serialized with the inventory API's moves of the organization's sites (its advisory lock).
+   * ancestors. Serialized with the inventory API's moves of the organization's sites.
    */
   async wouldCycle(db: Knex, orgId: string, id: string, parentId: string): Promise<boolean> {
-    await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`sites-hierarchy:${orgId}`]);
-    const { rows } = await db.raw(
-      `WITH RECURSIVE up(id, parent_id, depth) AS (
-         SELECT id, parent_id, 0 FROM sites WHERE id = ?
-         UNION ALL
-         SELECT s.id, s.parent_id, up.depth + 1 FROM sites s JOIN up ON s.id = up.parent_id WHERE up.depth < 10000
-       ) SELECT 1 FROM up WHERE id = ? LIMIT 1`,
-      [parentId, id],
-    );
-    return (rows as unknown[]).length > 0;
+    await lockSiteHierarchy(db, orgId);
+    return parentId === id || (await siteAncestorIds(db, parentId)).includes(id);
   }
 
   /** How many live child sites and live devices the site still holds. */
