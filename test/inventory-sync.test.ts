@@ -243,6 +243,24 @@ describe('a sync whose instance died', () => {
   });
 });
 
+describe('provider text PostgreSQL cannot store', () => {
+  it('imports a device and a VLAN whose JSON holds NUL or an unpaired surrogate without them, and the sync ends', async () => {
+    world.netbox.devices.set(900, netboxDevice(900, 'dev-nul', 1, { custom_fields: { note: 'a\u0000b', ['k\u0000']: 'x\ud800y' } }));
+    world.netbox.vlans.set(900, { id: 900, name: 'vlan-nul', vid: 900, description: 'v\u0000', last_updated: '2026-01-01T00:00:00Z' });
+    const answer = await sync(world, providerId);
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe('succeeded');
+    const device = await deviceRow(900);
+    expect(device.attributes_json.custom_fields).toEqual({ note: 'ab', k: 'x\ufffdy' });
+    const vlan = await imported('inventory_objects').where({ object_type: 'vlan', external_id: '900' }).first();
+    expect(vlan.data_json.description).toBe('v');
+    const provider = await knex()('inventory_providers').where({ provider_id: providerId }).first('id');
+    expect(await knex()('inventory_sync_runs').where({ provider_row_id: provider.id, status: 'running' })).toHaveLength(0);
+    world.netbox.devices.delete(900);
+    world.netbox.vlans.delete(900);
+  });
+});
+
 describe('a run targets an imported device', () => {
   it('admits a run naming the device by id', async () => {
     const flow = await seedFlow(knex(), world.ids.acme!, { name: 'on-imported', versions: [BARE, TARGETED] });

@@ -59,6 +59,30 @@ function tagsOf(tags: readonly string[]): string[] {
 
 const externalId = (id: string) => bounded(id, 255);
 
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A string jsonb can hold: NUL removed, an unpaired UTF-16 surrogate replaced by U+FFFD. */
+function storableText(text: string): string {
+  return text.replaceAll('\u0000', '').replace(UNPAIRED_SURROGATE, '\ufffd');
+}
+
+/**
+ * A provider's JSON (`attributes`, an object's `data`) as jsonb can hold it: every string, keys
+ * included, without NUL or an unpaired surrogate, which PostgreSQL refuses and which would fail the
+ * whole page; the rest as it is.
+ */
+export function storableJson(value: unknown): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (Array.isArray(value)) return value.map(storableJson);
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null)
+  )
+    return value;
+  return Object.fromEntries(Object.entries(value).map(([key, member]) => [storableText(key), storableJson(member)]));
+}
+
 export function siteItem(site: ImportedSite): ImportItem | undefined {
   const name = bounded(site.name, 255);
   const id = externalId(site.external_id);
@@ -84,7 +108,7 @@ export function deviceItem(device: ImportedDevice, siteIds: ReadonlyMap<string, 
       site_id: device.site_external_id === null ? null : (siteIds.get(device.site_external_id) ?? null),
       serial: bounded(device.serial, 255),
       tags: tagsOf(device.tags),
-      attributes_json: device.attributes,
+      attributes_json: storableJson(device.attributes),
     },
   };
 }
@@ -94,6 +118,6 @@ export function objectItem(object: ImportedObject): ImportItem | undefined {
   if (id === null) return undefined;
   return {
     external_id: id,
-    values: { name: bounded(object.name, 255) ?? id, data_json: object.data, provider_updated_at: object.last_updated },
+    values: { name: bounded(object.name, 255) ?? id, data_json: storableJson(object.data), provider_updated_at: object.last_updated },
   };
 }
