@@ -261,6 +261,28 @@ describe('provider text PostgreSQL cannot store', () => {
   });
 });
 
+describe('a page the database refuses', () => {
+  it('fails the sync, recorded with its phase, instead of leaving it running; the next sync resumes there', async () => {
+    await knex().raw("alter table inventory_objects add constraint test_refuses_vlan check (name <> 'vlan-refused')");
+    world.netbox.vlans.set(901, { id: 901, name: 'vlan-refused', vid: 901, last_updated: '2026-01-01T00:00:00Z' });
+    try {
+      const refused = await sync(world, providerId);
+      expect(refused.status).not.toBe(200);
+      const history = await call(world, 'alice', 'GET', providerPath(providerId, '/sync-history?limit=1'));
+      expect(history.body.items[0]).toMatchObject({ status: 'failed', error: { phase: 'objects:vlan' } });
+      const provider = await knex()('inventory_providers').where({ provider_id: providerId }).first('id');
+      expect(await knex()('inventory_sync_runs').where({ provider_row_id: provider.id, status: 'running' })).toHaveLength(0);
+      await knex().raw('alter table inventory_objects drop constraint test_refuses_vlan');
+      const next = await sync(world, providerId);
+      expect(next.status).toBe(200);
+      expect(next.body).toMatchObject({ status: 'succeeded', resumed_from: history.body.items[0].id });
+    } finally {
+      await knex().raw('alter table inventory_objects drop constraint if exists test_refuses_vlan');
+      world.netbox.vlans.delete(901);
+    }
+  });
+});
+
 describe('a run targets an imported device', () => {
   it('admits a run naming the device by id', async () => {
     const flow = await seedFlow(knex(), world.ids.acme!, { name: 'on-imported', versions: [BARE, TARGETED] });

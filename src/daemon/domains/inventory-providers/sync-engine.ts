@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { OutcomeCounts, SyncCounts } from '../../../shared/api/inventory-providers.js';
+import { Problem } from '../../../shared/api/problem.js';
 import { DEVICES, SITES, deviceItem, objectItem, objectsTable, siteItem } from './import-items.js';
 import type { ImportItem, ImportRepo, ImportScope } from './import-repo.js';
 import type { ImportedRepo } from './imported-repo.js';
@@ -26,6 +27,11 @@ export interface SyncResult {
   readonly error: SyncError | null;
   /** The newest `last_updated` the sync saw (the next watermark, on success). */
   readonly newest: Date | null;
+  /**
+   * A failure that is not the provider's (a page the database refused): recorded as the sync's error
+   * like a provider's, then answered as it is.
+   */
+  readonly cause?: unknown;
 }
 
 /**
@@ -88,8 +94,12 @@ export class SyncEngine {
       }
       return { counts, error: null, newest };
     } catch (error) {
-      if (!(error instanceof ProviderRequestError)) throw error;
-      return { counts, error: { code: error.reason, message: error.message, phase, page: error.page ?? page }, newest };
+      if (error instanceof ProviderRequestError) {
+        return { counts, error: { code: error.reason, message: error.message, phase, page: error.page ?? page }, newest };
+      }
+      const code = error instanceof Problem ? error.code : 'internal_error';
+      const message = error instanceof Problem ? error.message : 'the page could not be written';
+      return { counts, error: { code, message, phase, page }, newest, cause: error };
     }
   }
 

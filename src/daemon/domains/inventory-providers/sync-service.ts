@@ -140,6 +140,7 @@ export class SyncService {
       );
       return done;
     });
+    if (result.cause !== undefined) throw result.cause;
     if (result.error) {
       throw problem('provider_request_failed', `The sync failed: ${result.error.message}.`, {
         reason: result.error.code,
