@@ -288,6 +288,35 @@ describe('a static provider', () => {
     expect(device).toMatchObject({ name: 'lab-sw1', hostname: '192.0.2.10', site_id: site.id });
     expect((await sync(world, created.body.provider_id, { mode: 'incremental' })).status).toBe(422);
   });
+
+  it('refuses an object type the object routes could never name (422 with its path), importing nothing', async () => {
+    for (const type of ['Bad Type', 'x'.repeat(65), '1st']) {
+      const document = `objects:\n  "${type}":\n    - {id: a, name: b}\n`;
+      const answer = await call(world, 'alice', 'POST', '/inventory/providers', { type: 'static', name: 'badtypes', config: { document } });
+      expect(answer.status).toBe(422);
+      expect(answer.body.code).toBe('invalid_provider_config');
+      expect(answer.body.errors[0].path).toBe(`config.document.objects.${type}`);
+    }
+    expect(await knex()('inventory_providers').where({ name: 'badtypes' }).first()).toBeUndefined();
+  });
+
+  it('answers a document saved before the type rule as invalid (422 to sync, ok: false to test), not 500', async () => {
+    const created = await call(world, 'alice', 'POST', '/inventory/providers', {
+      type: 'static',
+      name: 'oldtypes',
+      config: { document: 'objects:\n  circuit:\n    - {id: a, name: b}\n' },
+    });
+    expect(created.status).toBe(201);
+    const document = 'objects:\n  "Old Type":\n    - {id: a, name: b}\n';
+    await knex()('inventory_providers').where({ id: created.body.id }).update({ config_json: { document } });
+    const synced = await sync(world, created.body.provider_id);
+    expect(synced.status).toBe(422);
+    expect(synced.body.code).toBe('invalid_provider_config');
+    expect(synced.body.errors[0].path).toBe('config.document.objects.Old Type');
+    const tested = await call(world, 'alice', 'POST', providerPath(created.body.provider_id, '/test-connection'));
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ ok: false, error: { code: 'invalid_document' } });
+  });
 });
 
 describe('delete, restore, permanent delete', () => {

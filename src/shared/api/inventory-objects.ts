@@ -4,6 +4,9 @@ import { pathId } from './id-schemas.js';
 
 /** Wire schemas of the inventory object routes (`/inventory/objects…`, `/inventory/object-types…`). */
 
+/** An object type: lower case, digits and `_`, starting with a letter, at most 64 characters. */
+export const OBJECT_TYPE = /^[a-z][a-z0-9_]{0,63}$/;
+
 /** A malformed type or id is no object at all (404), so both are plain strings here. */
 export const objectTypePath = z.object({ object_type: z.string() });
 export const objectPath = z.object({ object_type: z.string(), object_id: pathId });

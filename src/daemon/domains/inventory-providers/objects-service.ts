@@ -1,11 +1,14 @@
-import type { InventoryObject, ObjectList, ObjectTypeCounts, ObjectTypes } from '../../../shared/api/inventory-objects.js';
+import {
+  OBJECT_TYPE,
+  type InventoryObject,
+  type ObjectList,
+  type ObjectTypeCounts,
+  type ObjectTypes,
+} from '../../../shared/api/inventory-objects.js';
 import { problems } from '../../../shared/api/problems.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { ObjectFilter, ObjectRow, ObjectsRepo } from './objects-repo.js';
 import { INVENTORY_PLUGINS } from './plugins/registry.js';
-
-/** An object type as a path names it: lower case, digits and `_`; anything else is no type (404). */
-const OBJECT_TYPE = /^[a-z][a-z0-9_]{0,63}$/;
 
 const notFound = () => problems.resourceNotFound('Inventory object');
 

@@ -33,7 +33,12 @@ export class StaticDocuments {
   /** The configuration with the file's text as `document` (never stored); others unchanged. Throws DocumentFileError. */
   async resolve(orgId: string, config: Record<string, unknown>): Promise<Record<string, unknown>> {
     const fileId = config.document_file_id;
-    if (typeof fileId !== 'string') return config;
+    if (typeof fileId !== 'string') {
+      // An inline document was checked when saved, but a rule added since (object type names) may refuse it now.
+      const inline = typeof config.document === 'string' ? checkDocument(config.document, 'config.document') : [];
+      if (inline.length > 0) throw new DocumentFileError(inline);
+      return config;
+    }
     const read = await this.files.readText(orgId, fileId, MAX_DOCUMENT_FILE_BYTES);
     if (!read.ok) throw new DocumentFileError([{ path: AT, message: WHY[read.reason] }]);
     const errors = checkDocument(read.text, AT);

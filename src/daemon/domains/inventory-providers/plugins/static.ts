@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { OBJECT_TYPE } from '../../../../shared/api/inventory-objects.js';
 import type { ImportedDevice, ImportedObject, ImportedSite, InventoryPlugin, InventorySource, ListFrom, Page } from './plugin.js';
 
 const MAX_DOCUMENT_CHARS = 4 * 1024 * 1024;
@@ -47,7 +48,13 @@ const documentSchema = z.object({
         .passthrough(),
     )
     .default([]),
-  objects: z.record(z.string(), z.array(z.object({ id, name: z.string() }).passthrough())).default({}),
+  // A type as the object routes name it (anything else could be imported but never read).
+  objects: z
+    .record(
+      z.string().regex(OBJECT_TYPE, 'an object type: lower case, digits and _, starting with a letter, at most 64 characters'),
+      z.array(z.object({ id, name: z.string() }).passthrough()),
+    )
+    .default({}),
 });
 type StaticDocument = z.infer<typeof documentSchema>;
 
@@ -142,7 +149,8 @@ function slice<S, T>(list: readonly S[], from: ListFrom, map: (item: S) => T): P
 export const staticPlugin: InventoryPlugin = {
   type: 'static',
   label: 'Static YAML document',
-  description: 'A YAML document, inline or a file of the file repositories: sites, devices and objects of any type; nothing is fetched.',
+  description:
+    'A YAML document, inline or a file of the file repositories: sites, devices and objects of the types it names; nothing is fetched.',
   incremental: false,
   objectTypes: [],
   credential: 'none',
