@@ -59,6 +59,18 @@ describe('svc iac-states', () => {
     expect(await json(svc('dave', ['iac-states', 'pull', 'network']))).toEqual(document(2));
   });
 
+  it('pulls the document byte for byte: a number beyond 2^53 is not rounded', async () => {
+    const raw = '{"version":4,"serial":7,"lineage":"lin-big","outputs":{"id":{"value":12345678901234567890,"type":"number"}}}\n';
+    const written = await fetch(`${w.url}/iac-states/bignum/import`, {
+      method: 'POST',
+      headers: { authorization: w.as.dave!, 'x-org-id': 'acme', 'content-type': 'application/json' },
+      body: raw,
+    });
+    expect(written.status).toBe(201);
+    expect((await ok(svc('dave', ['iac-states', 'pull', 'bignum']))).stdout).toBe(raw);
+    expect((await ok(svc('dave', ['iac-states', 'pull', 'bignum', '1']))).stdout).toBe(raw);
+  });
+
   it('forces a lock off for an admin only, and a locked state refuses a rollback', async () => {
     expect(
       (await call(w, 'dave', 'POST', '/iac-states/network/lock', { ID: 'lock-1', Operation: 'OperationTypeApply', Who: 'dave@ci' })).status,

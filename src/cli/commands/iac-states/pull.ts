@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../runtime/context.js';
-import { printJson } from '../../runtime/io.js';
+import { saveDownload } from '../../runtime/download.js';
 import { enc } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { stateArgument, versionNumber } from './types.js';
@@ -24,12 +24,17 @@ export function parseIacStatesPullOptions(state: string, version: string | undef
 
 /**
  * `GET /iac-states/{name}/state` (204 while nothing was written: nothing on stdout, a note on stderr) or
- * `GET /iac-states/{name}/versions/{version}/content`.
+ * `GET /iac-states/{name}/versions/{version}/content`: the document's bytes on stdout, as written.
  */
 export async function runIacStatesPull(options: IacStatesPullOptions, ctx: Context): Promise<void> {
   const base = `/iac-states/${enc(options.state)}`;
   const path = options.version === undefined ? `${base}/state` : `${base}/versions/${options.version}/content`;
-  const answer = await ctx.apiClient().request({ method: 'GET', path });
-  if (answer.status === 204) return ctx.io.err(`State ${options.state} has no version yet.\n`);
-  printJson(ctx.io, answer.body);
+  const response = await ctx.apiClient().open({ method: 'GET', path });
+  if (response.status === 204) {
+    await response.arrayBuffer();
+    return ctx.io.err(`State ${options.state} has no version yet.\n`);
+  }
+  // The bytes as stored: parsing and printing again would round numbers beyond 2^53 and reorder nothing
+  // else, but a state pushed back from that copy would not be the one written.
+  await saveDownload(ctx.io, response, '-', undefined, `state ${options.state}`);
 }
