@@ -206,6 +206,22 @@ describe('failures', () => {
   });
 });
 
+describe('a provider whose next page is the page itself', () => {
+  it('fails the sync as malformed_answer instead of reading the same page for ever', async () => {
+    const fault = { path: '/api/dcim/devices/', offset: 50, kind: 'first_page' as const, times: Infinity };
+    world.netbox.faults.push(fault);
+    try {
+      const answer = await sync(world, providerId);
+      expect(answer.status).toBe(502);
+      expect(answer.body).toMatchObject({ code: 'provider_request_failed', reason: 'malformed_answer', phase: 'devices' });
+      expect(world.netbox.requests.filter((r) => r.startsWith('/api/dcim/devices/') && r.includes('offset=50')).length).toBeLessThan(5);
+    } finally {
+      fault.times = 0;
+    }
+    expect((await sync(world, providerId)).status).toBe(200);
+  });
+});
+
 describe('one sync of a provider at a time', () => {
   it('answers a second sync 409 while the first runs, then lets the next one run', async () => {
     world.netbox.faults.push({ path: '/api/dcim/devices/', offset: 0, kind: 'slow', delayMs: 1000, times: 1 });

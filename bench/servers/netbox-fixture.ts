@@ -14,7 +14,8 @@ export type Item = Record<string, unknown> & { id: number; last_updated?: string
 export interface Fault {
   readonly path: string;
   readonly offset: number;
-  readonly kind: 'slow' | '500' | '429';
+  /** `first_page`: the page is answered as the first one, `next` included (a proxy dropping the query string). */
+  readonly kind: 'slow' | '500' | '429' | 'first_page';
   /** How many requests of that page it hits (Infinity: all). */
   times: number;
   readonly delayMs?: number;
@@ -65,9 +66,10 @@ export async function startNetboxFixture(token = 'nb-token-0123456789'): Promise
     const list = lists[url.pathname];
     if (!list) return send(404, { detail: 'Not found.' });
     const limit = Math.min(Number(url.searchParams.get('limit') ?? DEFAULT_LIMIT) || DEFAULT_LIMIT, MAX_LIMIT);
-    const offset = Number(url.searchParams.get('offset') ?? 0) || 0;
-    const fault = fixture.faults.find((f) => f.path === url.pathname && f.offset === offset && f.times > 0);
+    const asked = Number(url.searchParams.get('offset') ?? 0) || 0;
+    const fault = fixture.faults.find((f) => f.path === url.pathname && f.offset === asked && f.times > 0);
     if (fault) fault.times--;
+    const offset = fault?.kind === 'first_page' ? 0 : asked;
     if (fault?.kind === '500') return send(500, { error: 'Server Error' });
     if (fault?.kind === '429') return send(429, { detail: 'Request was throttled.' }, { 'retry-after': '0' });
     const matching = [...list.values()].filter((item) => matches(item, url.searchParams)).sort((a, b) => a.id - b.id);

@@ -103,7 +103,8 @@ export class DrfSource implements InventorySource {
   ): Promise<Page<T>> {
     const since: Record<string, string> = from.since ? { last_updated__gte: from.since.toISOString() } : {};
     const url = from.cursor ?? this.url(path, { ...filters, ...since, limit: String(this.config.page_size), offset: '0' }).toString();
-    const body = (await this.get(this.sameOrigin(url))) as Raw;
+    const asked = this.sameOrigin(url);
+    const body = (await this.get(asked)) as Raw;
     if (!Array.isArray(body.results)) throw new ProviderRequestError('malformed_answer', 'the page has no `results` list', url);
     const items: T[] = [];
     let malformed = 0;
@@ -121,6 +122,10 @@ export class DrfSource implements InventorySource {
       } as T);
     }
     const next = typeof body.next === 'string' && body.next.length > 0 ? this.sameOrigin(body.next) : null;
+    // A provider that answers the page it was asked for as its own next (a proxy dropping the query
+    // string, so every page is the first) would be read for ever.
+    if (next === asked)
+      throw new ProviderRequestError('malformed_answer', 'the provider linked the page it answered as the next one', asked);
     return { items, malformed, next };
   }
 
