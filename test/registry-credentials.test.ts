@@ -92,6 +92,11 @@ describe('registry credentials', () => {
     const created = await call(world, 'alice', 'POST', '/registry-credentials', valid({ registry: 'ghcr.io' }));
     expect(created.status).toBe(201);
     expect(created.body.url).toBe('https://ghcr.io');
+    // Docker Hub's images are docker.io/…, its API is registry-1.docker.io.
+    const hub = await call(world, 'alice', 'POST', '/registry-credentials', valid({ registry: 'docker.io' }));
+    expect(hub.status).toBe(201);
+    expect(hub.body.url).toBe('https://registry-1.docker.io');
+    expect((await call(world, 'alice', 'DELETE', `/registry-credentials/${hub.body.id}`)).status).toBe(204);
     const again = await call(world, 'alice', 'POST', '/registry-credentials', valid({ registry: 'ghcr.io' }));
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('conflict');

@@ -34,7 +34,7 @@ export const registryCredentialPath = z.object({ credential_id: pathId });
 export const createRegistryCredentialBody = z
   .object({
     registry: registryHost,
-    url: httpBaseUrl.optional().describe('The API base; `https://<registry>` unless given'),
+    url: httpBaseUrl.optional().describe('The API base; `https://<registry>` unless given (`docker.io`: `https://registry-1.docker.io`)'),
     username: z.string().min(1).max(255),
     password_ref: passwordRef,
     description: z.string().max(2000).nullable().optional(),

@@ -21,7 +21,7 @@ export function define(command: Command): void {
       .argument('<registry>', 'the registry host, e.g. ghcr.io or registry.example.com:5000')
       .requiredOption('--username <name>', 'the user to log in as')
       .requiredOption('--password <ref>', 'the secret reference of the password or token')
-      .option('--url <url>', 'the API base (default https://<registry>)')
+      .option('--url <url>', 'the API base (default https://<registry>; docker.io: https://registry-1.docker.io)')
       .option('--description <text>', 'what it is for'),
   );
 }

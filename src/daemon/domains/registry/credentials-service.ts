@@ -45,6 +45,14 @@ function outboundFailure(error: unknown): RegistryCredentialTest | undefined {
 }
 
 /** Registry credentials of the active organization (`registry_credential:view|manage|test`); docs/registry.md. */
+/**
+ * The API base of a registry named by its host: `https://<registry>`, except Docker Hub, whose images are
+ * named `docker.io/…` but whose API answers at registry-1.docker.io (docker.io itself is no registry API).
+ */
+export function defaultRegistryUrl(registry: string): string {
+  return registry === 'docker.io' ? 'https://registry-1.docker.io' : `https://${registry}`;
+}
+
 export class RegistryCredentialsService {
   constructor(
     private readonly repo: RegistryCredentialsRepo,
@@ -70,7 +78,7 @@ export class RegistryCredentialsService {
         const row = await this.repo.insert(trx, {
           org_id: org.id,
           registry: body.registry,
-          url: body.url ?? `https://${body.registry}`,
+          url: body.url ?? defaultRegistryUrl(body.registry),
           username: body.username,
           password_ref: body.password_ref,
           description: body.description ?? null,
