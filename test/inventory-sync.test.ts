@@ -323,6 +323,25 @@ describe('purge', () => {
   });
 });
 
+describe('permanent delete while a sync runs', () => {
+  it('is refused 409 inventory_sync_running, so the sync cannot leave rows of a provider that is gone', async () => {
+    expect((await sync(world, providerId)).status).toBe(200);
+    world.netbox.faults.push({ path: '/api/dcim/devices/', offset: 0, kind: 'slow', delayMs: 1000, times: 1 });
+    const running = sync(world, providerId);
+    const provider = await knex()('inventory_providers').where({ provider_id: providerId }).first('id');
+    await waitFor(
+      async () => (await knex()('inventory_sync_runs').where({ provider_row_id: provider.id, status: 'running' }).first()) !== undefined,
+    );
+    const refused = await call(world, 'alice', 'DELETE', providerPath(providerId, '/permanent'));
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('inventory_sync_running');
+    expect((await running).status).toBe(200);
+    expect((await call(world, 'alice', 'DELETE', providerPath(providerId, '/permanent'))).status).toBe(204);
+    expect(await imported('devices').first()).toBeUndefined();
+    expect(await imported('sites').first()).toBeUndefined();
+  });
+});
+
 async function waitFor(condition: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 1000; i++) {
     if (await condition()) return;

@@ -33,8 +33,8 @@ export function inventoryProvidersModule(
   const imported = new ImportedRepo(knex);
   const credentials = new Credentials(core.secrets);
   const documents = new StaticDocuments(core.files);
-  const providers = new ProvidersService(repo, imported, credentials, documents, services.audit);
   const runs = new SyncRunsRepo(knex);
+  const providers = new ProvidersService(repo, imported, credentials, documents, services.audit, runs);
   const fetch = providerFetch(services);
   const retry = {
     retries: config.inventoryHttpRetries,

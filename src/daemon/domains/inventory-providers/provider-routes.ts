@@ -112,7 +112,7 @@ export function providerRoutes(providers: ProvidersService, syncs: SyncService):
     'DELETE /inventory/providers/{provider_id}/permanent': route({
       summary: 'Remove a provider for good (live or soft-deleted), with its sync history and every site, device and object it imported.',
       params: providerPath,
-      responses: { 204: { description: 'Removed' }, 404: NOT_FOUND },
+      responses: { 204: { description: 'Removed' }, 404: NOT_FOUND, 409: { description: '`inventory_sync_running`' } },
       async handle(ctx, { params }) {
         await providers.purge(activeOrg(ctx), params.provider_id, ctx.state.audit);
         ctx.status = 204;

@@ -17,6 +17,7 @@ import { checkConfig, checkCredentialRef, pluginOf } from './provider-config.js'
 import { providerAuditView, providerView } from './provider-view.js';
 import type { ProviderFilter, ProviderRow, ProvidersRepo } from './providers-repo.js';
 import type { StaticDocuments } from './static-documents.js';
+import type { SyncRunsRepo } from './sync-runs-repo.js';
 
 export interface OrgRef {
   readonly id: string;
@@ -40,6 +41,7 @@ export class ProvidersService {
     private readonly credentials: Credentials,
     private readonly documents: StaticDocuments,
     private readonly audit: AuditWriter,
+    private readonly runs: SyncRunsRepo,
   ) {}
 
   async list(org: OrgRef, filter: ProviderFilter): Promise<ProviderList> {
@@ -140,10 +142,14 @@ export class ProvidersService {
   /**
    * `DELETE …/permanent`: the provider, its sync history and everything it imported, for good (live or
    * soft-deleted provider). Imported rows would otherwise stay provider-managed with no provider to manage them.
+   * Refused (409 `inventory_sync_running`) while a sync of the provider runs.
    */
   async purge(org: OrgRef, providerId: string, context: AuditContext | undefined): Promise<void> {
     const current = parseProviderId(providerId) ? await this.repo.find(org.id, providerId) : undefined;
     if (!current) throw providerNotFound();
+    // A running sync would go on importing rows of a provider that is gone, provider-managed for ever.
+    const running = await this.runs.running(current.id);
+    if (running) throw problem('inventory_sync_running', 'A sync of this provider is running.', { sync_id: running.id });
     await this.repo.transaction(async (trx) => {
       const removed = await this.imported.purge(trx, org.id, current.provider_id);
       await this.repo.purge(trx, current.id);
