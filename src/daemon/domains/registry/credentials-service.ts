@@ -44,7 +44,6 @@ function outboundFailure(error: unknown): RegistryCredentialTest | undefined {
   };
 }
 
-/** Registry credentials of the active organization (`registry_credential:view|manage|test`); docs/registry.md. */
 /**
  * The API base of a registry named by its host: `https://<registry>`, except Docker Hub, whose images are
  * named `docker.io/…` but whose API answers at registry-1.docker.io (docker.io itself is no registry API).
@@ -53,6 +52,7 @@ export function defaultRegistryUrl(registry: string): string {
   return registry === 'docker.io' ? 'https://registry-1.docker.io' : `https://${registry}`;
 }
 
+/** Registry credentials of the active organization (`registry_credential:view|manage|test`); docs/registry.md. */
 export class RegistryCredentialsService {
   constructor(
     private readonly repo: RegistryCredentialsRepo,
