@@ -104,6 +104,7 @@ import * as m101 from './20261128180001_index_iac_states_lock_run_id.js';
 import * as m102 from './20261128200000_add_iac_states_hold.js';
 import * as m103 from './20261128200001_index_iac_states_hold_run_id.js';
 import * as m104 from './20261128200002_release_iac_holds_on_run_end.js';
+import * as m105 from './20261129090000_create_retired_org_slugs.js';
 
 export interface Migration extends Knex.Migration {
   readonly name: string;
@@ -216,4 +217,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261128200000_add_iac_states_hold', up: m102.up, down: m102.down },
   { name: '20261128200001_index_iac_states_hold_run_id', up: m103.up, down: m103.down },
   { name: '20261128200002_release_iac_holds_on_run_end', up: m104.up, down: m104.down },
+  { name: '20261129090000_create_retired_org_slugs', up: m105.up, down: m105.down },
 ];

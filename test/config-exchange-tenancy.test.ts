@@ -90,6 +90,23 @@ describe('configuration exchange: organizations and IdP mappings', () => {
     });
   });
 
+  it("refuses to create an organization of a deleted one's slug (bundle_item_refused, org_slug_retired), nothing created", async () => {
+    const knex = two.daemon.services.db.knex;
+    await knex('retired_org_slugs').insert({ slug: 'hooli', org_id: '00000000-0000-4000-a000-0000000000aa' });
+    const yaml = ['version: 1', 'organizations:', '  - slug: hooli', '    name: Hooli', ''].join('\n');
+    const plan = await two.engine.plan(two.engine.parse(yaml), {
+      planId: '00000000-0000-4000-a000-000000000003',
+      org: undefined,
+      prune: false,
+    });
+    expect(plan.changes.map((c) => [c.key, c.action])).toEqual([['hooli', 'create']]);
+    await expect(two.engine.apply(plan, undefined, operator(plan.plan_id))).rejects.toMatchObject({
+      code: 'bundle_item_refused',
+      extensions: expect.objectContaining({ reason: 'org_slug_retired' }),
+    });
+    expect(await knex('organizations').where({ slug: 'hooli' })).toEqual([]);
+  });
+
   it('round-trips IdP mappings, which the login index knows at once, and plans exactly an edit', async () => {
     const yaml = await exported(one, ['idp_mappings']);
     const index = two.daemon.services.mappingIndex;

@@ -314,6 +314,19 @@ describe('organizations', () => {
     expect((await audits('org.created', doomed))[0]).toMatchObject({ org_id: null });
     expect(await problem(await call('root', 'DELETE', '/orgs/doomed'))).toEqual({ status: 404, code: 'resource_not_found' });
   });
+
+  it("never give a deleted organization's slug to another (409 org_slug_retired), nothing created", async () => {
+    const gone = ((await (await call('root', 'POST', '/orgs', { slug: 'gone-eu', name: 'Gone' })).json()) as OrgBody).id;
+    expect((await call('root', 'DELETE', '/orgs/gone-eu')).status).toBe(204);
+    expect(await knex()('retired_org_slugs').where({ slug: 'gone-eu' }).first('org_id')).toEqual({ org_id: gone });
+    expect(await problem(await call('root', 'POST', '/orgs', { slug: 'gone-eu', name: 'New tenant' }))).toEqual({
+      status: 409,
+      code: 'org_slug_retired',
+    });
+    expect(await knex()('organizations').where({ slug: 'gone-eu' }).select()).toEqual([]);
+    const created = await knex()('audit_logs').where({ event_type: 'org.created' }).whereRaw("details_json->>'slug' = ?", ['gone-eu']);
+    expect(created.map((entry: { resource_id: string }) => entry.resource_id)).toEqual([gone]);
+  });
 });
 
 describe('members', () => {

@@ -148,4 +148,17 @@ export class OrgsRepo {
   async remove(trx: Tx, id: string): Promise<boolean> {
     return (await trx('organizations').where({ id }).delete()) > 0;
   }
+
+  /** Keeps a deleted organization's slug from ever naming another (`retired_org_slugs`). */
+  async retireSlug(trx: Tx, slug: string, orgId: string): Promise<void> {
+    await trx('retired_org_slugs').insert({ slug, org_id: orgId }).onConflict('slug').ignore();
+  }
+
+  /**
+   * Whether the slug was a deleted organization's. Asked after the organization's insert: an insert that
+   * waited on the slug of an organization being deleted reads the retirement its delete committed.
+   */
+  async slugRetired(trx: Tx, slug: string): Promise<boolean> {
+    return (await trx('retired_org_slugs').where({ slug }).first('slug')) !== undefined;
+  }
 }

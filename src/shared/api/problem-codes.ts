@@ -61,6 +61,11 @@ export const PROBLEM_CODES = {
     meaning:
       'The organization named by `{org_ref}` or `X-Org-Id` does not exist or is deactivated; answered to platform admins only (anyone else is refused with 403 `forbidden`, alike for a foreign organization and a nonexistent one).',
   },
+  org_slug_retired: {
+    status: 409,
+    meaning:
+      "The slug was a deleted organization's: it is never given to another, since what it names outside the database (the registry's `orgs/<slug>/…` images) outlives the organization; `slug` names it.",
+  },
   org_header_mismatch: { status: 400, meaning: "The `X-Org-Id` header names another organization than the path's `{org_ref}`." },
   not_implemented: { status: 501, meaning: 'The route is in the catalogue but its domain is not built yet; `action` names it.' },
   database_unavailable: { status: 503, meaning: 'The database does not answer.' },

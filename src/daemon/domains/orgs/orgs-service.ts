@@ -26,6 +26,11 @@ export function orgRuleProblem(rule: OrgRule, path: string, message: string): Pr
   return problem('validation_failed', message, { rule, errors: [{ path, message }] });
 }
 
+/** 409 `org_slug_retired`: what is named by a slug outside the database (registry images) outlives its organization. */
+export function slugRetired(slug: string): Problem {
+  return problem('org_slug_retired', `The slug "${slug}" was a deleted organization's and is never given to another.`, { slug });
+}
+
 function iso(value: Date | string): string {
   return new Date(value).toISOString();
 }
@@ -116,6 +121,7 @@ export class OrgsService {
         settings_json: input.settings ?? {},
       });
       if (!row) throw problems.conflict(`An organization with the slug "${input.slug}" already exists.`);
+      if (await this.orgs.slugRetired(trx, input.slug)) throw slugRetired(input.slug);
       await this.audit.record(
         context,
         {
@@ -211,6 +217,7 @@ export class OrgsService {
       if (!current) throw problems.resourceNotFound('Organization');
       if (current.is_default)
         throw orgRuleProblem('default_org_protected', 'org_ref', 'The platform default organization cannot be deleted.');
+      await this.orgs.retireSlug(trx, current.slug, current.id);
       await this.orgs.remove(trx, current.id);
       await notifyMappings(trx, current.id);
       await this.audit.record(

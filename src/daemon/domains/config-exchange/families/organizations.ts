@@ -53,6 +53,9 @@ export function organizationsFamily(repo: OrganizationsRowsRepo) {
     async create(ctx, i) {
       await takeSharedMark(ctx, i);
       const id = await repo.insert(ctx.db, i);
+      if (await repo.slugRetired(ctx.db, i.slug)) {
+        throw refused(FAMILY, i.slug, 'org_slug_retired', "the slug was a deleted organization's and is never given to another.");
+      }
       await record(ctx, 'org.created', id, { slug: i.slug, name: i.name, description: i.description, settings: i.settings });
     },
     async update(ctx, before, after) {

@@ -28,6 +28,11 @@ export class OrganizationsRowsRepo {
       .returning(['id', 'slug']);
   }
 
+  /** Whether the slug was a deleted organization's (asked after the insert, as the orgs service does). */
+  async slugRetired(db: Knex, slug: string): Promise<boolean> {
+    return (await db('retired_org_slugs').where({ slug }).first('slug')) !== undefined;
+  }
+
   async insert(db: Knex, fields: OrganizationFields): Promise<string> {
     const { settings, ...rest } = fields;
     const [row] = await db('organizations')
