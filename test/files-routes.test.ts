@@ -159,6 +159,20 @@ describe('files and file repositories (local store)', () => {
     expect((await call(world, 'carol', 'GET', `/files/${up.body.id}`)).status).toBe(404);
   });
 
+  it('renames a folder whose name has characters beyond the BMP, keeping its subfolders whole', async () => {
+    const deep = await uploadStream(world, repo, { name: '📁 images/ios/17.bin' }, Buffer.from('deep'));
+    const flat = await uploadStream(world, repo, { name: '📁 images/top.bin' }, Buffer.from('flat'));
+    await call(world, 'alice', 'POST', `/file-repositories/${repo}/folders`, { path: '📁 images/empty' });
+    const renamed = await call(world, 'alice', 'POST', `/file-repositories/${repo}/folders/rename`, { from: '📁 images', to: 'fw' });
+    expect(renamed.body).toEqual({ from: '📁 images', to: 'fw', files_moved: 2 });
+    expect((await world.knex()('files').where({ id: deep.body.id }).first()).folder).toBe('fw/ios');
+    expect((await world.knex()('files').where({ id: flat.body.id }).first()).folder).toBe('fw');
+    expect(await world.knex()('file_folders').where({ repository_id: repo }).where('path', 'like', 'fw%').pluck('path')).toEqual(
+      expect.arrayContaining(['fw', 'fw/empty']),
+    );
+    expect((await call(world, 'alice', 'DELETE', `/file-repositories/${repo}/folders?path=fw&force=true`)).status).toBe(204);
+  });
+
   it('lists files with paging and filters', async () => {
     await uploadStream(world, repo, { name: 'list/a.txt' }, Buffer.from('a'));
     await uploadStream(world, repo, { name: 'list/b.txt' }, Buffer.from('b'));

@@ -161,14 +161,16 @@ export class FilesRepo extends TransactionalRepo {
   /** Moves `from` and everything under it to `to`: rows only, no bytes. Answers how many files moved. */
   async renameFolder(trx: FilesTx, repositoryId: string, from: string, to: string, by: string | null): Promise<number> {
     const under = `${likeEscaped(from)}/%`;
+    // SQL's substr counts characters (code points), not JavaScript's UTF-16 units: `📁` is one, not two.
+    const rest = [...from].length + 1;
     const moved = await trx('files')
       .where('repository_id', repositoryId)
       .where((q) => q.where('folder', from).orWhereRaw(`folder LIKE ? ESCAPE '\\'`, [under]))
-      .update({ folder: trx.raw('? || substr(folder, ?)', [to, from.length + 1]), updated_at: trx.fn.now(), updated_by: by });
+      .update({ folder: trx.raw('? || substr(folder, ?)', [to, rest]), updated_at: trx.fn.now(), updated_by: by });
     await trx('file_folders')
       .where('repository_id', repositoryId)
       .where((q) => q.where('path', from).orWhereRaw(`path LIKE ? ESCAPE '\\'`, [under]))
-      .update({ path: trx.raw('? || substr(path, ?)', [to, from.length + 1]) });
+      .update({ path: trx.raw('? || substr(path, ?)', [to, rest]) });
     return moved;
   }
 
