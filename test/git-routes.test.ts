@@ -227,6 +227,17 @@ describe('pull (sync-from-git)', () => {
     await commitFiles(bare, 'main', { 'flows/core.yaml': shape }, 'Unknown member');
     const invalid = await call(world, 'dave', 'POST', `/flows/${ids.core}/sync-from-git`, { force: true });
     expect(invalid).toMatchObject({ status: 422, body: { code: 'invalid_flow_yaml', path: 'definition.steps[0]', line: 5 } });
+    // Aliases that expand past the limit (a "billion laughs" file) are refused as invalid, not a 500.
+    const laughs = ['kind: svc/flow', 'a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 8; i++)
+      laughs.push(
+        `l${i}: &l${i} [${Array(9)
+          .fill(i === 1 ? '*a' : `*l${i - 1}`)
+          .join(', ')}]`,
+      );
+    await commitFiles(bare, 'main', { 'flows/core.yaml': `${laughs.join('\n')}\ndefinition:\n  steps: *l7\n` }, 'Laughs');
+    const bomb = await call(world, 'dave', 'POST', `/flows/${ids.core}/sync-from-git`, { force: true });
+    expect(bomb).toMatchObject({ status: 422, body: { code: 'invalid_flow_yaml', path: '', line: 1 } });
     expect((await call(world, 'carol', 'GET', `/flows/${ids.core}`)).body.draft).toEqual(before);
     const history = await call(world, 'carol', 'GET', `/flows/${ids.core}/git-sync-history`);
     expect(history.body.items[0]).toMatchObject({ outcome: 'refused', code: 'invalid_flow_yaml' });

@@ -58,7 +58,14 @@ export function flowFromYaml(text: string, rules: boolean): FlowYamlResult {
       }),
     };
   }
-  const root = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  let root: unknown;
+  try {
+    root = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // The yaml library refuses aliases it cannot expand (past the limit: a "billion laughs" file) by throwing.
+    if (!(error instanceof ReferenceError)) throw error;
+    return { ok: false, issues: [{ path: '', message: error.message, line: 1, column: 1 }] };
+  }
   if (!isMap(doc.contents) || typeof root !== 'object' || root === null || !('definition' in root)) {
     return { ok: false, issues: [located(doc, lines, 'definition', 'the file must be a mapping with a `definition` member')] };
   }
