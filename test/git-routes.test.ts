@@ -304,6 +304,16 @@ describe('yaml-preview and push', () => {
     expect(unchanged.body.outcome).toBe('unchanged');
   });
 
+  it('refuses linking to a path git cannot hold (422 validation_failed)', async () => {
+    const placed = await seedFlow(knex(), world.ids.acme!, { name: 'placed', versions: [TARGETED] });
+    ids.placed = placed;
+    for (const path of ['flows//placed.yaml', 'flows/', '.git/config', 'flows/.GIT/placed.yaml']) {
+      const refused = await call(world, 'dave', 'PATCH', `/flows/${placed}/git`, { repo_id: ids.repo, path });
+      expect([path, refused.status, refused.body.code]).toEqual([path, 422, 'validation_failed']);
+    }
+    expect(await knex()('flow_git_links').where({ flow_id: placed }).first()).toBeUndefined();
+  });
+
   it('refuses a never-committed flow (400 flow_not_committed)', async () => {
     await link(ids.edge!, ids.repo!, 'flows/new.yaml');
     expect((await call(world, 'dave', 'POST', `/flows/${ids.edge}/push-to-git`, {})).body.code).toBe('flow_not_committed');

@@ -26,6 +26,10 @@ const filePath = z
   .max(1024)
   .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\:]+$/, 'a relative path inside the repository, without `..`')
   .describe('A file path inside the repository, e.g. `flows/core-upgrade.yaml`');
+/** A path a flow's file can be written to: also no empty segment (`a//b`, a trailing `/`) and no `.git` folder, which git refuses. */
+const flowFilePath = filePath
+  .regex(/^(?!.*\/\/)(?!.*\/$)/, 'a file path: no empty segment and no trailing `/`')
+  .regex(/^(?!(.*\/)?\.git(\/|$))/i, 'a file path outside any `.git` folder');
 
 /**
  * How the daemon authenticates to the remote: `token` sends `Authorization: Basic <username:token>`
@@ -178,7 +182,7 @@ export const flowGitLinkBody = z
   .object({
     repo_id: z.string(),
     branch: branchName.optional().describe("The repository's default branch unless given"),
-    path: filePath,
+    path: flowFilePath,
     mode: z.enum(LINK_MODES).optional().describe('What a pull writes: the draft (default) or a new committed version'),
   })
   .strict();
