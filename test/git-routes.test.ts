@@ -314,6 +314,21 @@ describe('yaml-preview and push', () => {
     expect(await knex()('flow_git_links').where({ flow_id: placed }).first()).toBeUndefined();
   });
 
+  it('refuses a push where a folder, or a file where a folder belongs, is in the way (409 git_path_conflict)', async () => {
+    const placed = ids.placed!;
+    const head = () => execFileSync('git', ['--git-dir', bare, 'rev-parse', 'main'], { encoding: 'utf8' }).trim();
+    const before = head();
+    for (const path of ['flows', 'flows/core.yaml/placed.yaml']) {
+      await link(placed, ids.repo!, path);
+      const pushed = await call(world, 'dave', 'POST', `/flows/${placed}/push-to-git`, { force: true });
+      expect([path, pushed.status, pushed.body.code]).toEqual([path, 409, 'git_path_conflict']);
+    }
+    expect(head()).toBe(before);
+    const history = await call(world, 'carol', 'GET', `/flows/${placed}/git-sync-history`);
+    expect(history.body.items[0]).toMatchObject({ direction: 'push', outcome: 'refused', code: 'git_path_conflict' });
+    expect((await call(world, 'dave', 'POST', `/flows/${placed}/git/detach`)).status).toBe(204);
+  });
+
   it('refuses a never-committed flow (400 flow_not_committed)', async () => {
     await link(ids.edge!, ids.repo!, 'flows/new.yaml');
     expect((await call(world, 'dave', 'POST', `/flows/${ids.edge}/push-to-git`, {})).body.code).toBe('flow_not_committed');

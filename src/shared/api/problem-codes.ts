@@ -276,6 +276,11 @@ export const PROBLEM_CODES = {
   },
   git_branch_not_found: { status: 404, meaning: 'The branch (`branch`) does not exist on the remote.' },
   git_path_not_found: { status: 404, meaning: 'No file or folder at `path` on the branch (`branch`, `commit_sha`).' },
+  git_path_conflict: {
+    status: 409,
+    meaning:
+      "A push cannot write the flow's file at `path` on the branch: a folder is there, or a file stands where one of its folders would be (`branch`, `commit_sha`, `path`).",
+  },
   flow_not_linked: { status: 409, meaning: 'The flow is not linked to a git repository: `PATCH /flows/{flow_id}/git` links it.' },
   draft_dirty: {
     status: 409,

@@ -76,7 +76,10 @@ export function flowGitRoutes(service: FlowGitService): DomainRoutes {
         400: { description: '`flow_not_committed`' },
         403: { description: '`shared_read_only`' },
         404: FLOW_NOT_FOUND,
-        409: { description: '`flow_not_linked`, `non_fast_forward`' },
+        409: {
+          description:
+            '`flow_not_linked`, `non_fast_forward`, `git_path_conflict` (a folder is at the path, or a file where its folder would be)',
+        },
         502: REMOTE,
       },
       async handle(ctx, { params, body }) {

@@ -123,6 +123,18 @@ export class GitCache {
     return output.code === 0 ? output.stdout.toString('utf8').trim() : undefined;
   }
 
+  /** Whether a file cannot be written at `path` of the commit: a folder is there, or a file stands where one of its folders would be. */
+  async pathClash(dir: string, sha: string, path: string): Promise<boolean> {
+    const parts = path.split('/');
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const output = await this.git.run({ gitDir: dir, args: ['cat-file', '-t', `${sha}:${parts.slice(0, depth).join('/')}`] });
+      if (output.code !== 0) return false;
+      const type = output.stdout.toString('utf8').trim();
+      if (depth < parts.length ? type !== 'tree' : type === 'tree') return true;
+    }
+    return false;
+  }
+
   async commitInfo(dir: string, sha: string): Promise<CommitInfo> {
     const output = await this.git.run({ gitDir: dir, args: ['show', '-s', '--format=%H%x00%an <%ae>%x00%aI', sha] });
     const [full, author, at] = output.stdout.toString('utf8').trim().split('\0');

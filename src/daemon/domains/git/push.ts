@@ -31,6 +31,17 @@ export async function pushToRemote(
       if (error instanceof Problem && error.code === 'git_branch_not_found') return null;
       throw error;
     });
+    if (head && (await cache.pathClash(dir, head, link.path))) {
+      throw problem(
+        'git_path_conflict',
+        `"${link.path}" on "${link.branch}" is a folder, or inside a file: a flow's file cannot go there.`,
+        {
+          branch: link.branch,
+          commit_sha: head,
+          path: link.path,
+        },
+      );
+    }
     if (!input.force && head) {
       const [now, then] = await Promise.all([cache.blobId(dir, head, link.path), cache.blobId(dir, link.last_synced_sha, link.path)]);
       if (now !== then && (await cache.file(dir, head, link.path))?.toString('utf8') !== input.yaml) {
