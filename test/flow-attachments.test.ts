@@ -172,6 +172,29 @@ describe('bulk upload and bulk rename', () => {
     expect(overwritten.body).toMatchObject({ created: 0, replaced: 1 });
   });
 
+  it('reads UTF-8 entry names the archive does not flag as such, as Info-ZIP writes them', async () => {
+    const zip = await zipOf({ 'roles/ünï/main.yml': 'a\n', 'roles/📁.yml': 'b\n', 'plain.yml': 'c\n' });
+    // Clear the UTF-8 flag (bit 11) of every local and central header, as `zip -r` on Linux leaves it.
+    for (const [signature, flagsAt] of [
+      [0x04034b50, 6],
+      [0x02014b50, 8],
+    ] as const) {
+      for (
+        let at = zip.indexOf(Buffer.from(new Uint32Array([signature]).buffer));
+        at !== -1;
+        at = zip.indexOf(Buffer.from(new Uint32Array([signature]).buffer), at + 4)
+      )
+        zip.writeUInt16LE(zip.readUInt16LE(at + flagsAt) & ~0x800, at + flagsAt);
+    }
+    const own = await newFlow('unflagged');
+    const answer = await uploadZip(world, own, zip, { folder: 'unflagged' });
+    expect(answer.status).toBe(201);
+    const listed = await call(world, 'carol', 'GET', `/flows/${own}/attachments?folder=unflagged`);
+    expect(listed.body.items.map((a: { path: string }) => a.path).sort()).toEqual(
+      ['unflagged/plain.yml', 'unflagged/roles/ünï/main.yml', 'unflagged/roles/📁.yml'].sort(),
+    );
+  });
+
   it('refuses a zip over the file count or byte limits with 413, and a body that is no zip with 422, keeping nothing', async () => {
     const count = async () => Number((await world.knex()('flow_attachments').where({ flow_id: flow }).count({ n: '*' }))[0]!.n);
     const before = await count();

@@ -74,7 +74,7 @@ async function* filesOf(zip: yauzl.ZipFile): AsyncIterable<ZipFileEntry> {
     const entry = next.value;
     if (entry.fileName.endsWith('/')) continue;
     yield {
-      name: entry.fileName,
+      name: entryName(entry),
       size: entry.uncompressedSize,
       open: async () => {
         try {
@@ -84,5 +84,23 @@ async function* filesOf(zip: yauzl.ZipFile): AsyncIterable<ZipFileEntry> {
         }
       },
     };
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * An entry's name. yauzl reads a name without the UTF-8 flag (bit 11) or Info-ZIP's Unicode path field
+ * as CP437, as the format says; but Info-ZIP's `zip` and many other tools write UTF-8 names without
+ * either, so such a name that is valid UTF-8 is read as UTF-8 (`roles/ünï`, not `roles/├╝n├»`).
+ * `/`, `.` and `\` are single bytes in both, so what yauzl refused stays refused.
+ */
+function entryName(entry: yauzl.Entry): string {
+  const flagged = (entry.generalPurposeBitFlag & 0x800) !== 0 || entry.extraFields.some((field) => field.id === 0x7075);
+  if (flagged || entry.fileNameRaw.every((byte) => byte < 0x80)) return entry.fileName;
+  try {
+    return UTF8.decode(entry.fileNameRaw);
+  } catch {
+    return entry.fileName;
   }
 }
