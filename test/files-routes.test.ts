@@ -65,6 +65,17 @@ describe('files and file repositories (local store)', () => {
         sha256: sha256(bytes),
       });
       expect(down.headers.get('etag')).toBe(`"${sha256(bytes)}"`);
+      for (const tag of [`"${sha256(bytes)}"`, `W/"${sha256(bytes)}"`, '"other", *']) {
+        const cached = await fetch(`${world.url}/files/${up.body.id}/download`, {
+          headers: { authorization: world.as.carol!, 'x-org-id': 'acme', 'if-none-match': tag },
+        });
+        expect([tag, cached.status]).toEqual([tag, 304]);
+      }
+      const stale = await fetch(`${world.url}/files/${up.body.id}/download`, {
+        headers: { authorization: world.as.carol!, 'x-org-id': 'acme', 'if-none-match': 'W/"other"' },
+      });
+      expect(stale.status).toBe(200);
+      await stale.arrayBuffer();
     }
     const png = await uploadStream(world, repo, { name: 'logo.txt' }, PNG, 'alice', 'acme', { 'content-type': 'text/plain' });
     expect(png.body.content_type).toBe('image/png');

@@ -19,6 +19,16 @@ function ifMatchHolds(header: string, current: string): boolean {
   return header.split(',').some((tag) => tag.trim() === current);
 }
 
+/**
+ * `If-None-Match` (RFC 9110 13.1.2) against the current tag: `*` or one of the listed tags, compared weakly
+ * (`W/"x"` matches `"x"`: a proxy that compresses an answer weakens its tag, and clients send that back).
+ */
+export function noneMatchHolds(header: string, current: string): boolean {
+  if (header === '') return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(current));
+}
+
 /** 412 `precondition_failed`, naming the current tag so the caller can read again and retry. */
 function preconditionFailed(what: string, current: string): Problem {
   return problem('precondition_failed', `The ${what} changed since it was read (If-Match does not name its current version).`, {

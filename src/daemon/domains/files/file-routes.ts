@@ -19,6 +19,7 @@ import { fileRepositoryPath } from '../../../shared/api/file-repositories.js';
 import { noQuery } from '../../../shared/api/query.js';
 import { activeOrg } from '../../http/active-org.js';
 import { attachmentHeader } from '../../http/attachment-header.js';
+import { noneMatchHolds } from '../../http/entity-tag.js';
 import { requestHeader } from '../../http/request-header.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
@@ -58,17 +59,12 @@ function declaredLength(ctx: AppContext): number | undefined {
   return /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
-function notModified(ctx: AppContext, etag: string): boolean {
-  const sent = requestHeader(ctx, 'if-none-match');
-  return sent !== '' && sent.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
-}
-
 /** Streams a file: its type, length, name, `ETag` (its SHA-256); the bytes are checked against it on their way. */
 async function sendFile(ctx: AppContext, service: FilesService, row: FileRow): Promise<void> {
   const etag = `"${row.sha256}"`;
   ctx.set('ETag', etag);
   ctx.set('Cache-Control', 'private, no-cache');
-  if (notModified(ctx, etag)) {
+  if (noneMatchHolds(requestHeader(ctx, 'if-none-match'), etag)) {
     ctx.status = 304;
     return;
   }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { attachmentHeader } from '../../http/attachment-header.js';
+import { noneMatchHolds } from '../../http/entity-tag.js';
 import { requestHeader } from '../../http/request-header.js';
 import type { AppContext } from '../../http/types.js';
 import { verifying } from '../../storage/verify-stream.js';
@@ -17,8 +18,7 @@ export async function sendBytes(
   const etag = `"${item.sha256}"`;
   ctx.set('ETag', etag);
   ctx.set('Cache-Control', 'private, no-cache');
-  const sent = requestHeader(ctx, 'if-none-match');
-  if (sent !== '' && sent.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+  if (noneMatchHolds(requestHeader(ctx, 'if-none-match'), etag)) {
     ctx.status = 304;
     return;
   }
