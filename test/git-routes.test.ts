@@ -176,6 +176,14 @@ describe('repositories', () => {
     expect((await stat(join(cache, 'HEAD'))).isFile()).toBe(true);
     await expect(stat(join(cache, 'flows'))).rejects.toThrow();
   });
+
+  it('answers a file larger than it reads from git with 422 git_file_too_large, not as missing', async () => {
+    await commitFiles(bare, 'big', { 'big.yaml': `x: ${'a'.repeat(17 * 1024 * 1024)}\n` }, 'A big file');
+    const tree = await call(world, 'carol', 'GET', `/git-repositories/${ids.repo}/tree?ref=big`);
+    expect(tree.body.entries.map((e: { path: string }) => e.path)).toEqual(['big.yaml']);
+    const big = await call(world, 'carol', 'GET', `/git-repositories/${ids.repo}/file?ref=big&path=big.yaml`);
+    expect(big).toMatchObject({ status: 422, body: { code: 'git_file_too_large', path: 'big.yaml', limit: 16 * 1024 * 1024 } });
+  });
 });
 
 describe('pull (sync-from-git)', () => {

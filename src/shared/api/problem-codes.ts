@@ -276,6 +276,10 @@ export const PROBLEM_CODES = {
   },
   git_branch_not_found: { status: 404, meaning: 'The branch (`branch`) does not exist on the remote.' },
   git_path_not_found: { status: 404, meaning: 'No file or folder at `path` on the branch (`branch`, `commit_sha`).' },
+  git_file_too_large: {
+    status: 422,
+    meaning: 'The file at `path` on the branch is larger than the daemon reads from git (`size`, `limit`: 16 MiB).',
+  },
   git_path_conflict: {
     status: 409,
     meaning:

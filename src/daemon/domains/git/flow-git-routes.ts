@@ -59,7 +59,7 @@ export function flowGitRoutes(service: FlowGitService): DomainRoutes {
         403: { description: '`shared_read_only`, `restricted_option`' },
         404: FLOW_NOT_FOUND,
         409: { description: '`flow_not_linked`, `draft_dirty`' },
-        422: { description: '`invalid_flow_yaml`, `validation_failed`' },
+        422: { description: '`invalid_flow_yaml`, `git_file_too_large`, `validation_failed`' },
         502: REMOTE,
       },
       async handle(ctx, { params, body }) {

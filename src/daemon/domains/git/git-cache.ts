@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { problem } from '../../../shared/api/problem.js';
 import type { Logger } from '../../logging/logger.js';
 import { scrubbed, type RemoteCredentials } from './git-credentials.js';
-import { remoteFailure, type GitCommand, type GitOutput } from './git-command.js';
+import { MAX_OUTPUT_BYTES, remoteFailure, type GitCommand, type GitOutput } from './git-command.js';
 
 export interface TreeEntry {
   readonly name: string;
@@ -108,10 +108,17 @@ export class GitCache {
     return entries.filter((entry) => !(entry.path === path && entry.type === 'tree'));
   }
 
-  /** A file's bytes at a commit; undefined when no file is there. */
+  /** A file's bytes at a commit; undefined when no file is there; 422 `git_file_too_large` past what one command may answer. */
   async file(dir: string, sha: string, path: string): Promise<Buffer | undefined> {
     const type = await this.git.run({ gitDir: dir, args: ['cat-file', '-t', `${sha}:${path}`] });
     if (type.code !== 0 || type.stdout.toString('utf8').trim() !== 'blob') return undefined;
+    const size = Number((await this.git.run({ gitDir: dir, args: ['cat-file', '-s', `${sha}:${path}`] })).stdout.toString('utf8').trim());
+    if (size > MAX_OUTPUT_BYTES)
+      throw problem('git_file_too_large', `"${path}" holds ${size} bytes; at most ${MAX_OUTPUT_BYTES} are read.`, {
+        path,
+        size,
+        limit: MAX_OUTPUT_BYTES,
+      });
     const output = await this.git.run({ gitDir: dir, args: ['cat-file', 'blob', `${sha}:${path}`] });
     return output.code === 0 ? output.stdout : undefined;
   }

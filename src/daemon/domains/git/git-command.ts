@@ -18,7 +18,7 @@ export interface GitInvocation {
 }
 
 /** Largest output kept from one command; a larger blob or listing is cut and the command counted failed. */
-const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 /**
  * Runs the real `git`, hardened: no terminal prompts, no system or global configuration, no hooks, no

@@ -122,6 +122,7 @@ export function gitRepositoryRoutes(repositories: GitRepositoriesService, flowGi
       responses: {
         200: { description: 'The file', schema: fileAnswer },
         404: { description: '`resource_not_found`, `git_branch_not_found`, `git_path_not_found`' },
+        422: { description: 'Larger than the daemon reads from git, 16 MiB (`git_file_too_large`)' },
         502: REMOTE,
       },
       async handle(ctx, { params, query }) {
