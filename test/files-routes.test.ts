@@ -193,6 +193,9 @@ describe('files and file repositories (local store)', () => {
     expect((await call(world, 'carol', 'GET', '/files?folder=list&recursive=true')).body.total).toBe(3);
     expect((await call(world, 'carol', 'GET', '/files?q=deeper')).body.total).toBe(0);
     expect((await call(world, 'carol', 'GET', '/files?q=c.tx')).body.total).toBe(1);
+    // Names are kept NFC; a search typed decomposed (as macOS gives it) finds them too.
+    await uploadStream(world, repo, { name: 'list/r\u00e9seau.cfg' }, Buffer.from('r'));
+    expect((await call(world, 'carol', 'GET', `/files?q=${encodeURIComponent('re\u0301seau')}`)).body.total).toBe(1);
     expect((await call(world, 'bob', 'GET', '/files', undefined, 'globex')).body.total).toBe(0);
   });
 

@@ -177,7 +177,7 @@ describe('bulk upload and bulk rename', () => {
     expect(overwritten.body).toMatchObject({ created: 0, replaced: 1 });
   });
 
-  it('reads UTF-8 entry names the archive does not flag as such, as Info-ZIP writes them', async () => {
+  it('reads UTF-8 entry names the archive does not flag as such, as Info-ZIP writes them; a decomposed search finds them', async () => {
     const zip = await zipOf({ 'roles/ünï/main.yml': 'a\n', 'roles/📁.yml': 'b\n', 'plain.yml': 'c\n' });
     // Clear the UTF-8 flag (bit 11) of every local and central header, as `zip -r` on Linux leaves it.
     for (const [signature, flagsAt] of [
@@ -198,6 +198,9 @@ describe('bulk upload and bulk rename', () => {
     expect(listed.body.items.map((a: { path: string }) => a.path).sort()).toEqual(
       ['unflagged/plain.yml', 'unflagged/roles/ünï/main.yml', 'unflagged/roles/📁.yml'].sort(),
     );
+    // Paths are kept NFC; a search typed decomposed finds them too.
+    const decomposed = await call(world, 'carol', 'GET', `/flows/${own}/attachments?q=${encodeURIComponent('u\u0308ni\u0308')}`);
+    expect(decomposed.body.items.map((a: { path: string }) => a.path)).toEqual(['unflagged/roles/ünï/main.yml']);
   });
 
   it('refuses a zip over the file count or byte limits with 413, and a body that is no zip with 422, keeping nothing', async () => {

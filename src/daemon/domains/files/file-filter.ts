@@ -16,7 +16,7 @@ export function placeFilterOf(query: PlaceQuery): Omit<FileFilter, 'contentType'
     repositoryId: query.repository_id,
     folder: query.folder,
     recursive: query.recursive === 'true',
-    q: query.q?.trim() || undefined,
+    q: query.q?.trim().normalize('NFC') || undefined,
     limit: query.limit,
     offset: query.offset,
   };

@@ -49,7 +49,7 @@ export function attachmentRoutes(service: AttachmentsService, bulk: BulkService)
       async handle(ctx, { params, query }) {
         ctx.body = await service.list(flowCaller(ctx), params.flow_id, {
           folder: query.folder,
-          q: query.q?.trim() || undefined,
+          q: query.q?.trim().normalize('NFC') || undefined,
           limit: query.limit,
           offset: query.offset,
         });
