@@ -101,6 +101,11 @@ describe.each(['file', 'database'] as const)('run artifacts in the %s store', (s
       'if-none-match': `"${artifact.sha256}"`,
     });
     expect(again.status).toBe(304);
+    // Weakly compared (RFC 9110): a proxy that compressed the answer sends back a weak tag.
+    const weak = await get(world, `/runs/${runId}/artifacts/${artifact.id}/download`, world.as.vic, 'acme', undefined, {
+      'if-none-match': `W/"${artifact.sha256}"`,
+    });
+    expect(weak.status).toBe(304);
 
     const events = await world.knex('run_events').where({ run_id: runId, type: 'artifact.created' }).select('data', 'step_id');
     expect(events).toEqual([

@@ -11,6 +11,7 @@ import { internalRunPath } from '../../../shared/api/run-callbacks.js';
 import { noQuery, runPath } from '../../../shared/api/runs.js';
 import { problems } from '../../../shared/api/problems.js';
 import { activeOrg } from '../../http/active-org.js';
+import { noneMatchHolds } from '../../http/entity-tag.js';
 import { requestHeader } from '../../http/request-header.js';
 import { route } from '../../http/route.js';
 import type { AppContext, DomainRoutes } from '../../http/types.js';
@@ -54,12 +55,6 @@ function declaredLength(ctx: AppContext): number | undefined {
 function answerUpload(ctx: AppContext, uploaded: Uploaded): void {
   ctx.status = uploaded.created ? 201 : 200;
   ctx.body = uploaded.artifact;
-}
-
-/** Whether `If-None-Match` names this entity tag (or `*`). */
-function notModified(ctx: AppContext, etag: string): boolean {
-  const sent = requestHeader(ctx, 'if-none-match');
-  return sent !== '' && sent.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
 }
 
 /** A zip's file name from the run's name, without the path separators a client would take for folders. */
@@ -118,7 +113,7 @@ export function artifactRoutes(service: ArtifactsService): DomainRoutes {
         ctx.set('ETag', etag);
         // Artifacts never change: a client may keep one and ask again with its tag.
         ctx.set('Cache-Control', 'private, no-cache');
-        if (notModified(ctx, etag)) {
+        if (noneMatchHolds(requestHeader(ctx, 'if-none-match'), etag)) {
           ctx.status = 304;
           return;
         }
