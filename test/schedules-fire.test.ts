@@ -294,4 +294,15 @@ describe('the maintenance tick', () => {
     expect(job?.summary.fired).toBeGreaterThanOrEqual(1);
     expect(await dueTimesOf(id)).toEqual(['2026-06-01T11:00:00.000Z']);
   });
+
+  it('answers every count of schedules.fire_due, zero included, on a pass with nothing due', async () => {
+    world.clock.set('2031-01-01T00:00:30Z');
+    await internal(world.url, 'POST', '/internal/maintenance/tick');
+    // Everything due at this time has fired: the next pass looks at nothing.
+    const tick = await internal(world.url, 'POST', '/internal/maintenance/tick');
+    const job = (tick.body.jobs as { name: string; summary: Record<string, number> }[]).find(
+      (entry) => entry.name === 'schedules.fire_due',
+    );
+    expect(job?.summary).toEqual({ looked: 0, fired: 0, failed: 0, lost: 0 });
+  });
 });

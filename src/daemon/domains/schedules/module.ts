@@ -51,9 +51,12 @@ export function schedulesModule(services: Services, core: { admission: RunAdmiss
   };
 }
 
-/** A pass's fires as counts, for the maintenance job's recorded summary (the reports themselves may be many). */
+/**
+ * A pass's fires as counts, for the maintenance job's recorded summary (the reports themselves may be many):
+ * every count present, zero included, so a reader of `summary.fired` gets a number on a quiet pass too.
+ */
 function fireSummary({ looked, reports }: Awaited<ReturnType<ScheduleFirer['fireDue']>>): Record<string, number> {
-  const summary: Record<string, number> = { looked };
+  const summary: Record<string, number> = { looked, fired: 0, failed: 0, lost: 0 };
   for (const fire of reports.flatMap((report) => report.fires)) summary[fire.outcome] = (summary[fire.outcome] ?? 0) + 1;
   return summary;
 }
