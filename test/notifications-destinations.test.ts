@@ -83,6 +83,9 @@ describe('creating a destination', () => {
     [{ name: 'x', kind: 'slack', config: {} }, 'config.webhook_url_ref'],
     [{ name: 'x', kind: 'webhook', config: {} }, 'config.url'],
     [{ name: 'x', kind: 'webhook', config: { url: 'ftp://example.test/' } }, 'config.url'],
+    // Credentials in a plain URL would be answered to every viewer: they go in url_ref.
+    [{ name: 'x', kind: 'webhook', config: { url: 'https://user:pass@example.test/hook' } }, 'config.url'],
+    [{ name: 'x', kind: 'webhook', config: { url: 'https://token@example.test/hook' } }, 'config.url'],
     [{ name: 'x', kind: 'email', config: { smtp_host: 'h', from: 'a@b.test', to: ['not an address'] } }, 'config.to.0'],
     [{ kind: 'slack', config: {} }, 'name'],
     [{ name: 'x', kind: 'slack', config: { webhook_url_ref: 'r', extra: 1 } }, 'config'],

@@ -26,10 +26,14 @@ const events = z.array(z.enum(NOTIFICATION_EVENTS)).max(NOTIFICATION_EVENTS.leng
 
 /** A secret reference (`{{ secret('<name>') }}` or `<scheme>://orgs/<org>/secrets/<path>[#key]`), never a value. */
 const secretRef = z.string().trim().min(1).max(1024).describe('A secret reference; the value is read when a message is sent');
+/** A receiver's URL in plain sight (answers, audit): credentials in it are refused, they go in `url_ref`. */
 const httpUrl = z
   .string()
   .max(2048)
-  .refine((text) => URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol), { message: 'an http(s) URL' });
+  .refine((text) => URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol), { message: 'an http(s) URL' })
+  .refine((text) => !URL.canParse(text) || (new URL(text).username === '' && new URL(text).password === ''), {
+    message: 'credentials in the URL are refused: give the whole URL as url_ref',
+  });
 const address = z.email().max(320);
 
 /** Each kind's `config`; fields ending `_ref` are secret references. */
