@@ -54,8 +54,9 @@ describe('creating a destination', () => {
       from: 'svc@example.test',
       to: ['ops@example.test'],
     });
-    const chat = await createDestination(world, { name: 'chat', ...slack(), default_events: ['run.failed'] });
+    const chat = await createDestination(world, { name: 'chat', ...slack(), default_events: ['run.failed', 'run.failed'] });
     expect(chat.config).toEqual({ webhook_url_ref: "{{ secret('slack-url') }}" });
+    expect(chat.default_events).toEqual(['run.failed']);
     expect(JSON.stringify(chat)).not.toContain(receiver.url);
     for (const kind of ['mattermost', 'teams']) {
       await createDestination(world, { kind, config: { webhook_url_ref: "{{ secret('slack-url') }}" } });
@@ -146,6 +147,10 @@ describe('reading, changing and removing', () => {
       config: { webhook_url_ref: 'builtin://orgs/globex/secrets/theirs' },
     });
     expect(foreign.body).toMatchObject({ code: 'notification_secret_reference_refused', reason: 'other_organization' });
+    const twice = await call(world, 'alice', 'PATCH', `/notifications/destinations/${made.id}`, {
+      default_events: ['run.failed', 'run.started', 'run.failed'],
+    });
+    expect(twice.body.default_events).toEqual(['run.failed', 'run.started']);
     const kind = await call(world, 'alice', 'PATCH', `/notifications/destinations/${made.id}`, { kind: 'teams' });
     expect(kind.status).toBe(422);
     expect((await call(world, 'alice', 'GET', `/notifications/destinations/${made.id}`)).body.config.webhook_url_ref).toBe(

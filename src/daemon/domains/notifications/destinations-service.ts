@@ -68,7 +68,7 @@ export class DestinationsService {
         kind,
         config_json: JSON.stringify(config),
         enabled: input.enabled ?? true,
-        default_events: JSON.stringify(input.default_events ?? []),
+        default_events: JSON.stringify(unique(input.default_events ?? [])),
         created_by: by,
         updated_by: by,
       });
@@ -88,7 +88,7 @@ export class DestinationsService {
     if (input.name !== undefined) change.name = input.name;
     if (input.description !== undefined) change.description = input.description;
     if (input.enabled !== undefined) change.enabled = input.enabled;
-    if (input.default_events !== undefined) change.default_events = JSON.stringify(input.default_events);
+    if (input.default_events !== undefined) change.default_events = JSON.stringify(unique(input.default_events));
     return this.write(input.name ?? current.name, async (trx) => {
       const locked = await this.repo.lock(trx, org.id, id);
       if (!locked || locked.deleted_at) throw notFound();
@@ -233,4 +233,9 @@ export class DestinationsService {
       trx,
     );
   }
+}
+
+/** Events as a set, in the order given: an event named twice is sent once and listed once (as a subscription's). */
+function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
 }
