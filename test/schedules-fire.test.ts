@@ -208,6 +208,35 @@ describe('firing', () => {
   });
 });
 
+describe("a deactivated organization's schedules", () => {
+  it('are neither due nor triggered nor fired by the tick; reactivated, the missed time is a misfire', async () => {
+    const theirs = await seedFlow(knex(), world.ids.globex!, { name: 'theirs', versions: [BARE] });
+    world.clock.set('2026-02-07T10:00:00Z');
+    const created = await call(world, 'bob', 'POST', '/schedules', { name: 'hourly', flow_id: theirs, cron: '0 * * * *' }, 'globex');
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await knex()('organizations').where({ id: world.ids.globex }).update({ is_active: false });
+    try {
+      world.clock.set('2026-02-07T11:00:30Z');
+      const due = await internal(world.url, 'GET', '/internal/schedules/due?limit=500');
+      expect(due.body.items.map((item: { schedule_id: string }) => item.schedule_id)).not.toContain(id);
+      const trigger = await internal(world.url, 'POST', `/internal/schedules/${id}/trigger`, { due_at: '2026-02-07T11:00:00.000Z' });
+      expect(trigger.status).toBe(404);
+      expect(trigger.body.code).toBe('resource_not_found');
+      expect((await internal(world.url, 'POST', '/internal/maintenance/tick')).status).toBe(200);
+      expect(await runsOfSchedule(world, id)).toEqual([]);
+      expect(await count(knex()('schedule_fires').where({ schedule_id: id }))).toBe(0);
+    } finally {
+      await knex()('organizations').where({ id: world.ids.globex }).update({ is_active: true });
+    }
+    world.clock.set('2026-02-07T12:30:00Z');
+    const report = await fireFor(id);
+    expect(report.body.fires.map((fire: { due_at: string; outcome: string }) => [fire.due_at, fire.outcome])).toEqual([
+      ['2026-02-07T12:00:00.000Z', 'fired'],
+    ]);
+  });
+});
+
 describe('catch-up after downtime follows the misfire policy', () => {
   // Hourly from 10:00; the scheduler comes back at 15:30, so 11:00 to 15:00 were missed.
   const downtime = async (policy: string, backAt = '2026-03-02T15:30:00Z') => {

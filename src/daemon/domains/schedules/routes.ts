@@ -151,7 +151,7 @@ export function schedulerRoutes(firer: ScheduleFirer): DomainRoutes {
   return {
     'GET /internal/schedules/due': route({
       summary:
-        'Enabled live schedules whose next fire time has come, oldest first (`limit`, 50 unless given): trigger each with its `due_at`.',
+        'Enabled live schedules of active organizations whose next fire time has come, oldest first (`limit`, 50 unless given): trigger each with its `due_at`.',
       query: dueSchedulesQuery,
       responses: { 200: { description: '`{now, items: [{schedule_id, org_id, due_at, misfire_policy}]}`', schema: dueSchedules } },
       async handle(ctx, { query }) {

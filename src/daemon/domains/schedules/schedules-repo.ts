@@ -82,6 +82,12 @@ const COLUMNS = [
 const SCHEDULES = new SoftDeleteTable<ScheduleRow>('schedules', COLUMNS);
 
 /**
+ * The schedule's organization is active: a deactivated one's schedules do not fire (its members, platform
+ * admins included, can no longer see or pause them). Reactivated, a due one is a misfire like any other.
+ */
+const IN_ACTIVE_ORG = 'EXISTS (SELECT 1 FROM organizations o WHERE o.id = schedules.org_id AND o.is_active)';
+
+/**
  * A fire's rows in run admission's one statement: the gate row (schedule, due time) naming the run, the
  * `schedule.fired` entry, and the advance of `next_fire_at` fenced by the due time it consumes. A racing
  * fire of the same due time gets no gate row and so no run; the advance then finds `next_fire_at` moved.
@@ -117,9 +123,9 @@ export class SchedulesRepo extends TransactionalRepo {
     return this.withFlow(db).where({ 's.org_id': orgId, 's.id': id }).first();
   }
 
-  /** One schedule by id alone (the scheduler's view: it acts for every organization). */
+  /** One schedule of an active organization by id alone (the scheduler's view: it acts for every organization). */
   async byId(id: string, db: Knex | SchedulesTx = this.knex): Promise<ScheduleRow | undefined> {
-    return db('schedules').where({ id }).first(COLUMNS);
+    return db('schedules').where({ id }).whereRaw(IN_ACTIVE_ORG).first(COLUMNS);
   }
 
   async list(orgId: string, filter: ScheduleFilter): Promise<{ rows: ScheduleWithFlow[]; total: number }> {
@@ -169,23 +175,25 @@ export class SchedulesRepo extends TransactionalRepo {
     await SCHEDULES.purge(trx, [id]);
   }
 
-  /** Enabled live schedules whose next fire time has come, oldest due first. */
+  /** Enabled live schedules of active organizations whose next fire time has come, oldest due first. */
   async due(now: Date, limit: number): Promise<ScheduleRow[]> {
     return this.knex('schedules')
       .where('enabled', true)
       .whereNull('deleted_at')
       .where('next_fire_at', '<=', now)
+      .whereRaw(IN_ACTIVE_ORG)
       .orderBy([{ column: 'next_fire_at' }, { column: 'id' }])
       .limit(limit)
       .select(COLUMNS);
   }
 
-  /** The earliest next fire time of any enabled live schedule (the loop sleeps until then). */
+  /** The earliest next fire time of any enabled live schedule of an active organization (the loop sleeps until then). */
   async earliestDue(): Promise<Date | null> {
     const row = await this.knex('schedules')
       .where('enabled', true)
       .whereNull('deleted_at')
       .whereNotNull('next_fire_at')
+      .whereRaw(IN_ACTIVE_ORG)
       .min({ at: 'next_fire_at' })
       .first();
     return (row as { at: Date | null } | undefined)?.at ?? null;
