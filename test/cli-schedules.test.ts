@@ -138,6 +138,10 @@ describe('svc schedules create, list, get, update, pause, resume, run, delete', 
     expect(missing.stderr).toContain('--cron');
     const nothing = await svc('dave', ['schedules', 'update', ids.bare!]);
     expect(nothing.code).toBe(2);
+    // Only enabled and only paused at once is no filter at all: a usage error, not a page of one of them.
+    const both = await svc('carol', ['schedules', 'list', '--enabled', '--paused']);
+    expect(both.code).toBe(2);
+    expect(both.stdout).toBe('');
     expect(await count(w.knex()('schedules'))).toBe(before);
   });
 });

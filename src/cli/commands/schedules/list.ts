@@ -4,7 +4,7 @@ import { printJson } from '../../runtime/io.js';
 import { printPage } from '../../runtime/table.js';
 import { positiveNumber } from '../runs/inputs.js';
 import { flowId } from '../runs/resolve.js';
-import { flag, jsonFlag } from '../shared.js';
+import { exclusive, flag, jsonFlag } from '../shared.js';
 import type { Invoke } from '../verb.js';
 import { SCHEDULE_COLUMNS, type ScheduleList } from './types.js';
 
@@ -32,6 +32,7 @@ export function define(command: Command): void {
 export const invoke: Invoke = ({ raw, ctx }) => runSchedulesList(parseSchedulesListOptions(raw), ctx);
 
 export function parseSchedulesListOptions(raw: Record<string, unknown>): SchedulesListOptions {
+  exclusive(raw, ['enabled', '--enabled'], ['paused', '--paused']);
   const enabled = raw.enabled === true ? true : raw.paused === true ? false : undefined;
   return {
     flow: flag.string(raw, 'flow'),
