@@ -164,6 +164,11 @@ describe('reading, changing and removing', () => {
     expect(copy.status).toBe(201);
     expect(copy.body).toMatchObject({ name: 'original (copy)', kind: 'slack', default_events: ['run.failed'], config: made.config });
     expect((await call(world, 'alice', 'POST', `/notifications/destinations/${made.id}/duplicate`, {})).body.code).toBe('conflict');
+    // A name of the longest length is cut to make room for the suffix, not the suffix cut off (the same name again).
+    const longest = await createDestination(world, { name: `${'é'.repeat(254)}x`, ...slack() });
+    const longCopy = await call(world, 'alice', 'POST', `/notifications/destinations/${longest.id}/duplicate`, {});
+    expect(longCopy.status).toBe(201);
+    expect(longCopy.body.name).toBe(`${'é'.repeat(248)} (copy)`);
 
     expect((await call(world, 'alice', 'DELETE', `/notifications/destinations/${made.id}`)).status).toBe(204);
     expect((await call(world, 'alice', 'GET', `/notifications/destinations/${made.id}`)).status).toBe(404);

@@ -104,7 +104,7 @@ export class DestinationsService {
   /** A copy of a live destination under a new name (`<name> (copy)` unless given), its references as they are. */
   async duplicate(org: OrgRef, id: string, name: string | undefined, context: AuditContext | undefined): Promise<Destination> {
     const source = await this.live(org, id);
-    const copyName = name ?? `${source.name} (copy)`.slice(0, 255);
+    const copyName = name ?? copyOf(source.name);
     const by = context?.subject ?? null;
     return this.write(copyName, async (trx) => {
       const row = await this.repo.insert(trx, {
@@ -233,6 +233,15 @@ export class DestinationsService {
       trx,
     );
   }
+}
+
+/** The longest name a destination takes. */
+const MAX_NAME = 255;
+const COPY_SUFFIX = ' (copy)';
+
+/** `<name> (copy)`, the name cut (by character) so that the suffix fits: cutting the suffix instead could give the name itself. */
+function copyOf(name: string): string {
+  return `${[...name].slice(0, MAX_NAME - COPY_SUFFIX.length).join('')}${COPY_SUFFIX}`;
 }
 
 /** Events as a set, in the order given: an event named twice is sent once and listed once (as a subscription's). */
