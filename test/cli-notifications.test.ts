@@ -129,6 +129,20 @@ describe('svc notifications destinations create, update and delete', () => {
       2,
     );
     expect((await svc('alice', ['notifications', 'destinations', 'create', 'broken', '--kind', 'webhook'])).code).toBe(2);
+    // A file that cannot be read is a usage error, as --params-json @FILE's, not an error of the command.
+    const unreadable = await svc('alice', [
+      'notifications',
+      'destinations',
+      'create',
+      'broken',
+      '--kind',
+      'webhook',
+      '--config',
+      '@/nonexistent/config.json',
+    ]);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain('--config');
+    expect(await destinationRow('broken')).toBeUndefined();
     const viewer = await svc('carol', [
       'notifications',
       'destinations',
