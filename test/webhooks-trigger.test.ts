@@ -291,6 +291,19 @@ describe('the error table', () => {
     expect((await fire(w, target, KEY, {})).status).toBe(202);
   });
 
+  it("404 while the endpoint's organization is deactivated; nothing journaled, no run", async () => {
+    const target = await endpoint();
+    expect((await call(w, 'root', 'PATCH', `/orgs/${w.ids.acme}`, { is_active: false })).status).toBe(200);
+    try {
+      const refused = await effects(target, () => fire(w, target, KEY, {}));
+      expect(refused.answer).toMatchObject({ status: 404, body: { code: 'resource_not_found' } });
+      expect([refused.deliveries, refused.audits, refused.runs]).toEqual([[], [], []]);
+    } finally {
+      expect((await call(w, 'root', 'PATCH', `/orgs/${w.ids.acme}`, { is_active: true })).status).toBe(200);
+    }
+    expect((await fire(w, target, KEY, {})).status).toBe(202);
+  });
+
   it('404 flow_version_not_found: the pinned version went away', async () => {
     const flow = await seedFlow(w.knex(), w.ids.acme!, { name: 'shrinking', versions: [BARE, BARE] });
     const target = await endpoint({ flow_id: flow, flow_version: 2 });

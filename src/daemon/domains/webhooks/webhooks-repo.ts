@@ -180,12 +180,16 @@ export class WebhooksRepo extends TransactionalRepo {
 
   /**
    * The trigger path's lookup: an endpoint that is not soft-deleted, by its token (disabled ones too: the
-   * caller answers for them). Duplicates are found by the accepted delivery's write, not here.
+   * caller answers for them), of an active organization: a deactivated one's endpoints start nothing, as
+   * its schedules fire nothing (its members can no longer see them). Duplicates are found by the accepted
+   * delivery's write, not here.
    */
   async findByToken(pathToken: string): Promise<WebhookEndpointRow | undefined> {
     return this.knex('webhook_endpoints as e')
+      .join('organizations as o', 'o.id', 'e.org_id')
       .where('e.path_token', pathToken)
       .whereNull('e.deleted_at')
+      .where('o.is_active', true)
       .first(...ENDPOINT_COLUMNS)
       .options(prepared('svc_webhook_endpoint'));
   }
