@@ -458,6 +458,16 @@ describe('members', () => {
     });
     expect(await membership(ids.acme!, ids.alice!)).toMatchObject({ role: 'admin' });
 
+    // A deactivated admin is no admin to leave the organization to; removing one is no loss of the last.
+    await knex()('org_memberships').insert({ org_id: ids.acme, user_id: ids.frank, role: 'admin' });
+    expect(await problem(await call('alice', 'PATCH', `/orgs/acme/members/${ids.alice}`, { role: 'operator' }))).toEqual({
+      status: 422,
+      code: 'validation_failed',
+      rule: 'last_org_admin',
+    });
+    expect((await call('alice', 'DELETE', `/orgs/acme/members/${ids.frank}`)).status).toBe(204);
+    expect(await membership(ids.acme!, ids.alice!)).toMatchObject({ role: 'admin' });
+
     // With a second admin, an organization admin may step down.
     expect((await call('alice', 'PATCH', `/orgs/acme/members/${ids.erin}`, { role: 'admin' })).status).toBe(200);
     expect((await call('alice', 'PATCH', `/orgs/acme/members/${ids.alice}`, { role: 'operator' })).status).toBe(200);

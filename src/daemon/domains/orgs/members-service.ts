@@ -80,7 +80,7 @@ export class MembersService {
       const org = await this.#lock(trx, ref);
       const current = await this.#membership(trx, org, userId);
       if (current.role === role && current.source === 'manual') return memberView(current);
-      if (current.role === 'admin' && role !== 'admin') await this.#keepAnAdmin(trx, org, caller, 'role', 'demote');
+      if (current.role === 'admin' && role !== 'admin') await this.#keepAnAdmin(trx, org, userId, caller, 'role', 'demote');
       const updated = (await this.memberships.setRole(trx, org.id, userId, role, 'manual'))!;
       await this.#record(context, trx, 'org_member.role_changed', org, userId, {
         user: current.username,
@@ -97,7 +97,7 @@ export class MembersService {
     await this.#write(async (trx) => {
       const org = await this.#lock(trx, ref);
       const current = await this.#membership(trx, org, userId);
-      if (current.role === 'admin') await this.#keepAnAdmin(trx, org, caller, 'user_id', 'remove');
+      if (current.role === 'admin') await this.#keepAnAdmin(trx, org, userId, caller, 'user_id', 'remove');
       await this.memberships.remove(trx, org.id, userId);
       await this.#record(context, trx, 'org_member.removed', org, userId, {
         user: current.username,
@@ -140,10 +140,13 @@ export class MembersService {
     return user;
   }
 
-  /** The organization's last admin stays unless a platform admin decides otherwise. */
-  async #keepAnAdmin(trx: Tx, org: OrgRecord, caller: OrgCaller, path: string, verb: 'demote' | 'remove'): Promise<void> {
+  /**
+   * The organization's last admin stays unless a platform admin decides otherwise: `userId` may stop being
+   * an admin only while another admin is an active user (a deactivated admin cannot administer anything).
+   */
+  async #keepAnAdmin(trx: Tx, org: OrgRecord, userId: string, caller: OrgCaller, path: string, verb: 'demote' | 'remove'): Promise<void> {
     if (caller.platformAdmin) return;
-    if ((await this.memberships.adminCount(trx, org.id)) <= 1) {
+    if ((await this.memberships.otherActiveAdmins(trx, org.id, userId)) === 0) {
       throw orgRuleProblem('last_org_admin', path, `Only a platform admin may ${verb} the last admin of ${org.slug}.`);
     }
   }

@@ -62,8 +62,13 @@ export class MembershipsRepo {
     return (await trx('org_memberships').where({ org_id: orgId, user_id: userId }).delete()) > 0;
   }
 
-  async adminCount(trx: Tx, orgId: string): Promise<number> {
-    const [counted] = await trx('org_memberships').where({ org_id: orgId, role: 'admin' }).count<{ n: string | number }[]>('* as n');
+  /** How many of the organization's admins other than `userId` are active users (a deactivated one cannot act). */
+  async otherActiveAdmins(trx: Tx, orgId: string, userId: string): Promise<number> {
+    const [counted] = await trx('org_memberships as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where({ 'm.org_id': orgId, 'm.role': 'admin', 'u.is_active': true })
+      .whereNot('m.user_id', userId)
+      .count<{ n: string | number }[]>('* as n');
     return Number(counted?.n ?? 0);
   }
 
