@@ -134,6 +134,7 @@ describe('POST /internal/maintenance/tick', () => {
       'schedules.fire_due',
       'schedule_fires.retention',
       'artifacts.sweep',
+      'files.sweep_repositories',
       'notifications.deliver_due',
       'notifications.retention',
       'flow_attachments.sweep_blobs',

@@ -257,6 +257,7 @@ function makeDomains(
     ...approvals.maintenanceJobs,
     ...schedules.maintenanceJobs,
     ...artifacts.maintenanceJobs,
+    ...files.maintenanceJobs,
     ...notifications.maintenanceJobs,
     ...flowAttachments.maintenanceJobs,
     ...housekeepingJobs(services),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { DomainRoutes } from '../../http/types.js';
+import type { MaintenanceJob } from '../maintenance/job.js';
 import type { Services } from '../../services.js';
 import { loadSecretsKey } from '../secrets/key/encryption-key.js';
 import type { SecretResolver } from '../secrets/secret-resolver.js';
@@ -15,6 +16,7 @@ import { FoldersService } from './folders-service.js';
 import { RepositoriesRepo } from './repositories-repo.js';
 import { RepositoriesService } from './repositories-service.js';
 import { RepositoryBlobs } from './repository-blobs.js';
+import { sweepRepositoryDirectories } from './repository-directories-sweep.js';
 import { repositoryRoutes } from './repository-routes.js';
 import { RepositoryStores } from './repository-stores.js';
 import { signingKeyFrom, UrlSigner, type Clock } from './url-signer.js';
@@ -28,6 +30,8 @@ export interface FilesModule {
   readonly texts: FileTextReader;
   /** Organizations' repositories as a place other domains keep bytes in (run artifacts, flow attachments). */
   readonly blobs: RepositoryBlobs;
+  /** `files.sweep_repositories`: local repositories' directories whose repository is gone. */
+  readonly maintenanceJobs: readonly MaintenanceJob[];
 }
 
 /** Files and file repositories (issue 22): local and S3 stores, uploads, presigned URLs, imports. `clock` is a test's. */
@@ -37,7 +41,8 @@ export function filesModule(
   clock: Clock = () => new Date(),
 ): FilesModule {
   const { config, db, audit, orgAccess, log } = services;
-  const stores = new RepositoryStores(join(config.dataDir, 'files'), core.secrets);
+  const filesRoot = join(config.dataDir, 'files');
+  const stores = new RepositoryStores(filesRoot, core.secrets);
   const repositoriesRepo = new RepositoriesRepo(db.knex);
   const filesRepo = new FilesRepo(db.knex);
   const repositories = new RepositoriesService(repositoriesRepo, orgAccess, stores, audit);
@@ -57,5 +62,6 @@ export function filesModule(
     files,
     texts: new FileTexts(filesRepo, files, orgAccess),
     blobs: new RepositoryBlobs(repositoriesRepo, repositories, stores),
+    maintenanceJobs: [{ name: 'files.sweep_repositories', run: () => sweepRepositoryDirectories(filesRoot, repositoriesRepo) }],
   };
 }

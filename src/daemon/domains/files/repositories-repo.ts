@@ -80,6 +80,13 @@ export class RepositoriesRepo extends TransactionalRepo {
     return this.#withTotals(db).whereIn('r.org_id', orgIds).where('r.id', id).first();
   }
 
+  /** Which of `ids` name a repository (of any organization): what a sweep of their directories keeps. */
+  async existingIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.knex('file_repositories').whereIn('id', ids).select<{ id: string }[]>('id');
+    return new Set(rows.map((row) => row.id));
+  }
+
   async lock(trx: FilesTx, orgId: string, id: string): Promise<RepositoryRow | undefined> {
     return trx('file_repositories').where({ org_id: orgId, id }).forUpdate().first(COLUMNS);
   }
