@@ -88,10 +88,25 @@ describe('GET /dashboard/stats', () => {
   });
 
   it('lists the last finished runs and audit entries, newest first, bounded by recent', async () => {
-    const { body } = await stats('?recent=2');
+    const { body } = await stats('?recent=2', 'root');
     expect(body.recent.runs.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
     expect(body.recent.runs[0]!.finished_at > body.recent.runs[1]!.finished_at).toBe(true);
-    expect(body.recent.audit.length).toBeLessThanOrEqual(2);
+    expect(body.recent.audit).not.toBeNull();
+    expect(body.recent.audit!.length).toBeLessThanOrEqual(2);
+  });
+
+  it('gives audit entries only to whom the audit log answers (audit_log:view), null to the others', async () => {
+    for (const who of ['carol', 'dave', 'alice', 'root']) {
+      const auditLog = await call(world, who, 'GET', '/audit-logs?limit=1', undefined, 'acme');
+      expect([200, 403]).toContain(auditLog.status);
+      const { status, body } = await stats('', who);
+      expect(status, who).toBe(200);
+      if (auditLog.status === 403) expect(body.recent.audit, who).toBeNull();
+      else expect(Array.isArray(body.recent.audit), who).toBe(true);
+    }
+    // The viewer and the platform admin stand on either side.
+    expect((await stats('', 'carol')).body.recent.audit).toBeNull();
+    expect((await stats('', 'root')).body.recent.audit).toEqual(expect.any(Array));
   });
 
   it('widens to daily buckets over 7 days', async () => {

@@ -90,8 +90,8 @@ export const dashboardStatsAnswer = z.object({
   recent: z.object({
     /** The organization's last finished runs, newest first. */
     runs: z.array(recentRun),
-    /** The organization's last audit entries, newest first. */
-    audit: z.array(recentAuditEntry),
+    /** The organization's last audit entries, newest first; null unless the caller may read the audit log (`audit_log:view`). */
+    audit: z.array(recentAuditEntry).nullable(),
   }),
 });
 

@@ -14,6 +14,12 @@ export interface DashboardModule {
 export function dashboardModule(services: Services, clock: Clock = () => new Date()): DashboardModule {
   const { knex } = services.db;
   return {
-    routes: [dashboardRoutes(new StatsService(new DashboardRepo(knex), clock), new OrgHealthService(new OrgHealthRepo(knex), clock))],
+    routes: [
+      dashboardRoutes(
+        new StatsService(new DashboardRepo(knex), clock),
+        new OrgHealthService(new OrgHealthRepo(knex), clock),
+        services.explainer,
+      ),
+    ],
   };
 }

@@ -30,7 +30,8 @@ export class StatsService {
     private readonly clock: Clock,
   ) {}
 
-  async stats(orgId: string, query: DashboardStatsQuery): Promise<DashboardStatsAnswer> {
+  /** `withAudit`: whether the caller may read the organization's audit entries (else `recent.audit` is null). */
+  async stats(orgId: string, query: DashboardStatsQuery, withAudit: boolean): Promise<DashboardStatsAnswer> {
     const window = resolveWindow(query.window, this.clock());
     const [groups, active, pendingApprovals, activeSchedules, recentRuns, recentAudit] = await Promise.all([
       this.repo.windowGroups(orgId, window.from, window.unit),
@@ -38,7 +39,7 @@ export class StatsService {
       this.repo.pendingApprovals(orgId),
       this.repo.activeSchedules(orgId),
       this.repo.recentRuns(orgId, query.recent),
-      this.repo.recentAudit(orgId, query.recent),
+      withAudit ? this.repo.recentAudit(orgId, query.recent) : null,
     ]);
     const byState = emptyCounts();
     const buckets = new Map(
@@ -84,7 +85,7 @@ export class StatsService {
           created_at: iso(row.created_at),
           finished_at: iso(row.finished_at),
         })),
-        audit: recentAudit.map((row) => ({ ...row, ts: iso(row.ts) })),
+        audit: recentAudit?.map((row) => ({ ...row, ts: iso(row.ts) })) ?? null,
       },
     };
   }
