@@ -89,6 +89,29 @@ describe('configuration exchange: sites and devices', () => {
     );
   });
 
+  it('refuses a site or device naming a tag twice (422 bundle_invalid at its tags), which no apply could store as written', async () => {
+    const yaml = [
+      'version: 1',
+      'org: acme',
+      'sites:',
+      '  - name: tagged',
+      '    tags: [core, edge, core]',
+      'devices:',
+      '  - name: tagged-1',
+      '    hostname: 192.0.2.10',
+      '    tags: [lab, lab]',
+      '',
+    ].join('\n');
+    expect(() => two.engine.parse(yaml)).toThrow(
+      expect.objectContaining({
+        code: 'bundle_invalid',
+        extensions: {
+          errors: [expect.objectContaining({ path: 'sites[0].tags' }), expect.objectContaining({ path: 'devices[0].tags' })],
+        },
+      }),
+    );
+  });
+
   it('refuses a bundle that re-parents sites into a loop (409 parent_cycle), changing nothing', async () => {
     const knex = two.daemon.services.db.knex;
     const org_id = two.acme.id;

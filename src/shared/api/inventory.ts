@@ -42,6 +42,15 @@ export const tags = z
   .max(MAX_TAGS)
   .transform((list) => [...new Set(list)]);
 
+/**
+ * A list of tags as a configuration bundle states it: a tag named twice is refused, not dropped, so that
+ * what is applied is what the bundle says and the next plan finds nothing to change.
+ */
+export const distinctTags = z
+  .array(label(MAX_TAG_CHARS))
+  .max(MAX_TAGS)
+  .refine((list) => new Set(list).size === list.length, { message: 'names a tag twice' });
+
 export const hostname = z.string().trim().refine(isManagementAddress, { message: 'must be an IPv4 or IPv6 address or a DNS name' });
 
 const number = (max: number) =>

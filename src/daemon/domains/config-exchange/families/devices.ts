@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hostname, label, MAX_TAG_CHARS, MAX_TAGS, name } from '../../../../shared/api/inventory.js';
+import { distinctTags, hostname, label, name } from '../../../../shared/api/inventory.js';
 import { changes } from '../../inventory/access.js';
 import { defineFamily, orgOf, type FamilyContext } from '../family.js';
 import type { DevicesRowsRepo } from '../repos/devices-rows-repo.js';
@@ -16,7 +16,7 @@ const item = z
     role: label(100).nullable().default(null),
     site: name.nullable().default(null).describe("The site's name"),
     serial: label(255).nullable().default(null),
-    tags: z.array(label(MAX_TAG_CHARS)).max(MAX_TAGS).default([]),
+    tags: distinctTags.default([]),
     attributes: z.record(z.string(), z.unknown()).default({}),
   })
   .strict();

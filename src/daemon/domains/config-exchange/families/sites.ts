@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { label, MAX_TAG_CHARS, MAX_TAGS, name, text } from '../../../../shared/api/inventory.js';
+import { distinctTags, name, text } from '../../../../shared/api/inventory.js';
 import { changes } from '../../inventory/access.js';
 import { defineFamily, orgOf, type FamilyContext } from '../family.js';
 import type { SitesRowsRepo } from '../repos/sites-rows-repo.js';
@@ -13,7 +13,7 @@ const item = z
     parent: name.nullable().default(null).describe("The parent site's name (site names are unique in an organization)"),
     description: text(10_000).nullable().default(null),
     address: text(1000).nullable().default(null),
-    tags: z.array(label(MAX_TAG_CHARS)).max(MAX_TAGS).default([]),
+    tags: distinctTags.default([]),
   })
   .strict();
 type Item = z.infer<typeof item>;
