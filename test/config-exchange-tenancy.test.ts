@@ -107,6 +107,24 @@ describe('configuration exchange: organizations and IdP mappings', () => {
     expect(await knex('organizations').where({ slug: 'hooli' })).toEqual([]);
   });
 
+  it('stores an organization name trimmed, as the API does, and plans nothing for the same bundle again', async () => {
+    const knex = two.daemon.services.db.knex;
+    const yaml = ['version: 1', 'organizations:', '  - slug: spaced', "    name: '  Spaced Out  '", ''].join('\n');
+    const plan = await two.engine.plan(two.engine.parse(yaml), {
+      planId: '00000000-0000-4000-a000-000000000004',
+      org: undefined,
+      prune: false,
+    });
+    await two.engine.apply(plan, undefined, operator(plan.plan_id));
+    expect(await knex('organizations').where({ slug: 'spaced' }).first('name')).toEqual({ name: 'Spaced Out' });
+    const again = await two.engine.plan(two.engine.parse(yaml), {
+      planId: '00000000-0000-4000-a000-000000000005',
+      org: undefined,
+      prune: false,
+    });
+    expect(again.changes.filter((c) => c.action !== 'noop')).toEqual([]);
+  });
+
   it('round-trips IdP mappings, which the login index knows at once, and plans exactly an edit', async () => {
     const yaml = await exported(one, ['idp_mappings']);
     const index = two.daemon.services.mappingIndex;

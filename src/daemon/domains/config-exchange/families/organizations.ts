@@ -12,7 +12,7 @@ const FAMILY = 'organizations';
 const item = z
   .object({
     slug: z.string().min(2).max(100),
-    name: z.string().min(1).max(255),
+    name: z.string().trim().min(1).max(255),
     description: z.string().max(10_000).nullable().default(null),
     is_active: z.boolean().default(true),
     is_shared: z.boolean().default(false).describe('At most one organization is shared: applying one takes the mark from another'),
