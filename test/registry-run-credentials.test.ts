@@ -76,7 +76,7 @@ describe('GET /internal/runs/{run_id}/registry-credentials', () => {
         {
           id: expect.any(String),
           registry: 'docker.io',
-          url: 'https://docker.io',
+          url: 'https://registry-1.docker.io',
           username: 'acme-bot',
           password: 'acme-docker-password',
         },
