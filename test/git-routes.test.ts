@@ -25,7 +25,12 @@ const knex = () => world.knex();
 const yamlOf = (definition: FlowDefinition, name = 'core') => flowToYaml({ name, description: null, version: 1, definition });
 
 beforeAll(async () => {
-  world = await startWorld({ SERVICE_GIT_ALLOW_FILE_URLS: 'true', SERVICE_GIT_TIMEOUT_SECONDS: '30' });
+  // The test's git server listens on loopback, which the outbound guard refuses unless allowed.
+  world = await startWorld({
+    SERVICE_GIT_ALLOW_FILE_URLS: 'true',
+    SERVICE_GIT_TIMEOUT_SECONDS: '30',
+    SERVICE_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
+  });
   root = await mkdtemp(join(tmpdir(), 'svc-git-test-'));
   bare = await bareRepository(root, 'flows', {
     'flows/core.yaml': yamlOf(TARGETED),

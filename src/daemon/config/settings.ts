@@ -369,7 +369,7 @@ export const SETTINGS = {
   outboundAllowedNetworks: setting({
     env: 'SERVICE_OUTBOUND_ALLOWED_NETWORKS',
     default: '',
-    doc: 'Comma-separated CIDR blocks that requests to user-configured targets (notification webhooks, inventory providers, file imports, upstream registries) may reach although they are not public: loopback, private, link-local, carrier-grade NAT and reserved addresses are refused unless listed here. Empty: public addresses only.',
+    doc: 'Comma-separated CIDR blocks that requests to user-configured targets (notification webhooks, inventory providers, file imports, upstream registries, git remotes) may reach although they are not public: loopback, private, link-local, carrier-grade NAT and reserved addresses are refused unless listed here. Empty: public addresses only.',
     parse: parseNetworkList,
   }),
   outboundTimeoutMs: setting({

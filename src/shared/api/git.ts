@@ -109,6 +109,7 @@ export const CONNECTION_REASONS = [
   'unreachable',
   'timeout',
   'credential_unavailable',
+  'address_not_allowed',
 ] as const;
 
 export const testConnectionBody = z.object({ branch: branchName.optional() }).strict();

@@ -272,7 +272,7 @@ export const PROBLEM_CODES = {
   git_remote_failed: {
     status: 502,
     meaning:
-      'The git remote could not be used: `reason` is `authentication_failed`, `unreachable`, `timeout`, `credential_unavailable` (the secret reference does not resolve) or `failed`. No credential is ever in the detail.',
+      'The git remote could not be used: `reason` is `authentication_failed`, `unreachable`, `timeout`, `credential_unavailable` (the secret reference does not resolve), `address_not_allowed` (its host is not public and not in SERVICE_OUTBOUND_ALLOWED_NETWORKS) or `failed`. No credential is ever in the detail.',
   },
   git_branch_not_found: { status: 404, meaning: 'The branch (`branch`) does not exist on the remote.' },
   git_path_not_found: { status: 404, meaning: 'No file or folder at `path` on the branch (`branch`, `commit_sha`).' },

@@ -18,10 +18,12 @@ export interface CommitInfo {
   readonly at: Date;
 }
 
-/** A remote as one operation uses it: its URL and the credentials resolved for this operation. */
+/** A remote as one operation uses it: its URL, the credentials resolved and the address checked for this operation. */
 export interface Remote {
   readonly url: string;
   readonly credentials: RemoteCredentials;
+  /** `-c` settings pinning git to the address the outbound guard checked (`checkedRemote`). */
+  readonly config: readonly string[];
 }
 
 /**
@@ -63,6 +65,7 @@ export class GitCache {
     const output = await this.git.run({
       gitDir: dir,
       args: ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--prune', '--', remote.url, `+refs/heads/${branch}:${ref}`],
+      config: remote.config,
       env: remote.credentials.env,
     });
     if (output.code !== 0) {
@@ -77,7 +80,11 @@ export class GitCache {
 
   /** The remote's branches and their heads (`ls-remote`), for test-connection. */
   async branches(remote: Remote): Promise<Map<string, string>> {
-    const output = await this.git.run({ args: ['ls-remote', '--heads', '--', remote.url], env: remote.credentials.env });
+    const output = await this.git.run({
+      args: ['ls-remote', '--heads', '--', remote.url],
+      config: remote.config,
+      env: remote.credentials.env,
+    });
     if (output.code !== 0) throw this.#remoteProblem('ls-remote', output, remote);
     const heads = new Map<string, string>();
     for (const line of output.stdout.toString('utf8').split('\n')) {
@@ -179,6 +186,7 @@ export class GitCache {
     const output = await this.git.run({
       gitDir: dir,
       args: ['push', '--quiet', '--no-verify', '--porcelain', '--', remote.url, `${commit}:refs/heads/${branch}`],
+      config: remote.config,
       env: remote.credentials.env,
     });
     if (output.code !== 0) {

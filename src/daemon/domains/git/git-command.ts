@@ -12,6 +12,8 @@ export interface GitInvocation {
   /** The git directory (`--git-dir`); absent for commands that need none (`ls-remote`). */
   readonly gitDir?: string;
   readonly args: readonly string[];
+  /** `-c` settings for this command alone, after the hardened ones (a remote's pinned address). */
+  readonly config?: readonly string[];
   /** Variables added to the hardened environment: credentials (GIT_CONFIG_*, GIT_SSH_COMMAND), an index file, an identity. */
   readonly env?: Readonly<Record<string, string>>;
   readonly input?: string | Buffer;
@@ -42,6 +44,7 @@ export class GitCommand {
       'http.followRedirects=false',
       '-c',
       'core.fsmonitor=false',
+      ...(invocation.config ?? []),
       ...(invocation.gitDir ? ['--git-dir', invocation.gitDir] : []),
       ...invocation.args,
     ];

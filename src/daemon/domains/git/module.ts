@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { AddressPolicy } from '../../../shared/net/address-policy.js';
 import type { DomainRoutes } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import type { FlowGitPort } from '../flows/module.js';
@@ -23,7 +24,8 @@ export function gitModule(services: Services, core: { flows: FlowGitPort; secret
   const root = join(config.dataDir, 'git');
   const git = new GitCommand({ timeoutMs: config.gitTimeoutSeconds * 1000, allowFile: config.gitAllowFileUrls, home: root });
   const repos = new GitRepositoriesRepo(db.knex);
-  const remotes = new GitRemotes(new GitCache(git, root, log), core.secrets, repos, root);
+  const addresses = new AddressPolicy(config.outboundAllowedNetworks);
+  const remotes = new GitRemotes(new GitCache(git, root, log), core.secrets, repos, root, addresses);
   const repositories = new GitRepositoriesService(repos, remotes, core.secrets, services.audit, { allowFileUrls: config.gitAllowFileUrls });
   const flowGit = new FlowGitService(core.flows, repositories, remotes, new GitSyncRepo(db.knex), services.audit);
   return { routes: [gitRepositoryRoutes(repositories, flowGit), flowGitRoutes(flowGit)] };
