@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { usageError } from '../../errors.js';
+import { jsonObjectArgument } from '../json-object-flag.js';
 import { flag } from '../shared.js';
 
 /**
@@ -21,32 +21,12 @@ function keyValue(entry: string, name: string, what: string): [string, string] {
   return [entry.slice(0, at), entry.slice(at + 1)];
 }
 
-/** `--params-json JSON` or `--params-json @file`: a JSON object. */
-function paramsJson(text: string): Record<string, unknown> {
-  let source = text;
-  if (text.startsWith('@')) {
-    try {
-      source = readFileSync(text.slice(1), 'utf8');
-    } catch (err) {
-      throw usageError(`--params-json: cannot read ${text.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(source);
-  } catch (err) {
-    throw usageError(`--params-json is not valid JSON: ${(err as Error).message}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--params-json must be a JSON object');
-  return value as Record<string, unknown>;
-}
-
 /** The run's params: `--params-json` first, then each `--param` over it; undefined when neither is given. */
 export function paramsOf(raw: Record<string, unknown>): Record<string, unknown> | undefined {
   const json = flag.string(raw, 'paramsJson');
   const pairs = flag.strings(raw, 'param');
   if (json === undefined && pairs.length === 0) return undefined;
-  const params = json === undefined ? {} : paramsJson(json);
+  const params = json === undefined ? {} : jsonObjectArgument(json, '--params-json');
   for (const entry of pairs) {
     const [key, value] = keyValue(entry, '--param', 'KEY');
     params[key] = paramValue(value);
