@@ -289,6 +289,17 @@ describe('a static provider', () => {
     expect((await sync(world, created.body.provider_id, { mode: 'incremental' })).status).toBe(422);
   });
 
+  it('refuses a document whose aliases expand past the limit (422, not a 500), storing nothing', async () => {
+    const document = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...'bcdefghij'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefghij'[i]}`).join(', ')}]`),
+    ].join('\n');
+    const answer = await call(world, 'alice', 'POST', '/inventory/providers', { type: 'static', name: 'laughs', config: { document } });
+    expect(answer.status).toBe(422);
+    expect(answer.body.code).toBe('invalid_provider_config');
+    expect(await knex()('inventory_providers').where({ name: 'laughs' }).first()).toBeUndefined();
+  });
+
   it('refuses an object type the object routes could never name (422 with its path), importing nothing', async () => {
     for (const type of ['Bad Type', 'x'.repeat(65), '1st']) {
       const document = `objects:\n  "${type}":\n    - {id: a, name: b}\n`;

@@ -1,4 +1,5 @@
 import { isMap, LineCounter, parseDocument, stringify, type Document, type Node } from 'yaml';
+import { yamlData } from '../yaml/yaml-data.js';
 import { parseDefinitionShape, validateDefinition } from './definition-schema.js';
 import type { FlowDefinition } from './definition.js';
 
@@ -58,14 +59,9 @@ export function flowFromYaml(text: string, rules: boolean): FlowYamlResult {
       }),
     };
   }
-  let root: unknown;
-  try {
-    root = doc.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    // The yaml library refuses aliases it cannot expand (past the limit: a "billion laughs" file) by throwing.
-    if (!(error instanceof ReferenceError)) throw error;
-    return { ok: false, issues: [{ path: '', message: error.message, line: 1, column: 1 }] };
-  }
+  const read = yamlData(doc);
+  if (!read.ok) return { ok: false, issues: [{ path: '', message: read.message, line: 1, column: 1 }] };
+  const root = read.data;
   if (!isMap(doc.contents) || typeof root !== 'object' || root === null || !('definition' in root)) {
     return { ok: false, issues: [located(doc, lines, 'definition', 'the file must be a mapping with a `definition` member')] };
   }

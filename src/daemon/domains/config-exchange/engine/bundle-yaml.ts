@@ -1,5 +1,6 @@
 import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { BundleIssue } from '../../../../shared/api/config-exchange.js';
+import { yamlData } from '../../../../shared/yaml/yaml-data.js';
 
 export type PathSegment = string | number;
 
@@ -42,18 +43,12 @@ export function parseYaml(text: string): ParsedYaml {
   return { data: issues.length > 0 ? undefined : toData(doc, issues), issues, issueAt };
 }
 
-/**
- * The document's data. Aliases expanding past the limit (a "billion laughs" bundle) make `yaml` throw a
- * ReferenceError: an issue of the bundle like any other, not a fault of the daemon.
- */
+/** The document's data; aliases expanding past the limit are an issue of the bundle like any other. */
 function toData(doc: Document.Parsed, issues: BundleIssue[]): unknown {
-  try {
-    return doc.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    if (!(error instanceof ReferenceError)) throw error;
-    issues.push({ path: '', line: 0, column: 0, message: `aliases expand too far: ${error.message}` });
-    return undefined;
-  }
+  const read = yamlData(doc);
+  if (read.ok) return read.data;
+  issues.push({ path: '', line: 0, column: 0, message: `aliases expand too far: ${read.message}` });
+  return undefined;
 }
 
 /** The offset of the deepest node along `path` (of the key `key` in the map there, when given). */

@@ -1,6 +1,7 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { OBJECT_TYPE } from '../../../../shared/api/inventory-objects.js';
+import { yamlData } from '../../../../shared/yaml/yaml-data.js';
 import type { ImportedDevice, ImportedObject, ImportedSite, InventoryPlugin, InventorySource, ListFrom, Page } from './plugin.js';
 
 const MAX_DOCUMENT_CHARS = 4 * 1024 * 1024;
@@ -83,7 +84,9 @@ export function checkDocument(text: string, at: string): DocumentError[] {
       ...(error.linePos ? { line: error.linePos[0].line, column: error.linePos[0].col } : {}),
     }));
   }
-  const shaped = documentSchema.safeParse(doc.toJS() ?? {});
+  const read = yamlData(doc);
+  if (!read.ok) return [{ path: at, message: read.message }];
+  const shaped = documentSchema.safeParse(read.data ?? {});
   if (shaped.success) return [];
   return shaped.error.issues.map((issue) => ({ path: [at, ...issue.path.map(String)].join('.'), message: issue.message }));
 }
