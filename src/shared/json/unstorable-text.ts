@@ -6,6 +6,7 @@
 export type UnstorableText = 'nul' | 'unpaired_surrogate';
 
 const UNPAIRED = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const EVERY_UNPAIRED = new RegExp(UNPAIRED.source, 'g');
 
 export const UNSTORABLE_TEXT_MESSAGES: Readonly<Record<UnstorableText, string>> = {
   nul: 'must not contain NUL (\\u0000)',
@@ -59,4 +60,26 @@ export function findUnstorableTextInJson(
   kinds?: readonly UnstorableText[],
 ): { readonly path: string; readonly kind: UnstorableText } | undefined {
   return mayHoldUnstorableText(json) ? findUnstorableText(value, kinds) : undefined;
+}
+
+/** Text PostgreSQL can store: NUL removed, an unpaired surrogate replaced by U+FFFD. */
+function storableText(text: string): string {
+  return text.replaceAll('\u0000', '').replaceAll(EVERY_UNPAIRED, '\ufffd');
+}
+
+/**
+ * JSON from outside (an inventory provider's `attributes`, an object's `data`) as jsonb can hold it: every
+ * string, keys included, made storable (`storableText`) rather than refused, since refusing would fail a
+ * whole page of someone else's data; the rest as it is.
+ */
+export function storableJson(value: unknown): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (Array.isArray(value)) return value.map(storableJson);
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null)
+  )
+    return value;
+  return Object.fromEntries(Object.entries(value).map(([key, member]) => [storableText(key), storableJson(member)]));
 }

@@ -1,4 +1,5 @@
 import { isManagementAddress } from '../../../shared/inventory/hostname.js';
+import { storableJson } from '../../../shared/json/unstorable-text.js';
 import type { ImportItem, ImportTable } from './import-repo.js';
 import type { ImportedDevice, ImportedObject, ImportedSite } from './plugins/plugin.js';
 
@@ -58,30 +59,6 @@ function tagsOf(tags: readonly string[]): string[] {
 }
 
 const externalId = (id: string) => bounded(id, 255);
-
-const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** A string jsonb can hold: NUL removed, an unpaired UTF-16 surrogate replaced by U+FFFD. */
-function storableText(text: string): string {
-  return text.replaceAll('\u0000', '').replace(UNPAIRED_SURROGATE, '\ufffd');
-}
-
-/**
- * A provider's JSON (`attributes`, an object's `data`) as jsonb can hold it: every string, keys
- * included, without NUL or an unpaired surrogate, which PostgreSQL refuses and which would fail the
- * whole page; the rest as it is.
- */
-export function storableJson(value: unknown): unknown {
-  if (typeof value === 'string') return storableText(value);
-  if (Array.isArray(value)) return value.map(storableJson);
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null)
-  )
-    return value;
-  return Object.fromEntries(Object.entries(value).map(([key, member]) => [storableText(key), storableJson(member)]));
-}
 
 export function siteItem(site: ImportedSite): ImportItem | undefined {
   const name = bounded(site.name, 255);
