@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { problem } from '../../../shared/api/problem.js';
 import type { AddressPolicy } from '../../../shared/net/address-policy.js';
+import { SCHEME, SCP_LIKE } from './repository-url.js';
 
 /** Where a remote URL connects: its host (brackets of an IPv6 literal removed), port and transport. */
 export interface RemoteEndpoint {
@@ -10,14 +11,12 @@ export interface RemoteEndpoint {
   readonly transport: 'http' | 'ssh';
 }
 
-/** git's scp-like syntax, as `urlRefusal` reads it: `[user@]host:path`. */
-const SCP_LIKE = /^(?:[^@/:]+@)?([A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]):(?!\/\/)/;
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443, 'ssh:': 22 };
 
 /** The endpoint of an accepted repository URL; undefined for one that reaches no host (`file://`). */
 export function remoteEndpoint(url: string): RemoteEndpoint | undefined {
-  const scp = SCP_LIKE.exec(url);
-  if (scp && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(url)) return { host: unbracketed(scp[1]!), port: 22, transport: 'ssh' };
+  const scp = SCHEME.test(url) ? null : SCP_LIKE.exec(url);
+  if (scp) return { host: unbracketed(scp[2]!), port: 22, transport: 'ssh' };
   if (!URL.canParse(url)) return undefined;
   const parsed = new URL(url);
   const defaultPort = DEFAULT_PORTS[parsed.protocol];

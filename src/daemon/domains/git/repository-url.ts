@@ -3,9 +3,9 @@ import { problem } from '../../../shared/api/problem.js';
 /** Why a repository URL is refused (the `reason` of 422 `git_url_refused`). */
 export type UrlRefusal = 'dangerous_transport' | 'local_path' | 'embedded_credentials' | 'unsupported_scheme';
 
-const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+export const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
 /** git's scp-like syntax: `[user@]host:path`, a colon before any slash. */
-const SCP_LIKE = /^(?:([^@/:]+)@)?([A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]):(?!\/\/)(.+)$/;
+export const SCP_LIKE = /^(?:([^@/:]+)@)?([A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]):(?!\/\/)(.+)$/;
 
 /**
  * What the daemon hands to `git` as a remote: https, http and ssh (URL or scp-like), `file://` only
