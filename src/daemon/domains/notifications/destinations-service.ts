@@ -16,6 +16,7 @@ import { destinationAuditView, destinationView } from './destination-view.js';
 import { isNameTaken, type DestinationFilter, type DestinationRow, type DestinationsRepo } from './destinations-repo.js';
 import type { NotificationTester } from './notification-tester.js';
 import type { Knex } from 'knex';
+import { eventSet } from './event-set.js';
 
 export interface OrgRef {
   readonly id: string;
@@ -68,7 +69,7 @@ export class DestinationsService {
         kind,
         config_json: JSON.stringify(config),
         enabled: input.enabled ?? true,
-        default_events: JSON.stringify(unique(input.default_events ?? [])),
+        default_events: JSON.stringify(eventSet(input.default_events ?? [])),
         created_by: by,
         updated_by: by,
       });
@@ -88,7 +89,7 @@ export class DestinationsService {
     if (input.name !== undefined) change.name = input.name;
     if (input.description !== undefined) change.description = input.description;
     if (input.enabled !== undefined) change.enabled = input.enabled;
-    if (input.default_events !== undefined) change.default_events = JSON.stringify(unique(input.default_events));
+    if (input.default_events !== undefined) change.default_events = JSON.stringify(eventSet(input.default_events));
     return this.write(input.name ?? current.name, async (trx) => {
       const locked = await this.repo.lock(trx, org.id, id);
       if (!locked || locked.deleted_at) throw notFound();
@@ -242,9 +243,4 @@ const COPY_SUFFIX = ' (copy)';
 /** `<name> (copy)`, the name cut (by character) so that the suffix fits: cutting the suffix instead could give the name itself. */
 function copyOf(name: string): string {
   return `${[...name].slice(0, MAX_NAME - COPY_SUFFIX.length).join('')}${COPY_SUFFIX}`;
-}
-
-/** Events as a set, in the order given: an event named twice is sent once and listed once (as a subscription's). */
-function unique<T>(items: readonly T[]): T[] {
-  return [...new Set(items)];
 }

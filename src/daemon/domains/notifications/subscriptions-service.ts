@@ -8,6 +8,7 @@ import type { OrgAccessRepo } from '../../authz/org-access-repo.js';
 import type { OrgRef } from './destinations-service.js';
 import { subscriptionView } from './subscription-view.js';
 import type { SubscriptionRow, SubscriptionsRepo } from './subscriptions-repo.js';
+import { eventSet } from './event-set.js';
 
 const RESOURCE = 'flow_subscription';
 const MANAGE = 'flow_subscription:manage';
@@ -41,7 +42,7 @@ export class SubscriptionsService {
         org_id: org.id,
         flow_id: flowId,
         destination_id: input.destination_id,
-        events: JSON.stringify(unique(input.events)),
+        events: JSON.stringify(eventSet(input.events)),
         enabled: input.enabled ?? true,
         created_by: by,
         updated_by: by,
@@ -64,7 +65,7 @@ export class SubscriptionsService {
     if (!isUuid(id)) throw notFound();
     return this.repo.transaction(async (trx) => {
       const change: Record<string, unknown> = { updated_by: context?.subject ?? null };
-      if (input.events !== undefined) change.events = JSON.stringify(unique(input.events));
+      if (input.events !== undefined) change.events = JSON.stringify(eventSet(input.events));
       if (input.enabled !== undefined) change.enabled = input.enabled;
       const current = await this.repo.find(org.id, flowId, id, trx);
       if (!current) throw notFound();
@@ -114,8 +115,4 @@ export class SubscriptionsService {
       trx,
     );
   }
-}
-
-function unique<T>(items: readonly T[]): T[] {
-  return [...new Set(items)];
 }
