@@ -77,8 +77,8 @@ async function exists(store: BlobStore, key: string): Promise<boolean> {
 }
 
 /**
- * Artifacts kept in the organization's default file repository: a local one (SERVICE_ARTIFACT_STORE
- * `repository`, made by ensure-default) and an S3 one (s3rver; `auto` picks it as one every daemon reaches).
+ * Artifacts kept in the organization's default file repository, where SERVICE_ARTIFACT_STORE's default
+ * (`repository`) puts them: a local one (made by ensure-default on the first upload) and an S3 one (s3rver).
  */
 describe.each(['local', 's3'] as const)('run artifacts in a %s file repository', (kind) => {
   let world: ArtifactsWorld;
@@ -88,8 +88,7 @@ describe.each(['local', 's3'] as const)('run artifacts in a %s file repository',
   let blobs: BlobStore;
 
   beforeAll(async () => {
-    const setting = kind === 'local' ? 'repository' : 'auto';
-    world = await startArtifactsWorld({ SERVICE_ARTIFACT_STORE: setting, SERVICE_MAINTENANCE_TIMER_ENABLED: 'false' });
+    world = await startArtifactsWorld({ SERVICE_MAINTENANCE_TIMER_ENABLED: 'false' });
     if (kind === 's3') {
       s3 = await startS3('svc-artifacts');
       for (const name of ['s3-access-key', 's3-secret-key']) {
@@ -226,24 +225,17 @@ describe.each(['local', 's3'] as const)('run artifacts in a %s file repository',
 
 describe('where SERVICE_ARTIFACT_STORE puts a new artifact', () => {
   const repositories = (kind?: 'local' | 's3') => ({
-    defaultOf: async () => (kind ? { id: `repo-${kind}`, kind } : undefined),
     ensureDefault: async () => ({ id: kind ? `repo-${kind}` : 'repo-made', kind: kind ?? ('local' as const) }),
   });
 
-  it('auto: an S3 default repository, else files on PGlite and chunks on PostgreSQL', async () => {
-    expect(await placementFor('auto', 'postgres', 'o', repositories('s3'))).toEqual({ storage: 'repository', repositoryId: 'repo-s3' });
-    expect(await placementFor('auto', 'pglite', 'o', repositories('s3'))).toEqual({ storage: 'repository', repositoryId: 'repo-s3' });
-    expect(await placementFor('auto', 'postgres', 'o', repositories('local'))).toEqual({ storage: 'database', repositoryId: null });
-    expect(await placementFor('auto', 'pglite', 'o', repositories())).toEqual({ storage: 'file', repositoryId: null });
+  it("repository, the default: the organization's default whatever its kind, made when missing", async () => {
+    expect(await placementFor('repository', 'o', repositories('local'))).toEqual({ storage: 'repository', repositoryId: 'repo-local' });
+    expect(await placementFor('repository', 'o', repositories('s3'))).toEqual({ storage: 'repository', repositoryId: 'repo-s3' });
+    expect(await placementFor('repository', 'o', repositories())).toEqual({ storage: 'repository', repositoryId: 'repo-made' });
   });
 
-  it('repository: the default whatever its kind, made when missing; file and database as named', async () => {
-    expect(await placementFor('repository', 'postgres', 'o', repositories('local'))).toEqual({
-      storage: 'repository',
-      repositoryId: 'repo-local',
-    });
-    expect(await placementFor('repository', 'pglite', 'o', repositories())).toEqual({ storage: 'repository', repositoryId: 'repo-made' });
-    expect(await placementFor('file', 'postgres', 'o', repositories('s3'))).toEqual({ storage: 'file', repositoryId: null });
-    expect(await placementFor('database', 'pglite', 'o', repositories('s3'))).toEqual({ storage: 'database', repositoryId: null });
+  it('file and database as named, whatever the default repository', async () => {
+    expect(await placementFor('file', 'o', repositories('s3'))).toEqual({ storage: 'file', repositoryId: null });
+    expect(await placementFor('database', 'o', repositories('s3'))).toEqual({ storage: 'database', repositoryId: null });
   });
 });

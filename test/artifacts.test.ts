@@ -383,21 +383,22 @@ describe.each(['file', 'database'] as const)('run artifacts in the %s store', (s
   });
 });
 
-/** Two instances of one deployment on one PostgreSQL database share the database store. */
+/** Two instances of one deployment on one PostgreSQL database share the database store, set for that. */
 describe.skipIf(BACKEND !== 'postgres')('the database store across daemons', () => {
+  const DATABASE_STORE = { SERVICE_ARTIFACT_STORE: 'database' };
   let world: ArtifactsWorld;
   let b: TestDaemon;
 
   beforeAll(async () => {
-    world = await startArtifactsWorld();
-    b = await secondDaemon(world);
+    world = await startArtifactsWorld(DATABASE_STORE);
+    b = await secondDaemon(world, DATABASE_STORE);
   });
   afterAll(async () => {
     await b?.close();
     await world?.close();
   });
 
-  it('an artifact uploaded to A is downloaded from B (auto picks the database store on PostgreSQL)', async () => {
+  it('an artifact uploaded to A is downloaded from B', async () => {
     const { runId } = await claimedRun(world);
     const bytes = randomBytes(2_200_000);
     const artifact = await created(await upload(world, runId, bytes, { name: 'shared.bin' }));

@@ -102,7 +102,7 @@ export const SETTINGS = {
   dataDir: setting({
     env: 'SERVICE_DATA_DIR',
     default: '.data',
-    doc: 'Directory for local state: the embedded database (`pglite/`). Relative paths resolve against the working directory.',
+    doc: 'Directory for local state: the embedded database (`pglite/`) and local file repositories (`files/`: files, flow attachments and, by default, run artifacts). Several daemons of one deployment need `files/` on a shared file system, or S3 default repositories. Relative paths resolve against the working directory.',
     parse: (raw: string) => resolve(nonEmpty(raw)),
   }),
   maxBodyBytes: setting({
@@ -114,9 +114,9 @@ export const SETTINGS = {
   // Run artifacts (docs/artifacts.md): where their bytes go and how large they may grow.
   artifactStore: setting({
     env: 'SERVICE_ARTIFACT_STORE',
-    default: 'auto',
-    doc: "Where new run artifacts' bytes are kept: `file` (under `<SERVICE_DATA_DIR>/artifacts/`), `database` (1 MiB bytea chunks in PostgreSQL, shared by every daemon of a deployment), `repository` (the run's organization's default file repository, whatever its kind, made when it has none) or `auto` (the default repository when it is S3, else `file` on embedded PGlite and `database` on PostgreSQL). Each artifact keeps the store it was written to.",
-    parse: oneOf(['auto', 'file', 'database', 'repository'] as const),
+    default: 'repository',
+    doc: "Where new run artifacts' bytes are kept: `repository` (the run's organization's default file repository, where its files and flow attachments go, made local when it has none), `file` (under `<SERVICE_DATA_DIR>/artifacts/`) or `database` (1 MiB bytea chunks in PostgreSQL, for several daemons with neither S3 nor a shared data directory). Each artifact keeps the store it was written to.",
+    parse: oneOf(['repository', 'file', 'database'] as const),
   }),
   artifactMaxBytes: setting({
     env: 'SERVICE_ARTIFACT_MAX_BYTES',

@@ -156,7 +156,7 @@ export const PROBLEM_CODES = {
   artifact_unavailable: {
     status: 503,
     meaning:
-      "The artifact's bytes cannot be read on this instance: its file is missing, it is kept in another daemon's data directory (SERVICE_ARTIFACT_STORE `file` with several daemons), or its file repository's store does not answer.",
+      "The artifact's bytes cannot be read on this instance: its file is missing, it is kept in another daemon's data directory (the `file` store or a local file repository, with several daemons that share none), or its file repository's store does not answer.",
   },
   artifact_store_unavailable: {
     status: 503,

@@ -3,7 +3,7 @@ import type { DomainRoutes } from '../../http/types.js';
 import type { MaintenanceJob } from '../maintenance/job.js';
 import type { PurgeListener } from '../runs/runs-service.js';
 import type { Services } from '../../services.js';
-import { artifactStores, type Placement } from './artifact-store.js';
+import { artifactStores, type Placement, type StorageKind } from './artifact-store.js';
 import { ArtifactsRepo } from './artifacts-repo.js';
 import { ArtifactsService } from './artifacts-service.js';
 import { DatabaseArtifactStore } from './database-artifact-store.js';
@@ -21,27 +21,22 @@ export interface ArtifactsModule {
   readonly maintenanceJobs: readonly MaintenanceJob[];
 }
 
-export type ArtifactStoreSetting = 'auto' | 'file' | 'database' | 'repository';
+export type ArtifactStoreSetting = StorageKind;
 
 const NO_REPOSITORY = { repositoryId: null } as const;
 
 /**
- * SERVICE_ARTIFACT_STORE for one organization's upload. `repository`: its default repository, whatever
- * its kind, made when it has none. `auto`: its default repository when that is one every daemon reaches
- * (S3); else files beside PGlite (one daemon) and chunks in PostgreSQL (shared by all). A local default
- * repository is no better than the file store for `auto`: each daemon has its own data directory.
+ * SERVICE_ARTIFACT_STORE for one organization's upload. `repository` (the default): its default file
+ * repository, where its files and flow attachments are kept too, made (local) when it has none. `file`
+ * and `database`: that store, for every organization.
  */
 export async function placementFor(
   setting: ArtifactStoreSetting,
-  database: 'postgres' | 'pglite',
   orgId: string,
-  repositories: Pick<ArtifactRepositories, 'defaultOf' | 'ensureDefault'>,
+  repositories: Pick<ArtifactRepositories, 'ensureDefault'>,
 ): Promise<Placement> {
-  if (setting === 'file' || setting === 'database') return { storage: setting, ...NO_REPOSITORY };
-  if (setting === 'repository') return { storage: 'repository', repositoryId: (await repositories.ensureDefault(orgId)).id };
-  const shared = await repositories.defaultOf(orgId);
-  if (shared?.kind === 's3') return { storage: 'repository', repositoryId: shared.id };
-  return { storage: database === 'postgres' ? 'database' : 'file', ...NO_REPOSITORY };
+  if (setting !== 'repository') return { storage: setting, ...NO_REPOSITORY };
+  return { storage: 'repository', repositoryId: (await repositories.ensureDefault(orgId)).id };
 }
 
 /** Run artifacts: every store (rows say which holds their bytes), where new uploads go, and the routes. */
@@ -53,7 +48,7 @@ export function artifactsModule(services: Services, core: { repositories: Artifa
       new DatabaseArtifactStore(db.knex),
       new RepositoryArtifactStore(core.repositories),
     ],
-    (orgId) => placementFor(config.artifactStore, db.kind, orgId, core.repositories),
+    (orgId) => placementFor(config.artifactStore, orgId, core.repositories),
   );
   const service = new ArtifactsService(new ArtifactsRepo(db.knex), stores, {
     maxBytes: config.artifactMaxBytes,

@@ -6,8 +6,6 @@ import { ArtifactBytesMissing } from './file-artifact-store.js';
 
 /** What the artifacts need of the file repository layer (the files module's `RepositoryBlobs`). */
 export interface ArtifactRepositories {
-  /** The organization's default repository, if it has one. */
-  defaultOf(orgId: string): Promise<RepositoryRef | undefined>;
   /** The organization's default repository, made (local, `default`) when it has none. */
   ensureDefault(orgId: string): Promise<RepositoryRef>;
   /** A repository's byte store; undefined when the repository no longer exists. */

@@ -27,14 +27,13 @@ export class RepositoryBlobs {
     private readonly stores: RepositoryStores,
   ) {}
 
-  async defaultOf(orgId: string): Promise<RepositoryRef | undefined> {
-    const row = await this.repo.defaultOf(orgId);
-    return row ? refOf(row) : undefined;
-  }
-
-  /** The default, made (local, audited as `ensure-default` with no actor) when the organization has none. */
+  /**
+   * The default, made (local, audited as `ensure-default` with no actor) when the organization has none.
+   * Read first without the organization's lock, which only making one needs: every run artifact's upload asks.
+   */
   async ensureDefault(orgId: string): Promise<RepositoryRef> {
-    return refOf((await this.repositories.ensureDefaultRow(orgId, undefined)).row);
+    const existing = await this.repo.defaultOf(orgId);
+    return refOf(existing ?? (await this.repositories.ensureDefaultRow(orgId, undefined)).row);
   }
 
   /** The default and its store, for new bytes; a default made here is audited in `context` (the request's, if any). */
