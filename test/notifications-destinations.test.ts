@@ -88,6 +88,8 @@ describe('creating a destination', () => {
     [{ name: 'x', kind: 'webhook', config: { url: 'https://user:pass@example.test/hook' } }, 'config.url'],
     [{ name: 'x', kind: 'webhook', config: { url: 'https://token@example.test/hook' } }, 'config.url'],
     [{ name: 'x', kind: 'email', config: { smtp_host: 'h', from: 'a@b.test', to: ['not an address'] } }, 'config.to.0'],
+    [{ name: 'x', kind: 'email', config: { smtp_host: 'h', from: 'a@b.test', to: ['c@d.test'], username: 'u' } }, 'config.password_ref'],
+    [{ name: 'x', kind: 'email', config: { smtp_host: 'h', from: 'a@b.test', to: ['c@d.test'], username: ' ' } }, 'config.username'],
     [{ kind: 'slack', config: {} }, 'name'],
     [{ name: 'x', kind: 'slack', config: { webhook_url_ref: 'r', extra: 1 } }, 'config'],
   ])('refuses missing or bad fields with validation_failed (%#)', async (body, path) => {

@@ -46,12 +46,17 @@ export const DESTINATION_CONFIGS = {
         .enum(['starttls', 'tls', 'none'])
         .default('starttls')
         .describe('`tls`: TLS from the start (465); `starttls`: upgrade required'),
-      username: z.string().max(255).optional(),
+      username: z.string().trim().min(1).max(255).optional(),
       password_ref: secretRef.optional(),
       from: address,
       to: z.array(address).min(1).max(50),
     })
-    .strict(),
+    .strict()
+    // SMTP AUTH takes both: one alone would send unauthenticated, or with an empty password, unnoticed.
+    .refine((c) => (c.username === undefined) === (c.password_ref === undefined), {
+      message: 'give username and password_ref together, or neither',
+      path: ['password_ref'],
+    }),
   webhook: z
     .object({
       url: httpUrl.optional().describe('The receiver; give `url` or `url_ref`'),
