@@ -94,6 +94,12 @@ describe('configuration exchange: schedules', () => {
     ]);
   });
 
+  it('reads a zone in the wrong case as the schedules API stores it: no change planned', async () => {
+    const exported = await one.engine.export({ org: one.acme, families: FAMILIES });
+    const plan = await planOf(two, exported.yaml.replace('Europe/Berlin', 'europe/BERLIN'), 'p-zone-case');
+    expect(plan.changes).toEqual([]);
+  });
+
   it('refuses a bundle whose expression never parses, with its path', async () => {
     const bundle = 'version: 1\norg: acme\nschedules:\n  - name: bad\n    flow: backup\n    cron: 61 * * * *\n';
     const refusal = (() => {

@@ -51,6 +51,13 @@ describe('POST /schedules/validate-cron', () => {
     expect(answer.body.description).toMatch(/02:30/);
   });
 
+  it('answers the zone as the time zone database spells it when only its case differs; an alias as given', async () => {
+    const spelled = await call(world, 'carol', 'POST', '/schedules/validate-cron', { cron: '@daily', timezone: 'europe/BERLIN' });
+    expect(spelled.body).toMatchObject({ valid: true, timezone: 'Europe/Berlin' });
+    const alias = await call(world, 'carol', 'POST', '/schedules/validate-cron', { cron: '@daily', timezone: 'US/Eastern' });
+    expect(alias.body).toMatchObject({ valid: true, timezone: 'US/Eastern' });
+  });
+
   it('defaults to UTC and takes nicknames', async () => {
     world.clock.set('2026-01-05T10:15:00Z');
     const answer = await call(world, 'carol', 'POST', '/schedules/validate-cron', { cron: '@hourly' });
@@ -90,7 +97,8 @@ describe('POST /schedules/validate-cron', () => {
 describe('POST /schedules', () => {
   it('stores the schedule with its next fire time in the zone, and audits entity.created', async () => {
     world.clock.set('2026-03-28T12:00:00Z');
-    const answer = await call(world, 'dave', 'POST', '/schedules', valid());
+    // The zone in the wrong case is stored as the time zone database spells it.
+    const answer = await call(world, 'dave', 'POST', '/schedules', { ...valid(), timezone: 'europe/berlin' });
     expect(answer.status).toBe(201);
     expect(answer.headers.get('location')).toBe(`/schedules/${answer.body.id}`);
     expect(answer.body).toMatchObject({
@@ -224,8 +232,8 @@ describe('PATCH /schedules/{id}', () => {
     expect(resumed.body).toMatchObject({ enabled: true, next_fire_at: '2026-01-07T12:00:00.000Z' });
     const renamed = await call(world, 'dave', 'PATCH', `/schedules/${made.id}`, { name: 'renamed' });
     expect(renamed.body).toMatchObject({ name: 'renamed', next_fire_at: '2026-01-07T12:00:00.000Z' });
-    const moved = await call(world, 'dave', 'PATCH', `/schedules/${made.id}`, { cron: '0 9 * * *', timezone: 'America/New_York' });
-    expect(moved.body.next_fire_at).toBe('2026-01-06T14:00:00.000Z');
+    const moved = await call(world, 'dave', 'PATCH', `/schedules/${made.id}`, { cron: '0 9 * * *', timezone: 'america/new_york' });
+    expect(moved.body).toMatchObject({ timezone: 'America/New_York', next_fire_at: '2026-01-06T14:00:00.000Z' });
     expect(await count(knex()('audit_logs').where({ event_type: 'entity.updated', resource_id: made.id }))).toBe(4);
   });
 

@@ -20,9 +20,12 @@ export class CronClock {
     this.#cron = new Cron(expression, { paused: true, timezone, domAndDow: false });
   }
 
-  /** The expression checked field by field, so a refusal names the field at fault; 422 `invalid_cron` or `unknown_timezone`. */
-  static parse(expression: string, timezone: string): CronClock {
-    checkTimezone(timezone);
+  /**
+   * The expression checked field by field, so a refusal names the field at fault; 422 `invalid_cron` or
+   * `unknown_timezone`. The clock's `timezone` is the zone's own spelling (`Europe/Paris` for `europe/paris`).
+   */
+  static parse(expression: string, given: string): CronClock {
+    const timezone = checkedTimezone(given);
     const trimmed = expression.trim();
     if (!trimmed.startsWith('@')) {
       const parts = trimmed.split(/\s+/);
@@ -75,15 +78,28 @@ export function describeCron(expression: string): string {
   }
 }
 
-/** 422 `unknown_timezone` unless the runtime knows `timezone` as an IANA zone. */
-export function checkTimezone(timezone: string): void {
+/**
+ * `timezone` as the time zone database spells it when it differs from that only in case (`europe/paris`);
+ * an alias (`US/Eastern`) as given, its user's choice; undefined when the runtime does not know it.
+ */
+export function spelledTimezone(timezone: string): string | undefined {
+  let spelled: string;
   try {
-    new Intl.DateTimeFormat(undefined, { timeZone: timezone });
+    spelled = new Intl.DateTimeFormat('en-US', { timeZone: timezone }).resolvedOptions().timeZone;
   } catch {
+    return undefined;
+  }
+  return spelled.toLowerCase() === timezone.toLowerCase() ? spelled : timezone;
+}
+
+/** The zone as `spelledTimezone` spells it; 422 `unknown_timezone` unless the runtime knows it. */
+function checkedTimezone(timezone: string): string {
+  const spelled = spelledTimezone(timezone);
+  if (spelled === undefined)
     throw problem('unknown_timezone', `${timezone} is not a known IANA time zone.`, {
       errors: [{ path: 'timezone', message: 'is not a known IANA time zone' }],
     });
-  }
+  return spelled;
 }
 
 /** `at` as ISO 8601 local time in `timezone`, with that zone's offset then (`2026-03-29T03:00:00+02:00`). */

@@ -44,7 +44,7 @@ function changedColumns(input: UpdateScheduleBody, clock: CronClock): Record<str
   if (input.params !== undefined) change.params_json = JSON.stringify(input.params);
   if (input.targets !== undefined) change.targets_json = JSON.stringify(input.targets);
   if (input.cron !== undefined) change.cron = clock.expression;
-  if (input.timezone !== undefined) change.timezone = input.timezone;
+  if (input.timezone !== undefined) change.timezone = clock.timezone;
   if (input.enabled !== undefined) change.enabled = input.enabled;
   if (input.misfire_policy !== undefined) change.misfire_policy = input.misfire_policy;
   return change;
@@ -67,8 +67,8 @@ export class SchedulesService {
     const clock = CronClock.parse(cron, timezone);
     return {
       valid: true,
-      timezone,
-      next_runs: clock.nextRuns(NEXT_RUNS_SHOWN, this.now()).map((at) => zonedIso(at, timezone)),
+      timezone: clock.timezone,
+      next_runs: clock.nextRuns(NEXT_RUNS_SHOWN, this.now()).map((at) => zonedIso(at, clock.timezone)),
       description: clock.describe(),
     };
   }
@@ -83,8 +83,7 @@ export class SchedulesService {
   }
 
   async create(org: OrgRef, input: CreateScheduleBody, context: AuditContext | undefined): Promise<Schedule> {
-    const timezone = input.timezone ?? 'UTC';
-    const clock = CronClock.parse(input.cron, timezone);
+    const clock = CronClock.parse(input.cron, input.timezone ?? 'UTC');
     const enabled = input.enabled ?? true;
     const params = input.params ?? {};
     const targets = input.targets ?? {};
@@ -98,7 +97,7 @@ export class SchedulesService {
         name: input.name,
         description: input.description ?? null,
         cron: clock.expression,
-        timezone,
+        timezone: clock.timezone,
         params_json: JSON.stringify(params),
         targets_json: JSON.stringify(targets),
         enabled,

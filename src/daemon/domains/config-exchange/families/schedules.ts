@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Problem } from '../../../../shared/api/problem.js';
 import { changes } from '../../inventory/access.js';
-import { CronClock } from '../../schedules/cron.js';
+import { CronClock, spelledTimezone } from '../../schedules/cron.js';
 import { defineFamily, orgOf, type FamilyContext, type ItemIssue } from '../family.js';
 import type { FlowReferencesRepo } from '../repos/flow-references-repo.js';
 import type { ScheduleColumns, SchedulesRowsRepo } from '../repos/schedules-rows-repo.js';
@@ -14,7 +14,13 @@ const item = z
     flow: z.string().min(1).max(255).nullable().describe("The name of the organization's flow it runs"),
     flow_version: z.int().min(1).nullable().default(null),
     cron: z.string().min(1).max(255),
-    timezone: z.string().min(1).max(64).default('UTC'),
+    // Spelled as the schedules API stores it, so a bundle's `europe/paris` converges on `Europe/Paris`.
+    timezone: z
+      .string()
+      .min(1)
+      .max(64)
+      .default('UTC')
+      .overwrite((timezone) => spelledTimezone(timezone) ?? timezone),
     params: z.record(z.string(), z.unknown()).default({}),
     targets: z
       .record(z.string(), z.array(z.string().min(1).max(255)))
@@ -61,7 +67,7 @@ export function schedulesFamily(repo: SchedulesRowsRepo, flows: FlowReferencesRe
       flow_id: flowId,
       flow_version: i.flow_version,
       cron: clock.expression,
-      timezone: i.timezone,
+      timezone: clock.timezone,
       params_json: i.params,
       targets_json: Object.fromEntries(Object.entries(i.targets).map(([role, devices]) => [role, devices.map((n) => ids.get(n)!)])),
       enabled: i.enabled,
