@@ -170,7 +170,7 @@ describe('repositories', () => {
     const folder = await call(world, 'carol', 'GET', `/git-repositories/${ids.repo}/tree?path=flows`);
     expect(folder.body.entries.map((e: { path: string }) => e.path).sort()).toEqual(['flows/core.yaml', 'flows/edge.yaml']);
     const file = await call(world, 'carol', 'GET', `/git-repositories/${ids.repo}/file?path=README.md`);
-    expect(file.body).toMatchObject({ content: '# flows\n', size: 8 });
+    expect(file.body).toMatchObject({ encoding: 'utf-8', content: '# flows\n', size: 8 });
     const missing = await call(world, 'carol', 'GET', `/git-repositories/${ids.repo}/file?path=nope.yaml`);
     expect(missing).toMatchObject({ status: 404, body: { code: 'git_path_not_found' } });
     const branch = await call(world, 'carol', 'GET', `/git-repositories/${ids.repo}/tree?ref=nope`);
@@ -180,6 +180,14 @@ describe('repositories', () => {
     const cache = join(world.daemon.services.config.dataDir, 'git', `${ids.repo}.git`);
     expect((await stat(join(cache, 'HEAD'))).isFile()).toBe(true);
     await expect(stat(join(cache, 'flows'))).rejects.toThrow();
+  });
+
+  it('answers a file that is not UTF-8 as base64 of its bytes', async () => {
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x80]);
+    await commitFiles(bare, 'binary', { 'logo.png': bytes }, 'A binary file');
+    const file = await call(world, 'carol', 'GET', `/git-repositories/${ids.repo}/file?ref=binary&path=logo.png`);
+    expect(file.body).toMatchObject({ encoding: 'base64', size: bytes.length });
+    expect(Buffer.from(file.body.content, 'base64').equals(bytes)).toBe(true);
   });
 
   it('answers a file larger than it reads from git with 422 git_file_too_large, not as missing', async () => {

@@ -28,7 +28,7 @@ export async function bareRepository(root: string, name: string, files: Record<s
 }
 
 /** Commits `files` on `branch` of the bare repository through a scratch clone, as a person editing it would. */
-export async function commitFiles(bare: string, branch: string, files: Record<string, string>, message: string): Promise<string> {
+export async function commitFiles(bare: string, branch: string, files: Record<string, string | Buffer>, message: string): Promise<string> {
   const work = await mkdtemp(join(dirname(bare), 'work-'));
   try {
     git(work, 'init', '--quiet', `--initial-branch=${branch}`);

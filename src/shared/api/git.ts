@@ -139,6 +139,7 @@ export const fileAnswer = z.object({
   commit_sha: z.string(),
   path: z.string(),
   size: z.number().int(),
+  encoding: z.enum(['utf-8', 'base64']).describe('`utf-8` for a file that is UTF-8 text, else `base64` of its bytes'),
   content: z.string(),
 });
 

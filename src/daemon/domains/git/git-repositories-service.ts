@@ -150,7 +150,7 @@ export class GitRepositoriesService {
     const bytes = await this.remotes.cache.file(dir, head, query.path);
     if (!bytes)
       throw problem('git_path_not_found', `No file at "${query.path}" on "${ref}".`, { branch: ref, commit_sha: head, path: query.path });
-    return { ref, commit_sha: head, path: query.path, size: bytes.length, content: bytes.toString('utf8') };
+    return { ref, commit_sha: head, path: query.path, size: bytes.length, ...fileContent(bytes) };
   }
 
   /** A reference must name one of the organization's secrets (422 otherwise); its value is not kept. */
@@ -187,5 +187,14 @@ export class GitRepositoriesService {
       if (isUniqueViolation(error)) throw nameTaken();
       throw error;
     }
+  }
+}
+
+/** A file's bytes as text when they are UTF-8, else as base64: a binary decoded as UTF-8 loses bytes for good. */
+function fileContent(bytes: Buffer): { encoding: 'utf-8' | 'base64'; content: string } {
+  try {
+    return { encoding: 'utf-8', content: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
+  } catch {
+    return { encoding: 'base64', content: bytes.toString('base64') };
   }
 }

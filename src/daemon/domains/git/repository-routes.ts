@@ -116,7 +116,8 @@ export function gitRepositoryRoutes(repositories: GitRepositoriesService, flowGi
       },
     }),
     'GET /git-repositories/{repo_id}/file': route({
-      summary: 'A file of a branch (fetched now), as UTF-8 text: `path`, `ref` (the default branch unless given).',
+      summary:
+        'A file of a branch (fetched now): `path`, `ref` (the default branch unless given). `content` is its text when it is UTF-8 (`encoding: utf-8`), else base64 of its bytes (`encoding: base64`).',
       params: gitRepositoryPath,
       query: fileQuery,
       responses: {
