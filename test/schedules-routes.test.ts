@@ -237,6 +237,15 @@ describe('PATCH /schedules/{id}', () => {
     expect(await count(knex()('audit_logs').where({ event_type: 'entity.updated', resource_id: made.id }))).toBe(4);
   });
 
+  it('keeps a due fire time when the zone or expression is restated as stored, in another case or spacing', async () => {
+    world.clock.set('2026-01-05T10:00:00Z');
+    const made = await createSchedule(world, { ...valid(), name: 'restated', timezone: 'Europe/Berlin', cron: '0 12 * * *' });
+    expect(made.next_fire_at).toBe('2026-01-05T11:00:00.000Z');
+    world.clock.set('2026-01-05T11:30:00Z');
+    const restated = await call(world, 'dave', 'PATCH', `/schedules/${made.id}`, { timezone: 'EUROPE/berlin', cron: ' 0 12 * * * ' });
+    expect(restated.body).toMatchObject({ timezone: 'Europe/Berlin', cron: '0 12 * * *', next_fire_at: '2026-01-05T11:00:00.000Z' });
+  });
+
   it('keeps the pinned version when the flow it already runs is restated in capitals', async () => {
     const made = await createSchedule(world, { name: 'pinned-caps', flow_id: ids.flow, flow_version: 1, cron: '0 * * * *' });
     expect(made.flow_version).toBe(1);

@@ -141,8 +141,10 @@ export class SchedulesService {
         await this.vet(trx, org, after.flow_id ?? '', after.flow_version, after.params, after.targets);
       }
       const change = changedColumns(input, clock);
-      // Paused or resumed, or a new expression: the next fire time from now; an unchanged one keeps its own.
-      if (WHEN_FIELDS.some((field) => input[field] !== undefined && input[field] !== current[field])) {
+      // Paused or resumed, or a new expression: the next fire time from now; an unchanged one keeps its own
+      // (compared as stored: a zone restated in another case, an expression with other blanks, is no change).
+      const when = { cron: clock.expression, timezone: clock.timezone, enabled: after.enabled };
+      if (WHEN_FIELDS.some((field) => input[field] !== undefined && when[field] !== current[field])) {
         change.next_fire_at = after.enabled ? clock.next(this.now()) : null;
       }
       await this.repo.update(trx, id, { ...change, updated_by: context?.subject ?? null });
