@@ -33,12 +33,25 @@ describe('the outbound guard of git remotes', () => {
       'inside.example.test': ['10.0.0.5'],
       'mixed.example.test': [PUBLIC, '169.254.169.254'],
     });
-    expect(await checkedRemote('https://git.example.test/flows.git', publicOnly, resolve)).toEqual([
-      '-c',
-      `http.curloptResolve=git.example.test:443:${PUBLIC}`,
+    expect(await checkedRemote('https://git.example.test/flows.git', publicOnly, resolve)).toEqual({
+      config: ['-c', `http.curloptResolve=git.example.test:443:${PUBLIC}`],
+      ssh: [],
+    });
+    // ssh connects to the address, and checks the host key under the name (with its port, as known_hosts keeps it).
+    expect(await checkedRemote('ssh://git@git.example.test/flows.git', publicOnly, resolve)).toEqual({
+      config: [],
+      ssh: ['-o', 'HostKeyAlias=git.example.test', '-o', `HostName=${PUBLIC}`],
+    });
+    expect(await checkedRemote('git@git.example.test:team/flows.git', publicOnly, resolve)).toEqual({
+      config: [],
+      ssh: ['-o', 'HostKeyAlias=git.example.test', '-o', `HostName=${PUBLIC}`],
+    });
+    expect((await checkedRemote('ssh://git@git.example.test:2222/flows.git', publicOnly, resolve)).ssh).toEqual([
+      '-o',
+      'HostKeyAlias=[git.example.test]:2222',
+      '-o',
+      `HostName=${PUBLIC}`,
     ]);
-    // ssh resolves the name itself: checked, nothing to pin.
-    expect(await checkedRemote('ssh://git@git.example.test/flows.git', publicOnly, resolve)).toEqual([]);
     for (const url of [
       'https://inside.example.test/flows.git',
       'https://mixed.example.test/flows.git',
@@ -51,15 +64,15 @@ describe('the outbound guard of git remotes', () => {
         reason: 'address_not_allowed',
       });
     }
-    expect(await checkedRemote('https://inside.example.test/flows.git', new AddressPolicy(['10.0.0.0/8']), resolve)).toEqual([
-      '-c',
-      'http.curloptResolve=inside.example.test:443:10.0.0.5',
-    ]);
+    expect(await checkedRemote('https://inside.example.test/flows.git', new AddressPolicy(['10.0.0.0/8']), resolve)).toEqual({
+      config: ['-c', 'http.curloptResolve=inside.example.test:443:10.0.0.5'],
+      ssh: [],
+    });
     expect(await refusal(checkedRemote('https://nowhere.example.test/flows.git', publicOnly, resolve))).toEqual({
       code: 'git_remote_failed',
       reason: 'unreachable',
     });
-    expect(await checkedRemote('file:///srv/git/flows.git', publicOnly, resolve)).toEqual([]);
+    expect(await checkedRemote('file:///srv/git/flows.git', publicOnly, resolve)).toEqual({ config: [], ssh: [] });
   });
 });
 

@@ -1,11 +1,13 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitCommand, remoteFailure } from '../src/daemon/domains/git/git-command.js';
 import { remoteCredentials } from '../src/daemon/domains/git/git-credentials.js';
 import type { GitRepositoryRow } from '../src/daemon/domains/git/git-repositories-repo.js';
+import { checkedRemote } from '../src/daemon/domains/git/remote-address.js';
+import { AddressPolicy } from '../src/shared/net/address-policy.js';
 import type { SecretResolver } from '../src/daemon/domains/secrets/secret-resolver.js';
 
 /** The hardened git runner and the credentials' hand-over, without a daemon. */
@@ -64,7 +66,7 @@ describe('the git runner', () => {
 
 describe('credentials', () => {
   it('hands a token over as an extra header in the environment, never a URL or argument', async () => {
-    const credentials = await remoteCredentials(resolver, row({ auth_type: 'token', auth_username: 'ci' }), dir);
+    const credentials = await remoteCredentials(resolver, row({ auth_type: 'token', auth_username: 'ci' }), dir, []);
     expect(credentials.env).toEqual({
       GIT_CONFIG_COUNT: '1',
       GIT_CONFIG_KEY_0: 'http.extraHeader',
@@ -77,13 +79,46 @@ describe('credentials', () => {
       resolver,
       row({ auth_type: 'ssh_key', known_hosts: 'git.example.test ssh-ed25519 AAAA' }),
       dir,
+      [],
     );
     const command = credentials.env.GIT_SSH_COMMAND!;
     expect(command).not.toContain('secret-0123');
     expect(command).toContain('StrictHostKeyChecking=yes');
-    const keyFile = /-i '([^']+)'/.exec(command)![1]!;
+    const keyFile = /'-i' '([^']+)'/.exec(command)![1]!;
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
     await credentials.dispose();
     await expect(stat(keyFile)).rejects.toThrow();
+  });
+});
+
+describe('ssh pinned to the address the outbound guard checked', () => {
+  /** What ssh sent to a loopback listener posing as the remote (its version banner comes first). */
+  async function sshReaches(pin: readonly string[], port: number, seen: Buffer[]): Promise<boolean> {
+    const git = new GitCommand({ timeoutMs: 10_000, allowFile: false, home: dir });
+    const credentials = await remoteCredentials(resolver, row({ auth_type: 'none' }), dir, pin);
+    await git.run({ args: ['ls-remote', '--', `ssh://git@${NAME}:${port}/flows.git`], env: credentials.env });
+    return Buffer.concat(seen).toString('latin1').startsWith('SSH-2.0-');
+  }
+  /** A name that resolves nowhere (RFC 2606): only the pin can bring ssh to the listener. */
+  const NAME = 'git.svc-pin.invalid';
+
+  it('connects to the checked address although the name resolves nowhere, and not without the pin', async () => {
+    const seen: Buffer[] = [];
+    const listener = createServer((socket) => {
+      socket.on('data', (data) => {
+        seen.push(data);
+        socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      expect(await sshReaches([], port, seen)).toBe(false);
+      const pin = await checkedRemote(`ssh://git@${NAME}:${port}/flows.git`, new AddressPolicy(['127.0.0.0/8']), async () => ['127.0.0.1']);
+      expect(pin).toEqual({ config: [], ssh: ['-o', `HostKeyAlias=[${NAME}]:${port}`, '-o', 'HostName=127.0.0.1'] });
+      expect(await sshReaches(pin.ssh, port, seen)).toBe(true);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 });

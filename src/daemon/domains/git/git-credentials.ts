@@ -12,25 +12,39 @@ export interface RemoteCredentials {
   dispose(): Promise<void>;
 }
 
-const NONE: RemoteCredentials = { env: {}, secrets: [], dispose: async () => undefined };
+const nothingToDispose = async () => undefined;
 
 /** Single quotes for ssh's command line (GIT_SSH_COMMAND goes through a shell). */
 const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
+/** GIT_SSH_COMMAND: ssh in batch mode with `options`, each quoted. */
+function sshCommand(options: readonly string[]): string {
+  return ['ssh', ...['-o', 'BatchMode=yes', ...options].map(quoted)].join(' ');
+}
+
 /**
  * Resolves the repository's secret reference and hands it to git without argv or URL: a token as an
  * `http.extraHeader` through GIT_CONFIG_COUNT/KEY/VALUE, a private key as a 0600 file in a private
- * temporary folder named by GIT_SSH_COMMAND, removed by `dispose`.
+ * temporary folder named by GIT_SSH_COMMAND, removed by `dispose`. `sshPin`: the ssh options of the
+ * outbound guard's pin (`checkedRemote`), in GIT_SSH_COMMAND whatever the credential.
  */
-export async function remoteCredentials(resolver: SecretResolver, repo: GitRepositoryRow, tmpRoot: string): Promise<RemoteCredentials> {
-  if (repo.auth_type === 'none' || !repo.secret_ref) return NONE;
+export async function remoteCredentials(
+  resolver: SecretResolver,
+  repo: GitRepositoryRow,
+  tmpRoot: string,
+  sshPin: readonly string[],
+): Promise<RemoteCredentials> {
+  if (repo.auth_type === 'none' || !repo.secret_ref) {
+    const env: Record<string, string> = sshPin.length > 0 ? { GIT_SSH_COMMAND: sshCommand(sshPin) } : {};
+    return { env, secrets: [], dispose: nothingToDispose };
+  }
   const value = await resolveSecret(resolver, repo.org_id, repo.secret_ref);
   if (repo.auth_type === 'token') {
     const basic = Buffer.from(`${repo.auth_username ?? 'x-access-token'}:${value}`, 'utf8').toString('base64');
     return {
       env: { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}` },
       secrets: [value, basic],
-      dispose: async () => undefined,
+      dispose: nothingToDispose,
     };
   }
   const dir = await mkdtemp(join(tmpRoot, 'ssh-'));
@@ -40,21 +54,19 @@ export async function remoteCredentials(resolver: SecretResolver, repo: GitRepos
   await writeFile(knownHosts, repo.known_hosts ?? '', { mode: 0o600 });
   // With known_hosts given, only that host key is accepted; without, the first key seen is (trust on first use).
   const checking = repo.known_hosts ? 'yes' : 'accept-new';
-  const command = [
-    'ssh',
+  const command = sshCommand([
     '-i',
-    quoted(keyFile),
+    keyFile,
     '-o',
     'IdentitiesOnly=yes',
     '-o',
-    'BatchMode=yes',
-    '-o',
     `StrictHostKeyChecking=${checking}`,
     '-o',
-    `UserKnownHostsFile=${quoted(knownHosts)}`,
+    `UserKnownHostsFile=${knownHosts}`,
     '-F',
     '/dev/null',
-  ].join(' ');
+    ...sshPin,
+  ]);
   return { env: { GIT_SSH_COMMAND: command }, secrets: [value], dispose: () => rm(dir, { recursive: true, force: true }) };
 }
 

@@ -21,10 +21,10 @@ export class GitRemotes {
 
   async with<T>(repo: GitRepositoryRow, work: (dir: string, remote: Remote) => Promise<T>): Promise<T> {
     return this.cache.exclusive(repo.id, async (dir) => {
-      const config = await checkedRemote(repo.url, this.addresses);
-      const credentials = await remoteCredentials(this.resolver, repo, this.tmpRoot);
+      const pin = await checkedRemote(repo.url, this.addresses);
+      const credentials = await remoteCredentials(this.resolver, repo, this.tmpRoot, pin.ssh);
       try {
-        return await work(dir, { url: repo.url, credentials, config });
+        return await work(dir, { url: repo.url, credentials, config: pin.config });
       } finally {
         await credentials.dispose();
       }

@@ -31,18 +31,29 @@ function unbracketed(host: string): string {
 
 export type Resolve = (host: string) => Promise<readonly string[]>;
 
+/** What makes one operation connect to the address the guard checked, whatever the name resolves to later. */
+export interface RemotePin {
+  /** `-c` settings for git's HTTP client (`http.curloptResolve`). */
+  readonly config: readonly string[];
+  /** ssh options: connect to the address (`HostName`), check the host key under the name (`HostKeyAlias`). */
+  readonly ssh: readonly string[];
+}
+
+const UNPINNED: RemotePin = { config: [], ssh: [] };
+
 const resolveAll: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /**
  * The outbound guard for a remote, before each network operation: every address its host resolves to
  * must be public or in SERVICE_OUTBOUND_ALLOWED_NETWORKS (502 `git_remote_failed`, `address_not_allowed`;
- * `unreachable` when the name does not resolve). Answers the `-c` settings that make git's own HTTP client
- * connect to the address checked (`http.curloptResolve`), so a name that resolves elsewhere a moment later
- * changes nothing; ssh resolves the name again itself (docs/git.md says so).
+ * `unreachable` when the name does not resolve). Answers the pin that makes git's HTTP client or ssh
+ * connect to the address checked, so a name that resolves elsewhere a moment later (DNS rebinding)
+ * changes nothing. ssh checks the host key under the name as before: a known_hosts entry of a port other
+ * than 22 is `[name]:port`, so that is the alias then.
  */
-export async function checkedRemote(url: string, policy: AddressPolicy, resolve: Resolve = resolveAll): Promise<readonly string[]> {
+export async function checkedRemote(url: string, policy: AddressPolicy, resolve: Resolve = resolveAll): Promise<RemotePin> {
   const endpoint = remoteEndpoint(url);
-  if (!endpoint) return [];
+  if (!endpoint) return UNPINNED;
   const literal = isIP(endpoint.host) !== 0;
   let addresses: readonly string[];
   try {
@@ -57,9 +68,14 @@ export async function checkedRemote(url: string, policy: AddressPolicy, resolve:
       "The remote's address is not public and not in SERVICE_OUTBOUND_ALLOWED_NETWORKS: the daemon does not connect there.",
     );
   }
-  if (literal || endpoint.transport !== 'http') return [];
-  const pinned = isIP(addresses[0]!) === 6 ? `[${addresses[0]}]` : addresses[0]!;
-  return ['-c', `http.curloptResolve=${endpoint.host}:${endpoint.port}:${pinned}`];
+  if (literal) return UNPINNED;
+  const address = addresses[0]!;
+  if (endpoint.transport === 'ssh') {
+    const alias = endpoint.port === 22 ? endpoint.host : `[${endpoint.host}]:${endpoint.port}`;
+    return { config: [], ssh: ['-o', `HostKeyAlias=${alias}`, '-o', `HostName=${address}`] };
+  }
+  const pinned = isIP(address) === 6 ? `[${address}]` : address;
+  return { config: ['-c', `http.curloptResolve=${endpoint.host}:${endpoint.port}:${pinned}`], ssh: [] };
 }
 
 function remoteRefused(reason: 'address_not_allowed' | 'unreachable', detail: string) {
