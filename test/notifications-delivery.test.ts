@@ -122,6 +122,28 @@ describe('the sender', () => {
     expect(at('/refusing')).toHaveLength(1);
   });
 
+  it('gives up a message whose organization was deactivated before it was sent, sending nothing more', async () => {
+    receiver.script('/deactivated', [500]);
+    const hook = { kind: 'webhook', config: { url: `${receiver.url}/deactivated` } };
+    const { flowId } = await subscribedFlow('deactivated', hook, ['run.started']);
+    const runId = await startRun(flowId);
+    await until(async () => (await message(runId))?.status === 'pending' && (await message(runId)).attempts === 1);
+    await knex()('organizations').where({ id: world.ids.acme }).update({ is_active: false });
+    try {
+      offsetMs += 3600_000;
+      await world.daemon.maintenance.runner.runAll('tick');
+      await until(async () => (await message(runId)).status === 'failed');
+      const row = await message(runId);
+      expect((await attempts(row.id)).map((a) => [a.outcome, a.reason])).toEqual([
+        ['transient', 'http_status'],
+        ['permanent', 'organization_inactive'],
+      ]);
+      expect(at('/deactivated')).toHaveLength(1);
+    } finally {
+      await knex()('organizations').where({ id: world.ids.acme }).update({ is_active: true });
+    }
+  });
+
   it('gives up a transient failure after the last attempt', async () => {
     receiver.script('/down', [503, 503, 503]);
     const { flowId } = await subscribedFlow('down', { kind: 'webhook', config: { url: `${receiver.url}/down` } }, ['run.started']);

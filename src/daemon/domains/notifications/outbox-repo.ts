@@ -15,8 +15,12 @@ export interface ClaimedMessage {
   readonly attempts: number;
   readonly kind: DestinationKind;
   readonly config_json: Record<string, unknown>;
-  /** False when the destination was deleted or disabled after the message was written: it is not sent. */
-  readonly sendable: boolean;
+  /**
+   * Why the message is not sent, decided when it was claimed: its destination was deleted or disabled
+   * after the message was written, or its organization was deactivated (nobody in it can see the
+   * message's run any more). Null when it is sent.
+   */
+  readonly refused: 'destination_unavailable' | 'organization_inactive' | null;
 }
 
 export interface AttemptRecord {
@@ -52,8 +56,12 @@ export class OutboxRepo {
            FROM due WHERE o.id = due.id
          RETURNING o.id, o.org_id, o.destination_id, o.event, o.payload_json, o.attempts
        )
-       SELECT c.*, d.kind, d.config_json, (d.deleted_at IS NULL AND d.enabled) AS sendable
-         FROM claimed c JOIN notification_destinations d ON d.id = c.destination_id`,
+       SELECT c.*, d.kind, d.config_json,
+              CASE WHEN NOT g.is_active THEN 'organization_inactive'
+                   WHEN d.deleted_at IS NOT NULL OR NOT d.enabled THEN 'destination_unavailable' END AS refused
+         FROM claimed c
+         JOIN notification_destinations d ON d.id = c.destination_id
+         JOIN organizations g ON g.id = c.org_id`,
       { now, lease: leaseUntil, limit },
     );
     return (result.rows ?? result) as ClaimedMessage[];

@@ -6,6 +6,11 @@ import type { AttemptResult } from '../../../../shared/notifications/attempt-res
 import { backoffMs, type BackoffSettings } from './backoff.js';
 import type { NotificationTransport } from './transport.js';
 
+const REFUSALS: Record<NonNullable<ClaimedMessage['refused']>, string> = {
+  destination_unavailable: 'the destination was deleted or disabled',
+  organization_inactive: "the message's organization was deactivated",
+};
+
 export interface SenderSettings extends BackoffSettings {
   /** SERVICE_NOTIFICATION_MAX_ATTEMPTS: attempts before a transient failure is given up. */
   readonly maxAttempts: number;
@@ -106,13 +111,14 @@ export class NotificationSender {
 
   async #send(message: ClaimedMessage): Promise<keyof Omit<PassSummary, 'claimed'> | undefined> {
     const startedAt = this.now();
-    const result: AttemptResult = message.sendable
-      ? await this.transport.send(
-          { orgId: message.org_id, kind: message.kind, config: message.config_json },
-          message.payload_json,
-          message.id,
-        )
-      : { outcome: 'permanent', statusCode: null, reason: 'destination_unavailable', detail: 'the destination was deleted or disabled' };
+    const result: AttemptResult =
+      message.refused === null
+        ? await this.transport.send(
+            { orgId: message.org_id, kind: message.kind, config: message.config_json },
+            message.payload_json,
+            message.id,
+          )
+        : { outcome: 'permanent', statusCode: null, reason: message.refused, detail: REFUSALS[message.refused] };
     const finishedAt = this.now();
     const retry = result.outcome === 'transient' && message.attempts < this.settings.maxAttempts;
     const status = result.outcome === 'delivered' ? 'delivered' : retry ? 'pending' : 'failed';
