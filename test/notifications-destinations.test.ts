@@ -263,11 +263,15 @@ describe('subscriptions and flow defaults', () => {
     expect((await call(world, 'carol', 'GET', `/flows/${UNKNOWN_ID}/notifications/subscriptions`)).status).toBe(404);
   });
 
-  it('lists the flow defaults: live destinations with default events', async () => {
+  it('lists the flow defaults: live destinations with default events, saying which are disabled', async () => {
+    const off = await createDestination(world, { name: 'defaults-off', ...slack(), default_events: ['run.failed'], enabled: false });
     const answer = await call(world, 'carol', 'GET', '/notifications/flow-defaults');
     expect(answer.status).toBe(200);
-    expect(answer.body.items.length).toBeGreaterThan(0);
+    expect(answer.body.items.length).toBeGreaterThan(1);
     for (const item of answer.body.items) expect(item.events.length).toBeGreaterThan(0);
+    const listed = answer.body.items.find((item: { destination_id: string }) => item.destination_id === off.id);
+    expect(listed).toMatchObject({ events: ['run.failed'], enabled: false });
+    expect(answer.body.items.some((item: { enabled: boolean }) => item.enabled)).toBe(true);
   });
 });
 

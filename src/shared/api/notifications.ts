@@ -166,6 +166,7 @@ export const flowDefaults = z.object({
       name: z.string(),
       kind: z.enum(DESTINATION_KINDS),
       events: z.array(z.enum(NOTIFICATION_EVENTS)),
+      enabled: z.boolean().describe('A disabled destination keeps its defaults but is sent nothing'),
     }),
   ),
 });

@@ -53,7 +53,15 @@ export class DestinationsService {
 
   async flowDefaults(org: OrgRef): Promise<FlowDefaults> {
     const rows = await this.repo.withDefaults(org.id);
-    return { items: rows.map((row) => ({ destination_id: row.id, name: row.name, kind: row.kind, events: row.default_events })) };
+    return {
+      items: rows.map((row) => ({
+        destination_id: row.id,
+        name: row.name,
+        kind: row.kind,
+        events: row.default_events,
+        enabled: row.enabled,
+      })),
+    };
   }
 
   async create(org: OrgRef, input: CreateDestinationBody, context: AuditContext | undefined): Promise<Destination> {

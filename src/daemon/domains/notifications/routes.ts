@@ -43,7 +43,7 @@ export function destinationRoutes(service: DestinationsService): DomainRoutes {
       summary:
         "The organization's flow defaults: each live destination with `default_events`, which every flow sends there unless the flow has a subscription of its own to it.",
       query: noQuery,
-      responses: { 200: { description: '`{items: [{destination_id, name, kind, events}]}`', schema: flowDefaults } },
+      responses: { 200: { description: '`{items: [{destination_id, name, kind, events, enabled}]}`', schema: flowDefaults } },
       async handle(ctx) {
         ctx.body = await service.flowDefaults(activeOrg(ctx));
       },
