@@ -173,6 +173,21 @@ describe('deciding', () => {
     expect((await approvalRow(approvalId)).status).toBe('pending');
   });
 
+  it('answers 404 for an approval of a soft-deleted run, on both routes, as the reads do', async () => {
+    const { runId, approvalId } = await waitingRun(world, 'two');
+    await json(await decide(world, people().abe, approvalId, 'reject'));
+    expect((await asPerson(world, people().ada, 'DELETE', `/runs/${runId}`)).status).toBe(204);
+    expect(await problemOf(await decide(world, people().amy, approvalId, 'approve'))).toMatchObject({
+      status: 404,
+      code: 'resource_not_found',
+    });
+    const runRoute = await asPerson(world, people().amy, 'POST', `/runs/${runId}/approvals/${approvalId}/decision`, {
+      body: { decision: 'approve' },
+    });
+    expect(await problemOf(runRoute)).toMatchObject({ status: 404, code: 'resource_not_found' });
+    expect(await knex()('approval_decisions').where({ approval_id: approvalId })).toHaveLength(1);
+  });
+
   it('refuses a comment holding NUL (422 at comment on both routes), storing nothing', async () => {
     const { runId, approvalId } = await waitingRun(world);
     for (const path of [`/approvals/${approvalId}/decision`, `/runs/${runId}/approvals/${approvalId}/decision`]) {

@@ -44,8 +44,9 @@ export class ApprovalDecisionsService {
     body: DecisionBody,
     context?: AuditContext,
   ): Promise<Approval> {
-    const owner = isUuid(approvalId) ? await this.repo.owner(approvalId) : undefined;
-    if (!owner || owner.org_id !== orgId || (runId !== undefined && owner.run_id !== runId)) throw approvalNotFound();
+    // An approval of a soft-deleted run is hidden from the reads, so from the decisions too (404, not 409).
+    const owner = isUuid(approvalId) ? await this.repo.visibleOwner(orgId, approvalId) : undefined;
+    if (!owner || (runId !== undefined && owner.run_id !== runId)) throw approvalNotFound();
     const now = new Date();
     const expired = await this.repo.transaction(async (trx) => {
       const run = await this.repo.lockRun(trx, owner.run_id);

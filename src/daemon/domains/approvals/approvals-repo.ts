@@ -160,6 +160,11 @@ export class ApprovalsRepo {
     return this.knex('approvals').where({ id }).first('run_id', 'org_id');
   }
 
+  /** The run of an approval the organization sees (its run not soft-deleted), unlocked: where a decision starts. */
+  visibleOwner(orgId: string, id: string): Promise<{ run_id: string; org_id: string } | undefined> {
+    return this.visible(this.knex, orgId).where('a.id', id).first('a.run_id', 'a.org_id');
+  }
+
   lock(trx: ApprovalsTx, id: string): Promise<LockedApproval | undefined> {
     return trx('approvals').where({ id }).forUpdate().first(LOCKED_COLUMNS);
   }
