@@ -64,6 +64,18 @@ describe('flow definition validation', () => {
     ]);
   });
 
+  it("checks an approval gate's approver_role against the organization roles", () => {
+    const gated = (id: string, approver_role: string | null) => ({ ...sleep(id), approval: { approver_role } });
+    const issues = validateDefinition({
+      steps: [gated('a', 'approver'), gated('b', 'admin'), gated('c', null), gated('d', 'approvers'), gated('e', 'Admin')],
+      edges: [],
+    });
+    expect(codesAt(issues)).toEqual([
+      'steps[3].approval.approver_role unknown_approver_role',
+      'steps[4].approval.approver_role unknown_approver_role',
+    ]);
+  });
+
   it('checks step references: existence, kind and that they run before', () => {
     const issues = validateDefinition({
       steps: [

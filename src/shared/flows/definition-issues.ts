@@ -11,6 +11,7 @@ export type DefinitionIssueCode =
   | 'duplicate_edge'
   | 'cycle'
   | 'unknown_target_role'
+  | 'unknown_approver_role'
   | 'wrong_step_kind'
   | 'not_upstream'
   | 'invalid_name'

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { APPROVAL_TIMEOUT_ACTIONS, EGRESS_MODES, FLOW_INPUT_TYPES, type FlowDefinition } from './definition.js';
+import { approvalGateIssues } from './definition-approvals.js';
 import { graphIssues } from './definition-graph.js';
 import { inputIssues, networkPolicyIssues, targetRoleIssues } from './definition-interface.js';
 import type { DefinitionIssue } from './definition-issues.js';
@@ -119,6 +120,7 @@ export function validateDefinition(def: unknown): DefinitionIssue[] {
     ...inputIssues(definition.inputs),
     ...targetRoleIssues(definition.target_roles),
     ...networkPolicyIssues(definition.network_policy),
+    ...approvalGateIssues(definition.steps),
   ];
   definition.steps.forEach((step, i) => {
     for (const issue of validateStepConfig(step.handler, step.config, `steps[${i}].config`)) issues.push(issue);
