@@ -179,6 +179,36 @@ describe.each(['local', 's3'] as const)('run artifacts in a %s file repository',
     ]);
   });
 
+  it.skipIf(kind !== 's3')(
+    'answers 503 when its credential secret no longer resolves: the upload keeps nothing, the download waits',
+    async () => {
+      const { runId } = await claimedRun(world);
+      const artifact = await created(await upload(world, runId, randomBytes(1000), { name: 'before.bin' }));
+      const id = await repository();
+      const row = await world.knex('file_repositories').where({ id }).first('config_json');
+      const broken = { ...row.config_json, secret_access_key_ref: 'builtin://orgs/acme/secrets/s3-secret-key-gone' };
+      // updated_at moves so the daemon opens the store again rather than keep the one it has.
+      const setConfig = (config: unknown) =>
+        world
+          .knex('file_repositories')
+          .where({ id })
+          .update({ config_json: JSON.stringify(config), updated_at: new Date() });
+      await setConfig(broken);
+      try {
+        expect(await problemOf(await upload(world, runId, randomBytes(1000), { name: 'after.bin' }))).toEqual({
+          status: 503,
+          code: 'artifact_store_unavailable',
+        });
+        expect(await world.knex('run_artifacts').where({ run_id: runId })).toHaveLength(1);
+        const download = await get(world, `/runs/${runId}/artifacts/${artifact.id}/download`, world.as.vic);
+        expect(await problemOf(download)).toEqual({ status: 503, code: 'artifact_unavailable' });
+      } finally {
+        await setConfig(row.config_json);
+      }
+      expect((await get(world, `/runs/${runId}/artifacts/${artifact.id}/download`, world.as.vic)).status).toBe(200);
+    },
+  );
+
   it('refuses to delete the repository while it holds artifacts (409 file_repository_not_empty); a purge removes their bytes', async () => {
     const { runId } = await claimedRun(world);
     const artifact = await created(await upload(world, runId, randomBytes(1_200_000), { name: 'kept.bin' }));
