@@ -223,6 +223,11 @@ describe.each(['local', 's3'] as const)('run artifacts in a %s file repository',
     await purge(world, runId);
     expect(await world.knex('run_artifacts').where({ run_id: runId })).toEqual([]);
     expect(await exists(blobs, `artifacts/${runId}/${artifact.id}`)).toBe(false);
+    if (kind === 'local') {
+      // Not even the run's folder is left (each purged run left one, empty, for ever).
+      const folders = await readdir(join(world.daemon.services.config.dataDir, 'files', id, 'artifacts'));
+      expect(folders.filter((folder) => folder === runId || others.some((other) => other.run_id === folder))).toEqual([]);
+    }
     // Empty now: it may go, and the next upload (local: ensure-default) finds a default again.
     expect((await asAda(world, 'DELETE', `/file-repositories/${id}`)).status).toBe(204);
     if (kind === 'local') repositoryId = '';

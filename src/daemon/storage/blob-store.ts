@@ -14,6 +14,8 @@ export interface BlobStore {
   open(key: string): Promise<Readable>;
   /** Forgets a key's bytes; a missing key is no error. */
   remove(key: string): Promise<void>;
+  /** Forgets the folder `prefix` once its keys are removed (a directory left empty); one still holding keys, or none, is no error. */
+  removeEmptyFolder(prefix: string): Promise<void>;
   /** Whether the store answers and lets this daemon write, read and delete: each check with a coded reason. */
   check(): Promise<StoreCheck[]>;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { writeFileDurably } from './durable-file.js';
@@ -35,6 +35,15 @@ export class LocalBlobStore implements BlobStore {
 
   async remove(key: string): Promise<void> {
     await rm(this.#path(key), { force: true });
+  }
+
+  async removeEmptyFolder(prefix: string): Promise<void> {
+    try {
+      await rmdir(this.#path(prefix));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    }
   }
 
   /** Part files of writes untouched since `before` (their daemon died during them); answers how many it removed. */

@@ -78,6 +78,9 @@ export class S3BlobStore implements BlobStore {
     await this.#client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.#key(key) }));
   }
 
+  /** A bucket has keys, no folders: nothing is left once they are removed. */
+  async removeEmptyFolder(): Promise<void> {}
+
   async check(): Promise<StoreCheck[]> {
     try {
       await this.#client.send(new HeadBucketCommand({ Bucket: this.location.bucket }));

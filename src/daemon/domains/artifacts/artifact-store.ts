@@ -29,8 +29,11 @@ export interface ArtifactStore {
   open(ref: ArtifactRef): Promise<Readable>;
   /** Forgets one artifact's bytes (an upload whose row was not committed). */
   remove(ref: ArtifactRef): Promise<void>;
-  /** Forgets every artifact of a run (its purge). */
-  removeRun(runId: string): Promise<void>;
+  /**
+   * Forgets every artifact of a run (its purge), and the folder that kept them. `stored` are those of its
+   * artifacts this store keeps by reference (the repository store's, read from their rows before they went).
+   */
+  removeRun(runId: string, stored: readonly ArtifactRef[]): Promise<void>;
   /** The runs it holds bytes of, where that outlives their rows (files; database chunks cascade with their run). */
   storedRuns(): Promise<string[]>;
   /** Removes what uploads that never finished (the daemon died) left, untouched since `before`; answers how many. */

@@ -155,7 +155,7 @@ export class ArtifactsService {
     } catch (error) {
       await store.remove(ref);
       // The run purged while the bytes arrived: the file store made the run's directory again for them.
-      if (!(await this.repo.run(ref.runId))) await store.removeRun(ref.runId);
+      if (!(await this.repo.run(ref.runId))) await store.removeRun(ref.runId, [ref]);
       throw error;
     }
   }
@@ -254,7 +254,7 @@ export class ArtifactsService {
       const stored = (await store.storedRuns()).filter(isUuid);
       const existing = await this.repo.existingRuns(stored);
       for (const runId of stored.filter((id) => !existing.has(id))) {
-        await store.removeRun(runId);
+        await store.removeRun(runId, []);
         runsRemoved += 1;
       }
       partsRemoved += await store.removeAbandoned(before);
@@ -267,13 +267,13 @@ export class ArtifactsService {
    * with the run), and answers the removal of their bytes and of the run's files, to run after the commit.
    */
   async runPurging(trx: ArtifactsTx, runId: string): Promise<() => Promise<void>> {
-    const inRepositories = await this.repo.inRepositories(trx, runId);
+    const inRepositories = (await this.repo.inRepositories(trx, runId)).map((row): ArtifactRef => ({
+      runId: row.run_id,
+      artifactId: row.id,
+      repositoryId: row.repository_id,
+    }));
     return async () => {
-      const repositoryStore = this.stores.of('repository');
-      for (const row of inRepositories) {
-        await repositoryStore.remove({ runId: row.run_id, artifactId: row.id, repositoryId: row.repository_id });
-      }
-      await Promise.all(this.stores.all.map((store) => store.removeRun(runId)));
+      await Promise.all(this.stores.all.map((store) => store.removeRun(runId, store.kind === 'repository' ? inRepositories : [])));
     };
   }
 }

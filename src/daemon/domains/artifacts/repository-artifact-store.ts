@@ -14,9 +14,14 @@ export interface ArtifactRepositories {
   removeAbandonedParts(before: Date): Promise<number>;
 }
 
-/** The key of an artifact's bytes in its repository, beside the repository's own `files/<id>`. */
+/** The folder of a run's artifacts in a repository, beside the repository's own `files/`. */
+function runFolder(runId: string): string {
+  return `artifacts/${runId}`;
+}
+
+/** The key of an artifact's bytes in its repository. */
 export function artifactKey(ref: ArtifactRef): string {
-  return `artifacts/${ref.runId}/${ref.artifactId}`;
+  return `${runFolder(ref.runId)}/${ref.artifactId}`;
 }
 
 /**
@@ -51,8 +56,16 @@ export class RepositoryArtifactStore implements ArtifactStore {
     await store?.remove(artifactKey(ref));
   }
 
-  /** A purge removes each artifact by its row, read in the purge's transaction (the rows name their repositories). */
-  async removeRun(): Promise<void> {}
+  /**
+   * Each artifact by its row (read in the purge's transaction: the rows name their repositories), then
+   * the run's folder in each of those repositories, which a local one would otherwise keep, empty, for ever.
+   */
+  async removeRun(runId: string, stored: readonly ArtifactRef[]): Promise<void> {
+    for (const ref of stored) await this.remove(ref);
+    for (const repositoryId of new Set(stored.map((ref) => this.#repositoryId(ref)))) {
+      await (await this.repositories.store(repositoryId))?.removeEmptyFolder(runFolder(runId));
+    }
+  }
 
   /** A repository holding artifacts cannot be deleted, and an organization's delete takes its repositories too. */
   async storedRuns(): Promise<string[]> {
