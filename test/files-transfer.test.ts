@@ -172,6 +172,29 @@ describe('file transfers on local and S3 repositories', () => {
     const down = await createRepository(world, { kind: 's3', name: 'down', config: { ...config, endpoint: 'http://127.0.0.1:9' } });
     const unreachable = await call(world, 'alice', 'POST', `/file-repositories/${down}/test-connection`);
     expect(unreachable.body.checks[0]).toEqual({ check: 'reach', ok: false, reason: 'unreachable' });
+    // An upload to a store that does not answer is the store's 503, not the database's nor a 500.
+    const refused = await uploadStream(world, down, { name: 'nowhere.txt' }, Buffer.from('kept nowhere'));
+    expect([refused.status, refused.body.code]).toEqual([503, 'file_store_unavailable']);
+    expect(await world.knex()('files').where({ repository_id: down })).toHaveLength(0);
+  });
+
+  it('answers 503 for a repository whose credential secret no longer resolves, and says why in test-connection', async () => {
+    const gone = await createRepository(world, {
+      kind: 's3',
+      name: 'gone-credentials',
+      config: await s3Config(world, s3, 'acme', 'alice'),
+    });
+    const row = await world.knex()('file_repositories').where({ id: gone }).first('config_json');
+    const broken = { ...row.config_json, secret_access_key_ref: 'builtin://orgs/acme/secrets/no-longer-here' };
+    await world
+      .knex()('file_repositories')
+      .where({ id: gone })
+      .update({ config_json: JSON.stringify(broken), updated_at: new Date() });
+    const refused = await uploadStream(world, gone, { name: 'never.txt' }, Buffer.from('never kept'));
+    expect([refused.status, refused.body.code]).toEqual([503, 'file_store_unavailable']);
+    expect(await world.knex()('files').where({ repository_id: gone })).toHaveLength(0);
+    const report = await call(world, 'alice', 'POST', `/file-repositories/${gone}/test-connection`);
+    expect(report.body.checks[0]).toEqual({ check: 'reach', ok: false, reason: 'credentials_unresolved' });
   });
 
   it('refuses S3 credentials that are not secret references of the organization (422 secret_reference_unusable)', async () => {

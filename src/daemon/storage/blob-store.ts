@@ -35,11 +35,25 @@ export class BlobMissing extends Error {
   override name = 'BlobMissing';
 }
 
+/** A store that cannot be opened now for a reason its operator repairs: an S3 repository's credentials no longer resolve. */
+export class StoreUnavailable extends Error {
+  override name = 'StoreUnavailable';
+
+  constructor(
+    readonly reason: StoreCheckReason,
+    options?: ErrorOptions,
+  ) {
+    super(`the store cannot be opened: ${reason}`, options);
+  }
+}
+
 /** A failure of the store itself (S3 answered an error or could not be reached, a directory not readable), not of the bytes sent. */
 export function isStoreFailure(error: unknown): boolean {
   const e = error as { $metadata?: unknown; code?: string };
   return (
-    e.$metadata !== undefined || ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'EACCES'].includes(e.code ?? '')
+    error instanceof StoreUnavailable ||
+    e.$metadata !== undefined ||
+    ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'EACCES'].includes(e.code ?? '')
   );
 }
 

@@ -377,6 +377,11 @@ export const PROBLEM_CODES = {
     status: 409,
     meaning: 'The folder holds files or folders (`file_count`); `force=true` removes them with it.',
   },
+  file_store_unavailable: {
+    status: 503,
+    meaning:
+      "The repository's store cannot take the file now: S3 does not answer, or the repository's credentials no longer resolve (see its test-connection); nothing of the upload is kept.",
+  },
   file_unavailable: {
     status: 503,
     meaning: "The file's bytes cannot be read from its repository now: the store does not answer, or the bytes are missing there.",

@@ -12,7 +12,6 @@ import type { ArtifactRef, ArtifactStore, ArtifactStores } from './artifact-stor
 import type { ArtifactRow, ArtifactsRepo, ArtifactsTx, UploadRun } from './artifacts-repo.js';
 import { ArtifactBytesMissing } from './file-artifact-store.js';
 import { isStoreFailure } from '../../storage/blob-store.js';
-import { SecretReferenceError } from '../secrets/secret-resolver.js';
 import { type ByteSource, StreamMeter } from '../../storage/stream-meter.js';
 
 export type ArtifactView = Artifact;
@@ -83,15 +82,6 @@ function storeUnavailable() {
   return problem('artifact_store_unavailable', 'The artifact store cannot take the upload now; nothing of it is kept.');
 }
 
-/**
- * The store cannot be reached now: S3 down, or an S3 repository whose credential secret no longer
- * resolves (deleted or renamed since the repository was made), which is the operator's to repair, not a
- * fault of the daemon's.
- */
-function storeUnreachable(error: unknown): boolean {
-  return isStoreFailure(error) || error instanceof SecretReferenceError;
-}
-
 function artifactNotFound() {
   return problems.resourceNotFound('Artifact');
 }
@@ -141,7 +131,7 @@ export class ArtifactsService {
       await store.write(ref, meter.pass(source));
     } catch (error) {
       // A repository's store failing (S3 down) is not the daemon's fault: 503, as a lost database is.
-      if (store.kind === 'repository' && storeUnreachable(error)) throw storeUnavailable();
+      if (store.kind === 'repository' && isStoreFailure(error)) throw storeUnavailable();
       // The run purged while its bytes arrived (the database store's chunks then break their foreign key):
       // the fence's answer (404), not a failure of the daemon's.
       if (!(error instanceof Problem)) this.#fence(await this.repo.run(runId), holder);
@@ -226,7 +216,7 @@ export class ArtifactsService {
         .of(artifact.storage)
         .open({ runId: artifact.run_id, artifactId: artifact.id, repositoryId: artifact.repository_id });
     } catch (error) {
-      if (error instanceof ArtifactBytesMissing || storeUnreachable(error)) {
+      if (error instanceof ArtifactBytesMissing || isStoreFailure(error)) {
         throw problem('artifact_unavailable', "The artifact's bytes cannot be read on this instance.", { artifact_id: artifact.id });
       }
       throw error;

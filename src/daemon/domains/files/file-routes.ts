@@ -46,6 +46,7 @@ const STORED = {
   404: { description: 'No such repository (`resource_not_found`)' },
   409: { description: 'A file of this name is in the folder (`file_exists`)' },
   413: { description: 'Larger than SERVICE_FILE_MAX_BYTES (`file_too_large`); nothing is stored' },
+  503: { description: "The repository's store cannot take the bytes now (`file_store_unavailable`); nothing is stored" },
 } as const;
 
 /** The address the caller used to reach this daemon (a presigned URL starts with it). */

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { problem } from '../../../shared/api/problem.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import type { BlobStore } from '../../storage/blob-store.js';
+import { isStoreFailure, type BlobStore } from '../../storage/blob-store.js';
 import { type ByteSource, StreamMeter } from '../../storage/stream-meter.js';
 import { sniffContentType } from './content-type.js';
 import { fileAuditView } from './file-view.js';
@@ -20,6 +20,13 @@ export interface IncomingFile {
   readonly sha256?: string | undefined;
   readonly overwrite: boolean;
   readonly sourceUrl?: string | undefined;
+}
+
+/** Rethrows a failure of the repository's store (S3 down, its credentials gone) as 503 `file_store_unavailable`, anything else as it is. */
+export function refusedByStore(error: unknown): never {
+  if (isStoreFailure(error))
+    throw problem('file_store_unavailable', "The repository's store cannot take the file now; nothing of it is kept.");
+  throw error;
 }
 
 export function fileTooLarge(limit: number) {
@@ -51,7 +58,7 @@ export class FileWriter {
     const id = randomUUID();
     const key = `files/${id}`;
     const meter = new StreamMeter(this.maxBytes, () => fileTooLarge(this.maxBytes));
-    await store.write(key, meter.pass(source) as Readable);
+    await store.write(key, meter.pass(source) as Readable).catch(refusedByStore);
     let replacedKey: string | undefined;
     try {
       const { size, sha256, head } = meter.measured();

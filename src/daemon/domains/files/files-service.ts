@@ -10,7 +10,7 @@ import type { ByteSource } from '../../storage/stream-meter.js';
 import { fileName, folderPath, joinPath, placeOf } from './file-paths.js';
 import type { FileUsageRepo } from './file-usage-repo.js';
 import { fileAuditView, fileNotFound, fileView, sharedFileReadOnly } from './file-view.js';
-import type { FileWriter } from './file-writer.js';
+import { refusedByStore, type FileWriter } from './file-writer.js';
 import type { FileFilter, FileRow, FilesRepo } from './files-repo.js';
 import type { RepositoriesRepo } from './repositories-repo.js';
 import type { OrgRef, RepositoriesService } from './repositories-service.js';
@@ -46,7 +46,7 @@ export class FilesService {
   async upload(org: OrgRef, repositoryId: string, meta: UploadMeta, source: ByteSource, context: AuditContext | undefined) {
     const repository = await this.repositories.writable(org, repositoryId);
     const place = placeOf(meta.folder, meta.name);
-    const store = await this.stores.of(repository);
+    const store = await this.stores.of(repository).catch(refusedByStore);
     const { created, row } = await this.writer.write(repository, store, { ...meta, ...place }, source, context);
     return { created, file: fileView(row) };
   }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import type { s3Config } from '../../../shared/api/file-repositories.js';
 import { problem } from '../../../shared/api/problem.js';
-import type { BlobStore, StoreCheck } from '../../storage/blob-store.js';
+import { StoreUnavailable, type BlobStore, type StoreCheck } from '../../storage/blob-store.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import type { S3BlobStore } from '../../storage/s3-blob-store.js';
 import { SecretReferenceError, type SecretResolver } from '../secrets/secret-resolver.js';
@@ -63,7 +63,7 @@ export class RepositoryStores {
     try {
       store = await this.of(row);
     } catch (error) {
-      if (error instanceof SecretReferenceError) return [{ check: 'reach', ok: false, reason: 'credentials_unresolved' }];
+      if (error instanceof StoreUnavailable) return [{ check: 'reach', ok: false, reason: error.reason }];
       throw error;
     }
     return store.check();
@@ -76,10 +76,13 @@ export class RepositoryStores {
     this.#open.delete(id);
   }
 
+  /** Credentials that no longer resolve (a secret deleted or renamed since) make the store unavailable, not the daemon broken. */
   async #s3(orgId: string, config: S3Config): Promise<S3BlobStore> {
     const [accessKeyId, secretAccessKey] = await Promise.all(
       REFERENCE_FIELDS.map((field) => this.secrets.resolveReference(orgId, config[field])),
-    );
+    ).catch((error: unknown) => {
+      throw error instanceof SecretReferenceError ? new StoreUnavailable('credentials_unresolved', { cause: error }) : error;
+    });
     // Loaded on first use: the AWS SDK is large, and a daemon with local repositories only never needs it.
     const { S3BlobStore } = await import('../../storage/s3-blob-store.js');
     return new S3BlobStore({
