@@ -115,6 +115,36 @@ describe('one attachment at a time', () => {
     expect(await world.knex()('flow_attachments').where({ path: 'big.bin' }).first()).toBeUndefined();
   });
 
+  it('answers 503 file_store_unavailable when the default repository cannot take the bytes, keeping nothing', async () => {
+    const knex = world.knex();
+    const orgId = world.ids.acme!;
+    const previous = await knex('file_repositories').where({ org_id: orgId, is_default: true }).first('id');
+    await knex('file_repositories').where({ org_id: orgId, is_default: true }).update({ is_default: false });
+    // Credentials whose secrets do not exist: the store cannot be opened.
+    const ref = 'builtin://orgs/acme/secrets/not-there';
+    const config = {
+      region: 'us-east-1',
+      bucket: 'b',
+      prefix: '',
+      force_path_style: true,
+      access_key_id_ref: ref,
+      secret_access_key_ref: ref,
+    };
+    const [broken] = await knex('file_repositories')
+      .insert({ org_id: orgId, name: 'unopenable-default', kind: 's3', is_default: true, config_json: JSON.stringify(config) })
+      .returning('id');
+    try {
+      const up = await uploadAttachment(world, flow, 'nowhere.yml', Buffer.from('- hosts: all\n'));
+      expect([up.status, up.body.code]).toEqual([503, 'file_store_unavailable']);
+      expect(await knex('flow_attachments').where({ path: 'nowhere.yml' }).first()).toBeUndefined();
+    } finally {
+      await knex('file_repositories')
+        .where({ id: (broken as { id: string }).id })
+        .delete();
+      if (previous) await knex('file_repositories').where({ id: previous.id }).update({ is_default: true });
+    }
+  });
+
   it('moves one with PATCH (rows only) and deletes one; both audited', async () => {
     const up = await uploadAttachment(world, flow, 'old/name.txt', Buffer.from('move me'));
     const blob = (await world.knex()('flow_attachments').where({ id: up.body.id }).first()).blob_id;

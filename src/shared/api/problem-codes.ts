@@ -380,7 +380,7 @@ export const PROBLEM_CODES = {
   file_store_unavailable: {
     status: 503,
     meaning:
-      "The repository's store cannot take the file now: S3 does not answer, or the repository's credentials no longer resolve (see its test-connection); nothing of the upload is kept.",
+      "The file repository's store cannot take the bytes now (a file's or a flow attachment's): S3 does not answer, or the repository's credentials no longer resolve (see its test-connection); nothing of the upload is kept.",
   },
   file_unavailable: {
     status: 503,

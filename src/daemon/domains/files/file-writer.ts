@@ -3,13 +3,14 @@ import type { Readable } from 'node:stream';
 import { problem } from '../../../shared/api/problem.js';
 import type { AuditContext } from '../../audit/audit-context.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { isStoreFailure, type BlobStore } from '../../storage/blob-store.js';
+import type { BlobStore } from '../../storage/blob-store.js';
 import { type ByteSource, StreamMeter } from '../../storage/stream-meter.js';
 import { sniffContentType } from './content-type.js';
 import { fileAuditView } from './file-view.js';
 import type { FileRow, FilesRepo } from './files-repo.js';
 import type { RepositoryRow } from './repositories-repo.js';
 import { joinPath } from './file-paths.js';
+import { refusedByStore } from './store-refusal.js';
 
 /** What an upload or import says of the file it brings; its bytes come separately. */
 export interface IncomingFile {
@@ -20,13 +21,6 @@ export interface IncomingFile {
   readonly sha256?: string | undefined;
   readonly overwrite: boolean;
   readonly sourceUrl?: string | undefined;
-}
-
-/** Rethrows a failure of the repository's store (S3 down, its credentials gone) as 503 `file_store_unavailable`, anything else as it is. */
-export function refusedByStore(error: unknown): never {
-  if (isStoreFailure(error))
-    throw problem('file_store_unavailable', "The repository's store cannot take the file now; nothing of it is kept.");
-  throw error;
 }
 
 export function fileTooLarge(limit: number) {

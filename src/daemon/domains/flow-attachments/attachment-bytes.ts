@@ -8,6 +8,7 @@ import { sniffContentType } from '../files/content-type.js';
 import type { RepositoryBlobs } from '../files/repository-blobs.js';
 import type { OrgRef } from '../files/repositories-service.js';
 import type { AttachmentsRepo, LooseBlob } from './attachments-repo.js';
+import { refusedByStore } from '../files/store-refusal.js';
 
 /** Bytes stored under a fresh key, measured on their way: not yet any row's. */
 export interface StoredBytes {
@@ -39,7 +40,7 @@ export class AttachmentBytes {
 
   /** The organization's default store, once per upload (a bulk upload writes all its files there). */
   target(org: OrgRef, context: AuditContext | undefined) {
-    return this.blobs.defaultStore(org.id, context);
+    return this.blobs.defaultStore(org.id, context).catch(refusedByStore);
   }
 
   async write(
@@ -51,7 +52,7 @@ export class AttachmentBytes {
   ): Promise<StoredBytes> {
     const key = `attachments/${randomUUID()}`;
     const meter = new StreamMeter(limit, refuse);
-    await target.store.write(key, meter.pass(source) as Readable);
+    await target.store.write(key, meter.pass(source) as Readable).catch(refusedByStore);
     const { size, sha256, head } = meter.measured();
     return {
       repository_id: target.repository.id,

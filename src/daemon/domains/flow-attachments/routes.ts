@@ -24,6 +24,9 @@ import { sendBytes } from './send-bytes.js';
 
 const OCTETS = 'application/octet-stream';
 const ATTACHMENT = { description: 'The attachment', schema: flowAttachment };
+const STORE_DOWN = {
+  description: "The default file repository's store cannot take the bytes now (`file_store_unavailable`); nothing is kept",
+};
 const NOT_FOUND = { description: 'No such flow readable here, or no such attachment of it (`resource_not_found`)' };
 const SHARED = { description: "The shared organization's flow, read-only here (`shared_read_only`)" };
 const TAKEN = { description: 'A path is taken, or a file would stand where a folder is (or the reverse) (`attachment_exists`, `paths`)' };
@@ -71,6 +74,7 @@ export function attachmentRoutes(service: AttachmentsService, bulk: BulkService)
         409: TAKEN,
         413: TOO_LARGE,
         422: BAD_PATH,
+        503: STORE_DOWN,
       },
       async handle(ctx, { params, query }) {
         const declared = requestHeader(ctx, 'content-type').split(';')[0]!.trim();
@@ -104,6 +108,7 @@ export function attachmentRoutes(service: AttachmentsService, bulk: BulkService)
         409: TAKEN,
         413: TOO_LARGE,
         422: { description: '`attachment_archive_invalid` (`reason`), `invalid_file_path` (field `entry`), `validation_failed`' },
+        503: STORE_DOWN,
       },
       async handle(ctx, { params, query }) {
         ctx.status = 201;
